@@ -1,0 +1,94 @@
+#include "codelets.h"
+#include "error.h"
+
+#include <cblas.h>
+#include <stdlib.h>
+
+struct zgemm_args {
+    char transa, transb;
+    double complex alpha, beta;
+};
+
+static int inner_dim(char trans, void *buffer)
+{
+    return trans == 'N' ? (int)STARPU_MATRIX_GET_NY(buffer) : (int)STARPU_MATRIX_GET_NX(buffer);
+}
+
+static CBLAS_TRANSPOSE cblas_trans(char t)
+{
+    return t == 'N' ? CblasNoTrans : t == 'T' ? CblasTrans : CblasConjTrans;
+}
+
+static void zgemm_cpu(void *buffers[], void *cl_arg)
+{
+    const struct zgemm_args *a = cl_arg;
+
+    cblas_zgemm(CblasColMajor, cblas_trans(a->transa), cblas_trans(a->transb),
+                (int)STARPU_MATRIX_GET_NX(buffers[2]), (int)STARPU_MATRIX_GET_NY(buffers[2]),
+                inner_dim(a->transa, buffers[0]), &a->alpha,
+                (const void *)STARPU_MATRIX_GET_PTR(buffers[0]), (int)STARPU_MATRIX_GET_LD(buffers[0]),
+                (const void *)STARPU_MATRIX_GET_PTR(buffers[1]), (int)STARPU_MATRIX_GET_LD(buffers[1]),
+                &a->beta,
+                (void *)STARPU_MATRIX_GET_PTR(buffers[2]), (int)STARPU_MATRIX_GET_LD(buffers[2]));
+}
+
+#ifdef STARTRD_USE_CUDA
+static cublasOperation_t cublas_trans(char t)
+{
+    return t == 'N' ? CUBLAS_OP_N : t == 'T' ? CUBLAS_OP_T : CUBLAS_OP_C;
+}
+
+static void zgemm_cuda(void *buffers[], void *cl_arg)
+{
+    const struct zgemm_args *a = cl_arg;
+    cublasStatus_t st = cublasZgemm(
+        starpu_cublas_get_local_handle(), cublas_trans(a->transa), cublas_trans(a->transb),
+        (int)STARPU_MATRIX_GET_NX(buffers[2]), (int)STARPU_MATRIX_GET_NY(buffers[2]),
+        inner_dim(a->transa, buffers[0]), (const cuDoubleComplex *)&a->alpha,
+        (const cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[0]), (int)STARPU_MATRIX_GET_LD(buffers[0]),
+        (const cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[1]), (int)STARPU_MATRIX_GET_LD(buffers[1]),
+        (const cuDoubleComplex *)&a->beta,
+        (cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[2]), (int)STARPU_MATRIX_GET_LD(buffers[2]));
+
+    if (st != CUBLAS_STATUS_SUCCESS)
+        startrd_kernel_failure("zgemm", "cublasZgemm", st);
+}
+#endif
+
+static struct starpu_perfmodel zgemm_model = {
+    .type = STARPU_HISTORY_BASED,
+    .symbol = "startrd_zgemm",
+};
+
+static struct starpu_codelet zgemm_codelet = {
+    .name = "zgemm",
+    .cpu_funcs = {zgemm_cpu},
+#ifdef STARTRD_USE_CUDA
+    .cuda_funcs = {zgemm_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = 3,
+    .modes = {STARPU_R, STARPU_R, STARPU_RW},
+    .model = &zgemm_model,
+};
+
+int startrd_task_zgemm(startrd_place_t place, char transa, char transb,
+                       double complex alpha, starpu_data_handle_t A, starpu_data_handle_t B,
+                       double complex beta, starpu_data_handle_t C)
+{
+    struct zgemm_args *args = malloc(sizeof *args);
+    double m = (double)starpu_matrix_get_nx(C), n = (double)starpu_matrix_get_ny(C);
+    double k = transa == 'N' ? (double)starpu_matrix_get_ny(A) : (double)starpu_matrix_get_nx(A);
+
+    if (args == NULL)
+        return -ENOMEM;
+    *args = (struct zgemm_args){transa, transb, alpha, beta};
+    /* StarPU frees args once the task has run. */
+    return starpu_task_insert(&zgemm_codelet,
+                              STARPU_CL_ARGS, args, sizeof *args,
+                              STARPU_R, A, STARPU_R, B, STARPU_RW, C,
+                              STARPU_EXECUTE_ON_WORKER, place.worker,
+                              STARPU_PRIORITY, place.priority,
+                              STARPU_FLOPS, 8.0 * m * n * k,
+                              0);
+}

@@ -1,0 +1,197 @@
+#include "context.h"
+#include "error.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_mutex_t context_lock = PTHREAD_MUTEX_INITIALIZER;
+static startrd_context_t context;
+static int implicit_reference;     /* the reference released at exit */
+
+void startrd_options_init(startrd_options_t *opt)
+{
+    opt->ngpu = -1;
+    opt->ncpu = -1;
+    opt->scheduler = NULL;
+}
+
+static int start_starpu(const startrd_options_t *opt)
+{
+    struct starpu_conf conf;
+    int ret = starpu_conf_init(&conf);
+
+    if (ret != 0) {
+        startrd_error("starpu_conf_init failed (%d)", ret);
+        return STARTRD_ERR_RUNTIME;
+    }
+    conf.ncpus = opt->ncpu;
+    conf.sched_policy_name = opt->scheduler ? opt->scheduler : "dmdas";
+    if (opt->ngpu >= 0) {
+#ifdef STARTRD_USE_CUDA
+        conf.ncuda = opt->ngpu;
+        /* "The first k GPUs" means CUDA devices 0..k-1, whatever order
+         * StarPU would otherwise pick them in. */
+        if (opt->ngpu > 0) {
+            conf.use_explicit_workers_cuda_gpuid = 1;
+            for (int i = 0; i < opt->ngpu && i < STARPU_NMAXWORKERS; i++)
+                conf.workers_cuda_gpuid[i] = (unsigned)i;
+        }
+#else
+        if (opt->ngpu > 0) {
+            startrd_error("%d GPUs requested but this StarTRD was built without CUDA", opt->ngpu);
+            return STARTRD_ERR_NO_GPU;
+        }
+#endif
+    }
+    ret = starpu_init(&conf);
+    if (ret == -ENODEV) {
+        startrd_error("starpu_init: no worker available");
+        return STARTRD_ERR_RUNTIME;
+    }
+    if (ret != 0) {
+        startrd_error("starpu_init failed (%d)", ret);
+        return STARTRD_ERR_RUNTIME;
+    }
+    return 0;
+}
+
+static void collect_cuda_workers(void)
+{
+#ifdef STARTRD_USE_CUDA
+    context.ncuda = starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, context.cuda_worker,
+                                                  STARPU_NMAXWORKERS);
+#else
+    context.ncuda = 0;
+#endif
+}
+
+static int open_context(const startrd_options_t *opt)
+{
+    static int cublas_ready;   /* handles created for an application's StarPU */
+    int ret;
+
+    context.owns_starpu = !starpu_is_initialized();
+    if (context.owns_starpu) {
+        ret = start_starpu(opt);
+        if (ret != 0)
+            return ret;
+    }
+    collect_cuda_workers();
+    if (opt->ngpu > context.ncuda) {
+        startrd_error("%d GPUs requested, StarPU drives %d", opt->ngpu, context.ncuda);
+        if (context.owns_starpu)
+            starpu_shutdown();
+        return STARTRD_ERR_NO_GPU;
+    }
+    if (opt->ngpu >= 0)
+        context.ncuda = opt->ngpu;
+#ifdef STARTRD_USE_CUDA
+    /* StarPU creates one cuBLAS handle per CUDA worker, bound to the
+     * worker's stream; an application's StarPU gets them once and keeps
+     * them, since the application may shut StarPU down on its own. */
+    if (context.owns_starpu || !cublas_ready) {
+        starpu_cublas_init();
+        cublas_ready = !context.owns_starpu;
+    }
+#else
+    (void)cublas_ready;
+#endif
+    context.opt = *opt;
+    context.refcount = 1;
+    return 0;
+}
+
+static void close_context(void)
+{
+    context.refcount = 0;
+    if (!context.owns_starpu)
+        return;
+    starpu_task_wait_for_all();
+#ifdef STARTRD_USE_CUDA
+    starpu_cublas_shutdown();
+#endif
+    starpu_shutdown();
+}
+
+static void release_implicit_at_exit(void)
+{
+    if (implicit_reference)
+        startrd_context_release();
+}
+
+static int options_valid(const startrd_options_t *opt)
+{
+    return opt->ngpu < STARPU_NMAXWORKERS && opt->ncpu < STARPU_NMAXWORKERS;
+}
+
+int startrd_context_acquire(const startrd_options_t *opt, int implicit, startrd_context_t **ctx)
+{
+    startrd_options_t defaults;
+    int ret = 0;
+
+    if (opt == NULL) {
+        startrd_options_init(&defaults);
+        opt = &defaults;
+    }
+    if (!options_valid(opt))
+        return -1;
+
+    pthread_mutex_lock(&context_lock);
+    if (context.refcount > 0) {
+        context.refcount++;
+    } else {
+        ret = open_context(opt);
+        /* An implicit context holds one extra reference until exit, so that
+         * consecutive calls do not restart StarPU each time. */
+        if (ret == 0 && implicit) {
+            context.refcount++;
+            if (!implicit_reference) {
+                implicit_reference = 1;
+                atexit(release_implicit_at_exit);
+            }
+        }
+    }
+    if (ret == 0)
+        *ctx = &context;
+    pthread_mutex_unlock(&context_lock);
+    return ret;
+}
+
+int startrd_context_release(void)
+{
+    int ret = 0;
+
+    pthread_mutex_lock(&context_lock);
+    if (context.refcount == 0) {
+        startrd_error("finalize called with no open context");
+        ret = STARTRD_ERR_STATE;
+    } else if (--context.refcount == 0) {
+        implicit_reference = 0;
+        close_context();
+    }
+    pthread_mutex_unlock(&context_lock);
+    return ret;
+}
+
+int startrd_init(const startrd_options_t *opt)
+{
+    startrd_context_t *ctx;
+
+    return startrd_context_acquire(opt, 0, &ctx);
+}
+
+int startrd_finalize(void)
+{
+    return startrd_context_release();
+}
+
+int startrd_gpu_count(void)
+{
+    int n;
+
+    pthread_mutex_lock(&context_lock);
+    n = context.refcount > 0 ? context.ncuda : -1;
+    pthread_mutex_unlock(&context_lock);
+    return n;
+}

@@ -1,0 +1,28 @@
+/* The process-wide runtime context: StarPU's lifetime, the CUDA workers the
+ * library may use and the options it was opened with. */
+#ifndef STARTRD_CONTEXT_H
+#define STARTRD_CONTEXT_H
+
+#include "startrd.h"
+#include "starpu_include.h"
+
+typedef struct startrd_context {
+    int refcount;
+    int owns_starpu;               /* 0 when the application started StarPU */
+    int ncuda;                     /* CUDA workers available to the library */
+    int cuda_worker[STARPU_NMAXWORKERS];
+    startrd_options_t opt;
+} startrd_context_t;
+
+/**
+ * Open the context (as startrd_init()) or, when @p implicit is set and none
+ * is open, open one with defaults that is closed at process exit.  On
+ * success *ctx points to the open context; every successful call needs one
+ * startrd_context_release().
+ */
+int startrd_context_acquire(const startrd_options_t *opt, int implicit, startrd_context_t **ctx);
+
+/** Drop one reference taken by startrd_context_acquire(). */
+int startrd_context_release(void);
+
+#endif

@@ -1,0 +1,72 @@
+/* Tile descriptors: a column-major matrix in main memory whose tiles are
+ * registered as StarPU matrix handles, with the 1-D block-column cyclic map
+ * that says which CUDA worker owns (and alone writes) each block column. */
+#ifndef STARTRD_DESCRIPTOR_H
+#define STARTRD_DESCRIPTOR_H
+
+#include <complex.h>
+#include <stdint.h>
+
+#include "starpu_include.h"
+
+typedef enum startrd_desc_layout {
+    /** mt x nt tiles of mb x nb (the last row/column of tiles may be smaller). */
+    STARTRD_DESC_TILES,
+    /** One handle per block column j: rows j*nb .. m-1, i.e. its diagonal tile
+     *  and everything below it.  Stage 1 updates whole block columns of the
+     *  lower triangle, so one contiguous buffer per column lets a single
+     *  tall GEMM do what nb x nb tiles would need hundreds of calls for. */
+    STARTRD_DESC_LOWER_COLUMNS
+} startrd_desc_layout_t;
+
+typedef struct startrd_desc {
+    double complex *mat;      /* home copy, column-major, leading dimension ld */
+    int64_t ld;
+    int64_t m, n;             /* matrix size */
+    int64_t mb, nb;           /* tile size */
+    int64_t mt, nt;           /* tile rows and columns */
+    int64_t dist_nb;          /* columns per distribution block, a multiple of nb */
+    startrd_desc_layout_t layout;
+    int nowners;              /* 0: tasks may run anywhere */
+    int owner_worker[STARPU_NMAXWORKERS];
+    starpu_data_handle_t *handles;
+    int owns_mat;             /* mat was allocated (pinned) here */
+} startrd_desc_t;
+
+/**
+ * Describe an m x n matrix stored at @p mat (or, if @p mat is NULL, in a
+ * zeroed pinned buffer with leading dimension @p ld allocated here) and
+ * register its tiles under @p name.  Block column j belongs to
+ * owner_worker[(j*nb / dist_nb) % nowners]; with nowners = 0 no tile has an
+ * owner.  @return 0, or a positive startrd_status.
+ */
+int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t layout,
+                      double complex *mat, int64_t ld, int64_t m, int64_t n,
+                      int64_t mb, int64_t nb, int64_t dist_nb,
+                      int nowners, const int *owner_worker);
+
+/** Unregister every tile (which brings the data back to @p A->mat) and free what init allocated. */
+void startrd_desc_finish(startrd_desc_t *A);
+
+/** Tile (i, j) of a STARTRD_DESC_TILES descriptor. */
+starpu_data_handle_t startrd_desc_tile(const startrd_desc_t *A, int64_t i, int64_t j);
+
+/** Block column j of a STARTRD_DESC_LOWER_COLUMNS descriptor. */
+starpu_data_handle_t startrd_desc_column(const startrd_desc_t *A, int64_t j);
+
+/** Worker that owns block column j, or -1 when tasks on it may run anywhere. */
+int startrd_desc_owner(const startrd_desc_t *A, int64_t j);
+
+/** Rows of tile row i (the last one may be short). */
+static inline int64_t startrd_desc_tile_rows(const startrd_desc_t *A, int64_t i)
+{
+    return (i + 1) * A->mb <= A->m ? A->mb : A->m - i * A->mb;
+}
+
+/** Columns of tile column j (the last one may be narrow). */
+static inline int64_t startrd_desc_tile_cols(const startrd_desc_t *A, int64_t j)
+{
+    return (j + 1) * A->nb <= A->n ? A->nb : A->n - j * A->nb;
+}
+
+#endif

@@ -1,0 +1,639 @@
+/**
+ * @file testing.c
+ * @brief Shared helpers for the StarTRD test programs; see testing.h.
+ */
+/* clock_gettime is POSIX, not C11. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "testing.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* complex.h first, so that lapack_complex_double is double complex. */
+#include <cblas.h>
+#include <lapacke.h>
+
+/* Column-major addressing with 64-bit offsets. */
+#define AT(A, lda, i, j) ((A)[(i) + (int64_t)(j) * (lda)])
+
+double tst_eps(void)
+{
+    return DBL_EPSILON / 2.0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Argument checks and small utilities                                 */
+/* ------------------------------------------------------------------ */
+
+/* True when v survives the narrowing to lapack_int (32-bit by default). */
+static bool fits_lapack(int64_t v)
+{
+    return v == (int64_t)(lapack_int)v;
+}
+
+/* Shape of an n-by-n matrix in an array with leading dimension ld. */
+static bool valid_shape(int64_t n, int64_t ld)
+{
+    return n >= 0 && ld >= (n > 1 ? n : 1) && fits_lapack(ld);
+}
+
+static bool valid_uplo(char uplo)
+{
+    return uplo == 'L' || uplo == 'U';
+}
+
+/* n*n complex entries with ld = n; NULL on overflow or exhaustion. */
+static double complex *alloc_square(int64_t n)
+{
+    size_t count = (size_t)(n > 0 ? n : 1);
+    if (count > SIZE_MAX / sizeof(double complex) / count)
+        return NULL;
+    return malloc(count * count * sizeof(double complex));
+}
+
+/*
+ * Frobenius norm of an m-by-n block, scaled by its largest component so that
+ * matrices near overflow or underflow do not lose it.  Written here rather
+ * than taken from LAPACKE_zlange, which returns -5 (a "norm" that passes any
+ * `< tol` check) on a NaN input; here NaN propagates.
+ */
+static double frobenius(int64_t m, int64_t n, const double complex *A,
+                        int64_t lda)
+{
+    double big = 0.0;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++) {
+            double re = fabs(creal(AT(A, lda, i, j)));
+            double im = fabs(cimag(AT(A, lda, i, j)));
+            if (isnan(re) || isnan(im))
+                return NAN;
+            big = fmax(big, fmax(re, im));
+        }
+    if (big == 0.0 || isinf(big))
+        return big;
+    double sum = 0.0;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++) {
+            double re = creal(AT(A, lda, i, j)) / big;
+            double im = cimag(AT(A, lda, i, j)) / big;
+            sum += re * re + im * im;
+        }
+    return big * sqrt(sum);
+}
+
+/*
+ * num / (n * eps * max(den, DBL_MIN)).  Dividing by the raised denominator
+ * first keeps the intermediate in range near underflow, and a zero scale
+ * with a zero numerator gives 0 instead of 0/0.
+ */
+static double ratio_of(double num, double den, int64_t n)
+{
+    if (n == 0)
+        return 0.0;
+    if (isnan(den))
+        return NAN;
+    return num / fmax(den, DBL_MIN) / ((double)n * tst_eps());
+}
+
+/*
+ * Writes into F (ld = n) the full Hermitian matrix whose uplo triangle is in
+ * A, with the diagonal's real part.  Copying by hand rather than through
+ * LAPACKE_zlacpy matters: that one NaN-checks the whole square, including a
+ * NaN sentinel in the triangle the caller did not fill.
+ */
+static void hermitian_full(char uplo, int64_t n, const double complex *A,
+                           int64_t lda, double complex *F)
+{
+    for (int64_t j = 0; j < n; j++) {
+        AT(F, n, j, j) = creal(AT(A, lda, j, j));
+        for (int64_t i = j + 1; i < n; i++) {
+            double complex low = uplo == 'L' ? AT(A, lda, i, j)
+                                             : conj(AT(A, lda, j, i));
+            AT(F, n, i, j) = low;
+            AT(F, n, j, i) = conj(low);
+        }
+    }
+}
+
+/* Rows [*lo, *hi] of column j that lie in the band of width kd of uplo. */
+static void band_rows(char uplo, int64_t n, int64_t kd, int64_t j,
+                      int64_t *lo, int64_t *hi)
+{
+    if (uplo == 'L') {
+        *lo = j;
+        *hi = j + kd < n - 1 ? j + kd : n - 1;
+    } else {
+        *lo = j - kd > 0 ? j - kd : 0;
+        *hi = j;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Generators                                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * LAPACK's generator wants four 12-bit integers, the last one odd.  Mixing
+ * the seed first (splitmix64's finaliser) keeps neighbouring seeds, which
+ * tests use in loops, from starting in neighbouring states.
+ */
+static void make_iseed(uint64_t seed, lapack_int iseed[4])
+{
+    uint64_t z = seed + 0x9e3779b97f4a7c15u;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    z ^= z >> 31;
+    for (int k = 0; k < 4; k++)
+        iseed[k] = (lapack_int)((z >> (12 * k)) & 4095u);
+    iseed[3] |= 1;
+}
+
+/* Copies the strict lower triangle onto the upper one, conjugated. */
+static void mirror_lower(int64_t n, double complex *A, int64_t lda)
+{
+    for (int64_t j = 0; j < n; j++) {
+        AT(A, lda, j, j) = creal(AT(A, lda, j, j));
+        for (int64_t i = j + 1; i < n; i++)
+            AT(A, lda, j, i) = conj(AT(A, lda, i, j));
+    }
+}
+
+/*
+ * Random Hermitian matrix of bandwidth `width` (0 diagonal, 1 tridiagonal,
+ * n-1 dense): one zlarnv draw per column, diagonal first, so the stream
+ * consumed depends on n and width only, never on lda.
+ */
+static int gen_random_band(int64_t n, int64_t width, double complex *A,
+                           int64_t lda, lapack_int iseed[4])
+{
+    lapack_int info = LAPACKE_zlaset(LAPACK_COL_MAJOR, 'A', (lapack_int)n,
+                                     (lapack_int)n, 0.0, 0.0, A,
+                                     (lapack_int)lda);
+    for (int64_t j = 0; j < n && info == 0; j++) {
+        int64_t below = n - 1 - j < width ? n - 1 - j : width;
+        info = LAPACKE_zlarnv(2, iseed, (lapack_int)(below + 1),
+                              &AT(A, lda, j, j));
+    }
+    if (info == 0)
+        mirror_lower(n, A, lda);
+    return info;
+}
+
+/*
+ * zlatms with sym 'H' and full bandwidth; d holds the spectrum for mode 0
+ * and is workspace otherwise (zlatms overwrites it).  LAPACKE_zlatms
+ * NaN-checks A and d on entry although they are outputs, so A is cleared
+ * here and workspace d must come initialised (calloc).
+ */
+static int gen_latms_d(int64_t n, int mode, double cond, double *d,
+                       double complex *A, int64_t lda, lapack_int iseed[4])
+{
+    lapack_int ni = (lapack_int)n;
+    lapack_int info = LAPACKE_zlaset(LAPACK_COL_MAJOR, 'A', ni, ni, 0.0, 0.0,
+                                     A, (lapack_int)lda);
+    if (info == 0)
+        info = LAPACKE_zlatms(LAPACK_COL_MAJOR, ni, ni, 'S', iseed, 'H', d,
+                              mode, cond, 1.0, ni - 1, ni - 1, 'N', A,
+                              (lapack_int)lda);
+    /* zlatms already mirrors; this makes the diagonal exactly real too. */
+    if (info == 0)
+        mirror_lower(n, A, lda);
+    return info;
+}
+
+/* Spectrum of TST_KIND_CLUSTERED, then a random unitary similarity. */
+static int gen_clustered(int64_t n, double complex *A, int64_t lda,
+                         lapack_int iseed[4])
+{
+    double *w = malloc((size_t)n * sizeof *w);
+    if (w == NULL)
+        return TST_ERR_NOMEM;
+    lapack_int info = LAPACKE_dlarnv(2, iseed, (lapack_int)n, w);
+    /* The last tenth stay as drawn, in [-1,1], so the cluster is not alone. */
+    for (int64_t i = 0; i < n - n / 10; i++)
+        w[i] = 1.0 + 1e-10 * w[i];
+    if (info == 0)
+        info = gen_latms_d(n, 0, 1.0, w, A, lda, iseed);
+    free(w);
+    return info;
+}
+
+/* Multiplies the n-by-n matrix by 2^e, exactly unless subnormal. */
+static void scale_pow2(int64_t n, double complex *A, int64_t lda, int e)
+{
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++) {
+            double complex *a = &AT(A, lda, i, j);
+            *a = CMPLX(ldexp(creal(*a), e), ldexp(cimag(*a), e));
+        }
+}
+
+static int gen_latms_mode(int64_t n, int mode, double cond, double complex *A,
+                          int64_t lda, lapack_int iseed[4])
+{
+    double *d = calloc((size_t)n, sizeof *d);
+    if (d == NULL)
+        return TST_ERR_NOMEM;
+    int info = gen_latms_d(n, mode, cond, d, A, lda, iseed);
+    free(d);
+    return info;
+}
+
+const char *tst_kind_name(tst_kind kind)
+{
+    static const char *const names[TST_KIND_COUNT] = {
+        [TST_KIND_RANDOM] = "random",
+        [TST_KIND_ZERO] = "zero",
+        [TST_KIND_IDENTITY] = "identity",
+        [TST_KIND_DIAGONAL] = "diagonal",
+        [TST_KIND_TRIDIAGONAL] = "tridiagonal",
+        [TST_KIND_CLUSTERED] = "clustered",
+        [TST_KIND_GEOMETRIC] = "geometric",
+        [TST_KIND_ARITHMETIC] = "arithmetic",
+        [TST_KIND_UNDERFLOW] = "underflow",
+        [TST_KIND_OVERFLOW] = "overflow",
+    };
+    if ((int)kind < 0 || kind >= TST_KIND_COUNT)
+        return "unknown";
+    return names[kind];
+}
+
+int tst_gen(tst_kind kind, int64_t n, double complex *A, int64_t lda,
+            uint64_t seed)
+{
+    if (!valid_shape(n, lda) || (int)kind < 0 || kind >= TST_KIND_COUNT)
+        return TST_ERR_ARG;
+    if (n == 0)
+        return 0;
+    lapack_int iseed[4];
+    make_iseed(seed, iseed);
+    lapack_int ni = (lapack_int)n, ldai = (lapack_int)lda;
+    /* 1/eps in the DBL_EPSILON sense: the largest condition zlatms can
+       realise with eigenvalues that are still distinct from 0 in a sum. */
+    const double cond = 1.0 / DBL_EPSILON;
+    int info;
+    switch (kind) {
+    case TST_KIND_ZERO:
+        return LAPACKE_zlaset(LAPACK_COL_MAJOR, 'A', ni, ni, 0.0, 0.0, A, ldai);
+    case TST_KIND_IDENTITY:
+        return LAPACKE_zlaset(LAPACK_COL_MAJOR, 'A', ni, ni, 0.0, 1.0, A, ldai);
+    case TST_KIND_DIAGONAL:
+        return gen_random_band(n, 0, A, lda, iseed);
+    case TST_KIND_TRIDIAGONAL:
+        return gen_random_band(n, 1, A, lda, iseed);
+    case TST_KIND_CLUSTERED:
+        return gen_clustered(n, A, lda, iseed);
+    case TST_KIND_GEOMETRIC:
+        return gen_latms_mode(n, 3, cond, A, lda, iseed);
+    case TST_KIND_ARITHMETIC:
+        return gen_latms_mode(n, 4, cond, A, lda, iseed);
+    case TST_KIND_UNDERFLOW:
+    case TST_KIND_OVERFLOW:
+        info = gen_random_band(n, n - 1, A, lda, iseed);
+        if (info == 0)
+            scale_pow2(n, A, lda, kind == TST_KIND_UNDERFLOW
+                                      ? TST_UNDERFLOW_EXP : TST_OVERFLOW_EXP);
+        return info;
+    case TST_KIND_RANDOM:
+    default:
+        return gen_random_band(n, n - 1, A, lda, iseed);
+    }
+}
+
+int tst_gen_spectrum(int64_t n, const double *w, double complex *A,
+                     int64_t lda, uint64_t seed)
+{
+    if (!valid_shape(n, lda))
+        return TST_ERR_ARG;
+    if (n == 0)
+        return 0;
+    double *d = malloc((size_t)n * sizeof *d);
+    if (d == NULL)
+        return TST_ERR_NOMEM;
+    memcpy(d, w, (size_t)n * sizeof *d);
+    lapack_int iseed[4];
+    make_iseed(seed, iseed);
+    int info = gen_latms_d(n, 0, 1.0, d, A, lda, iseed);
+    free(d);
+    return info;
+}
+
+int tst_gen_latms(int64_t n, int mode, double cond, double complex *A,
+                  int64_t lda, uint64_t seed)
+{
+    if (!valid_shape(n, lda) || mode == 0 || mode < -5 || mode > 5)
+        return TST_ERR_ARG;
+    if (n == 0)
+        return 0;
+    lapack_int iseed[4];
+    make_iseed(seed, iseed);
+    return gen_latms_mode(n, mode, cond, A, lda, iseed);
+}
+
+/* ------------------------------------------------------------------ */
+/* Sentinels                                                           */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The two row ranges [span[k][0], span[k][1]) of column j that lie outside
+ * the contract of a routine working on the uplo triangle: the opposite
+ * strict triangle, then the padding rows.
+ */
+static void outside_spans(char uplo, int64_t n, int64_t lda, int64_t j,
+                          int64_t span[2][2])
+{
+    span[0][0] = uplo == 'L' ? 0 : j + 1;
+    span[0][1] = uplo == 'L' ? j : n;
+    span[1][0] = n;
+    span[1][1] = lda;
+}
+
+void tst_fill_sentinel(char uplo, int64_t n, double complex *A, int64_t lda,
+                       double complex sentinel)
+{
+    int64_t span[2][2];
+    for (int64_t j = 0; j < n; j++) {
+        outside_spans(uplo, n, lda, j, span);
+        for (int k = 0; k < 2; k++)
+            for (int64_t i = span[k][0]; i < span[k][1]; i++)
+                memcpy(&AT(A, lda, i, j), &sentinel, sizeof sentinel);
+    }
+}
+
+int64_t tst_count_sentinel_changes(char uplo, int64_t n,
+                                   const double complex *A, int64_t lda,
+                                   double complex sentinel)
+{
+    int64_t span[2][2], changed = 0;
+    for (int64_t j = 0; j < n; j++) {
+        outside_spans(uplo, n, lda, j, span);
+        for (int k = 0; k < 2; k++)
+            for (int64_t i = span[k][0]; i < span[k][1]; i++)
+                changed += memcmp(&AT(A, lda, i, j), &sentinel,
+                                  sizeof sentinel) != 0;
+    }
+    return changed;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reference eigenvalues                                               */
+/* ------------------------------------------------------------------ */
+
+int tst_eig_hermitian(char uplo, int64_t n, const double complex *A,
+                      int64_t lda, double *w)
+{
+    if (!valid_uplo(uplo) || !valid_shape(n, lda) || !fits_lapack(n))
+        return TST_ERR_ARG;
+    if (n == 0)
+        return 0;
+    double complex *F = alloc_square(n);
+    if (F == NULL)
+        return TST_ERR_NOMEM;
+    hermitian_full(uplo, n, A, lda, F);
+    int info = LAPACKE_zheevd(LAPACK_COL_MAJOR, 'N', 'L', (lapack_int)n, F,
+                              (lapack_int)n, w);
+    free(F);
+    return info;
+}
+
+int tst_eig_tridiagonal(int64_t n, const double *d, const double *e,
+                        double *w)
+{
+    if (n < 0 || !fits_lapack(n))
+        return TST_ERR_ARG;
+    if (n == 0)
+        return 0;
+    /* dsterf destroys e; one spare slot keeps malloc(0) out of the n=1 case. */
+    double *ework = malloc((size_t)n * sizeof *ework);
+    if (ework == NULL)
+        return TST_ERR_NOMEM;
+    memcpy(w, d, (size_t)n * sizeof *w);
+    if (n > 1)
+        memcpy(ework, e, (size_t)(n - 1) * sizeof *ework);
+    int info = LAPACKE_dsterf((lapack_int)n, w, ework);
+    free(ework);
+    return info;
+}
+
+int tst_eig_band(char uplo, int64_t n, int64_t kd, const double complex *A,
+                 int64_t lda, double *w)
+{
+    if (!valid_uplo(uplo) || !valid_shape(n, lda) || !fits_lapack(n) ||
+        kd < 0)
+        return TST_ERR_ARG;
+    if (n == 0)
+        return 0;
+    /* A band wider than the matrix carries nothing more. */
+    int64_t kdx = kd < n - 1 ? kd : n - 1, ldab = kdx + 1;
+    if ((size_t)n > SIZE_MAX / sizeof(double complex) / (size_t)ldab)
+        return TST_ERR_NOMEM;
+    double complex *AB = malloc((size_t)ldab * (size_t)n * sizeof *AB);
+    if (AB == NULL)
+        return TST_ERR_NOMEM;
+    /* LAPACK band storage: row i of column j goes to AB row i-j (lower)
+       or kd+i-j (upper). */
+    int64_t shift = uplo == 'L' ? 0 : kdx;
+    for (int64_t j = 0; j < n; j++) {
+        int64_t lo, hi;
+        band_rows(uplo, n, kdx, j, &lo, &hi);
+        for (int64_t i = lo; i <= hi; i++)
+            AT(AB, ldab, shift + i - j, j) = AT(A, lda, i, j);
+    }
+    int info = LAPACKE_zhbevd(LAPACK_COL_MAJOR, 'N', uplo, (lapack_int)n,
+                              (lapack_int)kdx, AB, (lapack_int)ldab, w, NULL,
+                              1);
+    free(AB);
+    return info;
+}
+
+double tst_eig_maxdiff(int64_t n, const double *w1, const double *w2)
+{
+    double worst = 0.0;
+    for (int64_t i = 0; i < n; i++) {
+        double diff = fabs(w1[i] - w2[i]);
+        if (isnan(diff))
+            return NAN;
+        worst = fmax(worst, diff);
+    }
+    return worst;
+}
+
+double tst_eig_ratio(int64_t n, const double *w1, const double *w2)
+{
+    double radius = 0.0;
+    for (int64_t i = 0; i < n; i++)
+        radius = fmax(radius, fmax(fabs(w1[i]), fabs(w2[i])));
+    return ratio_of(tst_eig_maxdiff(n, w1, w2), radius, n);
+}
+
+/* ------------------------------------------------------------------ */
+/* Stage-1 checks                                                      */
+/* ------------------------------------------------------------------ */
+
+int tst_form_q1(char uplo, int64_t n, int64_t kd, const double complex *A,
+                int64_t lda, const double complex *tau, double complex *Q,
+                int64_t ldq)
+{
+    if (!valid_uplo(uplo) || !valid_shape(n, lda) || !valid_shape(n, ldq) ||
+        kd < 1)
+        return TST_ERR_ARG;
+    lapack_int ni = (lapack_int)n, ldqi = (lapack_int)ldq;
+    lapack_int info = LAPACKE_zlaset(LAPACK_COL_MAJOR, 'A', ni, ni, 0.0, 1.0,
+                                     Q, ldqi);
+    int64_t m = n - kd;
+    if (info != 0 || m <= 0)
+        return info;
+    /*
+     * Q1 is the identity on its first kd rows and columns; its trailing
+     * m-by-m block is H(1)...H(m), whose reflector j starts at local row j:
+     * exactly zgeqrf's layout.  Gathering the vectors there (conjugating the
+     * row-stored ones of 'U') lets zungqr form the block for both uplo.
+     */
+    double complex *Q22 = &AT(Q, ldq, kd, kd);
+    for (int64_t j = 0; j < m; j++)
+        for (int64_t r = j + 1; r < m; r++)
+            AT(Q22, ldq, r, j) = uplo == 'L' ? AT(A, lda, kd + r, j)
+                                             : conj(AT(A, lda, j, kd + r));
+    lapack_int mi = (lapack_int)m;
+    return LAPACKE_zungqr(LAPACK_COL_MAJOR, mi, mi, mi, Q22, ldqi, tau);
+}
+
+void tst_extract_band(char uplo, int64_t n, int64_t kd,
+                      const double complex *A, int64_t lda, double complex *B,
+                      int64_t ldb)
+{
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++)
+            AT(B, ldb, i, j) = 0.0;
+    for (int64_t j = 0; j < n; j++) {
+        int64_t lo, hi;
+        band_rows(uplo, n, kd, j, &lo, &hi);
+        for (int64_t i = lo; i <= hi; i++) {
+            double complex a = i == j ? creal(AT(A, lda, i, j))
+                                      : AT(A, lda, i, j);
+            AT(B, ldb, i, j) = a;
+            AT(B, ldb, j, i) = conj(a);
+        }
+    }
+}
+
+int tst_resid_similarity(char uplo, int64_t n, const double complex *A0,
+                         int64_t lda0, const double complex *Q, int64_t ldq,
+                         const double complex *B, int64_t ldb, double *ratio)
+{
+    if (!valid_uplo(uplo) || !valid_shape(n, lda0) || !valid_shape(n, ldq) ||
+        !valid_shape(n, ldb))
+        return TST_ERR_ARG;
+    *ratio = 0.0;
+    if (n == 0)
+        return 0;
+    double complex *R = alloc_square(n), *QB = alloc_square(n);
+    if (R == NULL || QB == NULL) {
+        free(R);
+        free(QB);
+        return TST_ERR_NOMEM;
+    }
+    const double complex one = 1.0, zero = 0.0, mone = -1.0;
+    int ni = (int)n;
+    hermitian_full(uplo, n, A0, lda0, R);
+    double norm_a = frobenius(n, n, R, n);
+    cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, ni, ni, ni, &one,
+                Q, (int)ldq, B, (int)ldb, &zero, QB, ni);
+    cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, ni, ni, ni,
+                &mone, QB, ni, Q, (int)ldq, &one, R, ni);
+    *ratio = ratio_of(frobenius(n, n, R, n), norm_a, n);
+    free(R);
+    free(QB);
+    return 0;
+}
+
+int tst_resid_unitary(int64_t n, const double complex *Q, int64_t ldq,
+                      double *ratio)
+{
+    if (!valid_shape(n, ldq))
+        return TST_ERR_ARG;
+    *ratio = 0.0;
+    if (n == 0)
+        return 0;
+    double complex *R = alloc_square(n);
+    if (R == NULL)
+        return TST_ERR_NOMEM;
+    const double complex one = 1.0, mone = -1.0;
+    int ni = (int)n;
+    lapack_int info = LAPACKE_zlaset(LAPACK_COL_MAJOR, 'A', ni, ni, 0.0, 1.0,
+                                     R, ni);
+    if (info == 0) {
+        cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, ni, ni, ni,
+                    &mone, Q, (int)ldq, Q, (int)ldq, &one, R, ni);
+        /* The "matrix norm" here is 1: the residual is already relative. */
+        *ratio = ratio_of(frobenius(n, n, R, n), 1.0, n);
+    }
+    free(R);
+    return info;
+}
+
+int tst_stage1_ratios(char uplo, int64_t n, int64_t kd,
+                      const double complex *A0, int64_t lda0,
+                      const double complex *A, int64_t lda,
+                      const double complex *tau, double *sim, double *unit)
+{
+    if (n < 0)
+        return TST_ERR_ARG;
+    int64_t ld = n > 1 ? n : 1;
+    double complex *Q = alloc_square(n), *B = alloc_square(n);
+    int info = TST_ERR_NOMEM;
+    if (Q != NULL && B != NULL)
+        info = tst_form_q1(uplo, n, kd, A, lda, tau, Q, ld);
+    if (info == 0) {
+        tst_extract_band(uplo, n, kd, A, lda, B, ld);
+        info = tst_resid_similarity(uplo, n, A0, lda0, Q, ld, B, ld, sim);
+    }
+    if (info == 0)
+        info = tst_resid_unitary(n, Q, ld, unit);
+    free(Q);
+    free(B);
+    return info;
+}
+
+/* ------------------------------------------------------------------ */
+/* Timing and reporting                                                */
+/* ------------------------------------------------------------------ */
+
+double tst_timer(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int64_t passed, failed;
+
+bool tst_check(bool ok, const char *fmt, ...)
+{
+    va_list ap;
+    fputs(ok ? "PASS " : "FAIL ", stdout);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    /* A later crash must not swallow the lines already decided. */
+    fflush(stdout);
+    if (ok)
+        passed++;
+    else
+        failed++;
+    return ok;
+}
+
+int tst_summary(void)
+{
+    printf("%lld passed, %lld failed\n", (long long)passed, (long long)failed);
+    fflush(stdout);
+    return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,225 @@
+/**
+ * @file testing.h
+ * @brief Shared helpers for the StarTRD test programs (no StarPU inside).
+ *
+ * Matrices are complex double, column-major, n-by-n with a leading dimension
+ * lda >= max(1, n); every size and offset is int64_t and is narrowed to
+ * LAPACK's integer only at the call, after checking that it fits.
+ *
+ * uplo arguments are 'L' or 'U' (upper case), as in the library's API.
+ *
+ * Functions returning @c int return 0 on success, TST_ERR_ARG or
+ * TST_ERR_NOMEM on their own failures, and otherwise the nonzero value a
+ * LAPACKE call returned.  A test turns any nonzero return into a FAIL line.
+ *
+ * Ratios are NaN whenever a NaN reached their inputs, so that a check of the
+ * form `ratio < tolerance` fails on it.
+ */
+#ifndef STARTRD_TESTS_TESTING_H
+#define STARTRD_TESTS_TESTING_H
+
+#include <complex.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/** @name Error codes of the helpers (LAPACKE's own codes pass through). */
+/** @{ */
+#define TST_ERR_ARG   (-2001) /**< a size or character argument is invalid */
+#define TST_ERR_NOMEM (-2002) /**< a work array could not be allocated */
+/** @} */
+
+/**
+ * Power of two that scales TST_KIND_UNDERFLOW matrices: their entries are
+ * below 2^(TST_UNDERFLOW_EXP) in modulus, about 2^(54-1022).  This is the
+ * smallest power for which every entry of the band and tridiagonal forms
+ * (products with unitary factors, so up to sqrt(n)*eps smaller) still sits
+ * above the subnormal range for n up to a few thousand: below it, plain
+ * rounding of the intermediate results loses more than eps relatively.
+ */
+#define TST_UNDERFLOW_EXP (-968)
+
+/**
+ * Power of two that scales TST_KIND_OVERFLOW matrices: their entries are
+ * below 2^(TST_OVERFLOW_EXP) in modulus.  It leaves a factor 2^24 below
+ * DBL_MAX, which covers the growth of the Frobenius norm and of the
+ * eigenvalues (at most n times the largest entry) and of the two-stage
+ * kernels' intermediate sums for n up to several thousand, so that LAPACK's
+ * zheevd, zhetrd_2stage and zhetrd_he2hb stay accurate.
+ */
+#define TST_OVERFLOW_EXP (1000)
+
+/** Kinds of test matrices, all Hermitian; see tst_gen(). */
+typedef enum tst_kind {
+    TST_KIND_RANDOM,       /**< entries uniform in [-1,1]+i[-1,1], real diagonal */
+    TST_KIND_ZERO,         /**< all zero */
+    TST_KIND_IDENTITY,     /**< identity */
+    TST_KIND_DIAGONAL,     /**< random real diagonal, uniform in [-1,1] */
+    TST_KIND_TRIDIAGONAL,  /**< random, with complex off-diagonal, already tridiagonal */
+    TST_KIND_CLUSTERED,    /**< 90% of eigenvalues in 1 +- 1e-10, the rest in [-1,1] */
+    TST_KIND_GEOMETRIC,    /**< zlatms mode 3: eigenvalues 1 down to eps geometrically */
+    TST_KIND_ARITHMETIC,   /**< zlatms mode 4: eigenvalues 1 down to eps arithmetically */
+    TST_KIND_UNDERFLOW,    /**< TST_KIND_RANDOM times 2^TST_UNDERFLOW_EXP */
+    TST_KIND_OVERFLOW,     /**< TST_KIND_RANDOM times 2^TST_OVERFLOW_EXP */
+    TST_KIND_COUNT         /**< number of kinds, for loops */
+} tst_kind;
+
+/** Relative machine precision as LAPACK's dlamch('E') defines it: 2^-53. */
+double tst_eps(void);
+
+/**
+ * Printable name of a matrix kind ("random", "zero", ...), or "unknown".
+ */
+const char *tst_kind_name(tst_kind kind);
+
+/**
+ * Fills the n-by-n matrix A with a Hermitian matrix of the given kind.
+ *
+ * Both triangles are written, consistently Hermitian with an exactly real
+ * diagonal, so that any uplo may be used afterwards; rows n..lda-1 are not
+ * touched.  The same (kind, n, seed) gives the same matrix on every run and
+ * every lda; different seeds give unrelated matrices.
+ */
+int tst_gen(tst_kind kind, int64_t n, double complex *A, int64_t lda,
+            uint64_t seed);
+
+/**
+ * Fills A with U*diag(w)*U^H for a random unitary U (zlatms mode 0), so the
+ * eigenvalues are w up to rounding.  Same writing rules as tst_gen().
+ */
+int tst_gen_spectrum(int64_t n, const double *w, double complex *A,
+                     int64_t lda, uint64_t seed);
+
+/**
+ * Fills A with a Hermitian matrix from zlatms (sym 'H') whose eigenvalues
+ * follow zlatms' @p mode (1..5 or their negatives) with condition @p cond
+ * (>= 1) and largest eigenvalue 1.  Same writing rules as tst_gen().
+ */
+int tst_gen_latms(int64_t n, int mode, double cond, double complex *A,
+                  int64_t lda, uint64_t seed);
+
+/**
+ * Writes @p sentinel, bit for bit, into every entry of the lda-by-n array A
+ * that a routine working on the @p uplo triangle of an n-by-n matrix must
+ * not write: the other strict triangle and the padding rows n..lda-1.
+ * A NaN sentinel also exposes reads of those entries.
+ */
+void tst_fill_sentinel(char uplo, int64_t n, double complex *A, int64_t lda,
+                       double complex sentinel);
+
+/**
+ * Counts the entries filled by tst_fill_sentinel() that no longer hold
+ * @p sentinel bit for bit (so NaN sentinels compare correctly).
+ */
+int64_t tst_count_sentinel_changes(char uplo, int64_t n,
+                                   const double complex *A, int64_t lda,
+                                   double complex sentinel);
+
+/**
+ * Eigenvalues, ascending, of the Hermitian matrix whose @p uplo triangle is
+ * stored in A (LAPACKE_zheevd on a copy; A is not modified).
+ * @param[out] w  n eigenvalues
+ */
+int tst_eig_hermitian(char uplo, int64_t n, const double complex *A,
+                      int64_t lda, double *w);
+
+/**
+ * Eigenvalues, ascending, of the real symmetric tridiagonal matrix with
+ * diagonal d (n) and off-diagonal e (n-1) (LAPACKE_dsterf on copies).
+ * @param[out] w  n eigenvalues
+ */
+int tst_eig_tridiagonal(int64_t n, const double *d, const double *e,
+                        double *w);
+
+/**
+ * Eigenvalues, ascending, of the Hermitian band matrix of bandwidth kd held
+ * in the @p uplo triangle of the full-storage array A (as A's band part after
+ * stage 1); entries outside the band are ignored.  Uses LAPACKE_zhbevd.
+ * @param[out] w  n eigenvalues
+ */
+int tst_eig_band(char uplo, int64_t n, int64_t kd, const double complex *A,
+                 int64_t lda, double *w);
+
+/**
+ * max_i |w1[i] - w2[i]| of two ascending lists of n values; NaN if any
+ * difference is NaN, 0 for n = 0.
+ */
+double tst_eig_maxdiff(int64_t n, const double *w1, const double *w2);
+
+/**
+ * Test ratio max_i |w1[i] - w2[i]| / (n * eps * max_i max(|w1[i]|, |w2[i]|)),
+ * where the denominator's spectrum radius is raised to at least DBL_MIN so
+ * that two zero spectra give 0 rather than 0/0.  A correct result is O(1);
+ * LAPACK's tests accept below 30.
+ */
+double tst_eig_ratio(int64_t n, const double *w1, const double *w2);
+
+/**
+ * Builds the n-by-n unitary Q1 of stage 1 from the reflectors that
+ * ZHETRD_HE2HB leaves in A beyond the band of width kd (>= 1) and in TAU
+ * (n-kd factors, none when kd >= n), such that A0 = Q1 * B * Q1^H.
+ *
+ * Q1 = H(1) H(2) ... H(n-kd), H(j) = I - tau(j) v(j) v(j)^H with
+ * v(j) = 0 above row j+kd, v(j)(j+kd) = 1 (1-based), and below:
+ *  - uplo 'L': v(j)(j+kd+1:n) = A(j+kd+1:n, j);
+ *  - uplo 'U': v(j)(j+kd+1:n) = conj(A(j, j+kd+1:n)).
+ * ZHETRD_HE2HB returns early when n <= kd+1 and leaves TAU unset there;
+ * callers that emulate it must zero TAU for n = kd+1 to get Q1 = I.
+ */
+int tst_form_q1(char uplo, int64_t n, int64_t kd, const double complex *A,
+                int64_t lda, const double complex *tau, double complex *Q,
+                int64_t ldq);
+
+/**
+ * Writes into the n-by-n array B the full Hermitian band matrix of bandwidth
+ * kd whose @p uplo half is the band part of A: both triangles of the band,
+ * real diagonal (the real part of A's, as LAPACK reads it), zero elsewhere.
+ */
+void tst_extract_band(char uplo, int64_t n, int64_t kd,
+                      const double complex *A, int64_t lda, double complex *B,
+                      int64_t ldb);
+
+/**
+ * ratio = ||A0 - Q*B*Q^H||_F / (n * ||A0||_F * eps), where A0 is the
+ * Hermitian matrix stored in the @p uplo triangle of A0 and B is full.
+ * ||A0||_F is raised to at least DBL_MIN, so A0 = 0 = B gives 0.
+ * 0 for n = 0.
+ */
+int tst_resid_similarity(char uplo, int64_t n, const double complex *A0,
+                         int64_t lda0, const double complex *Q, int64_t ldq,
+                         const double complex *B, int64_t ldb, double *ratio);
+
+/** ratio = ||I - Q^H*Q||_F / (n * eps); 0 for n = 0. */
+int tst_resid_unitary(int64_t n, const double complex *Q, int64_t ldq,
+                      double *ratio);
+
+/**
+ * Both stage-1 ratios at once: forms Q1 (tst_form_q1) and B
+ * (tst_extract_band) from the stage-1 output A/TAU, then returns
+ * tst_resid_similarity() against the input A0 in @p sim and
+ * tst_resid_unitary() of Q1 in @p unit.
+ */
+int tst_stage1_ratios(char uplo, int64_t n, int64_t kd,
+                      const double complex *A0, int64_t lda0,
+                      const double complex *A, int64_t lda,
+                      const double complex *tau, double *sim, double *unit);
+
+/** Monotonic wall-clock time in seconds, for differences only. */
+double tst_timer(void);
+
+/**
+ * Prints one line "PASS <description>" or "FAIL <description>" (printf
+ * format) to stdout and counts it.  Returns @p ok.  Not thread-safe.
+ */
+bool tst_check(bool ok, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/**
+ * Prints the closing line "N passed, M failed" and returns the process exit
+ * status: 0 if no check failed, 1 otherwise.
+ */
+int tst_summary(void);
+
+#endif /* STARTRD_TESTS_TESTING_H */

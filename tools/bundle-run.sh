@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs a StarTRD program from a relocatable bundle (see tools/bundle.sh).
+#   run [--ngpu K] PROGRAM [ARGS...]   a program from bin/ or tests/
+#   run [--ngpu K] check               every test program; exit 0 iff all pass
+# --ngpu sets STARTRD_NGPU for the tests (default: every GPU).
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+cuda_lib=${CUDA_HOME:-/usr/local/cuda}/lib64
+export LD_LIBRARY_PATH=$here/lib:$cuda_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export STARPU_HOME=${STARPU_HOME:-$here}
+export STARPU_SILENT=${STARPU_SILENT:-1}
+export PATH=$here/bin:$PATH
+
+if [ "${1:-}" = --ngpu ]; then
+    export STARTRD_NGPU=$2
+    shift 2
+fi
+[ $# -ge 1 ] || { echo "usage: $0 [--ngpu K] PROGRAM [ARGS...] | check" >&2; exit 2; }
+
+if [ "$1" = check ]; then
+    failed=0 passed=0
+    for t in "$here"/tests/*; do
+        log=$("$t" 2>&1); rc=$?
+        printf '%s\n' "$log"
+        if [ $rc -eq 0 ]; then passed=$((passed + 1)); echo "PASS: $(basename "$t")"
+        else failed=$((failed + 1)); echo "FAIL: $(basename "$t") (exit $rc)"; fi
+    done
+    echo "programs: $passed passed, $failed failed"
+    [ $failed -eq 0 ]
+    exit
+fi
+prog=$1; shift
+for d in "$here/bin" "$here/tests"; do
+    [ -x "$d/$prog" ] && exec "$d/$prog" "$@"
+done
+exec "$prog" "$@"

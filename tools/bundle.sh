@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Builds a relocatable bundle for compute nodes that have a GPU driver and the
+# CUDA runtime but none of the development packages: the library, headers,
+# test and benchmark programs, and every shared library they need beyond the C
+# runtime and CUDA (StarPU, hwloc, FxT, OpenBLAS, LAPACKE, gfortran runtime).
+#
+#   tools/bundle.sh [OUTPUT.tar.gz]     default: ./startrd-bundle.tar.gz
+#
+# On the node:  tar xzf startrd-bundle.tar.gz && startrd-bundle/run check
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$(realpath -m "${1:-$top/startrd-bundle.tar.gz}")
+build=$top/build-bundle
+stage=$(mktemp -d)
+dest=$stage/startrd-bundle
+
+starpu_prefix=$(bash "$top/tools/setup.sh" | tail -n 1)
+if [ ! -x "$top/configure" ] || [ "$top/configure.ac" -nt "$top/configure" ]; then
+    (cd "$top" && autoreconf -fi)
+fi
+mkdir -p "$build"
+# Static libstartrd: the programs are then plain binaries, not libtool wrappers.
+[ -f "$build/Makefile" ] ||
+    (cd "$build" && "$top/configure" -q --with-starpu="$starpu_prefix" --disable-shared --enable-static)
+make -C "$build" -j"$(nproc)" >/dev/null
+make -C "$build" -j"$(nproc)" check TESTS= >/dev/null
+make -C "$build" install DESTDIR="$stage/root" prefix=/ >/dev/null
+
+mkdir -p "$dest/bin" "$dest/tests" "$dest/lib"
+cp -a "$stage/root/include" "$dest/"
+cp -a "$stage/root/lib/libstartrd.a" "$dest/lib/"
+cp -a "$stage/root/bin/." "$dest/bin/" 2>/dev/null || true
+for t in $(make -s -C "$build" print-tests); do
+    cp "$build/$t" "$dest/tests/"
+done
+cp "$starpu_prefix/bin/starpu_fxt_tool" "$dest/bin/"
+
+# Copy what the dynamic loader resolves, minus the C runtime and CUDA, which
+# every GPU node has and which must match its kernel and driver.
+system_lib='^(linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libgcc_s|libcuda|libcudart|libcublas|libcublasLt|libcusparse|libcusolver|libnvidia|libnvJitLink)[.-]'
+for f in "$dest"/bin/* "$dest"/tests/*; do
+    ldd "$f" | awk '$2 == "=>" && $3 ~ /^\// {print $3}'
+done | sort -u | while read -r lib; do
+    base=$(basename "$lib")
+    [[ $base =~ $system_lib ]] || cp -L "$lib" "$dest/lib/$base"
+done
+cp "$top/tools/bundle-run.sh" "$dest/run"
+chmod +x "$dest/run"
+
+tar -C "$stage" -czf "$out" startrd-bundle
+rm -rf "$stage"
+echo "$out ($(du -h "$out" | cut -f1))"

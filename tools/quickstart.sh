@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The README's two commands, each self-contained and safe to re-run:
+#   tools/quickstart.sh reduce   set up, build, and reduce a generated 4096x4096
+#                                Hermitian matrix on every GPU present (CPU
+#                                workers when there is none), checked against LAPACK
+#   tools/quickstart.sh check    set up, build, and run the test suite
+# The build lives in ./build; dependencies come from tools/setup.sh.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$top/build
+
+usage() { echo "usage: $0 reduce|check" >&2; exit 2; }
+[ $# -eq 1 ] || usage
+
+starpu_prefix=$(bash "$top/tools/setup.sh" | tail -n 1)
+
+if [ ! -x "$top/configure" ] || [ "$top/configure.ac" -nt "$top/configure" ]; then
+    (cd "$top" && autoreconf -fi)
+fi
+mkdir -p "$build"
+if [ ! -f "$build/Makefile" ]; then
+    (cd "$build" && "$top/configure" --with-starpu="$starpu_prefix")
+fi
+make -C "$build" -j"$(nproc)" >/dev/null
+
+case $1 in
+reduce)
+    exec "$build/perf/startrd-reduce" --n 4096 --check
+    ;;
+check)
+    status=0
+    make -C "$build" -j"$(nproc)" check || status=$?
+    # Each test program ends with "N passed, M failed"; add them up.
+    cat "$build"/tests/*.log 2>/dev/null |
+        awk '/^[0-9]+ passed, [0-9]+ failed$/ {p += $1; f += $3}
+             END {printf "check: %d passed, %d failed\n", p, f}'
+    exit $status
+    ;;
+*)
+    usage
+    ;;
+esac
