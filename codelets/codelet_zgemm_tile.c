@@ -60,16 +60,18 @@ static struct starpu_perfmodel zgemm_model = {
     .symbol = "startrd_zgemm",
 };
 
-static struct starpu_codelet zgemm_codelet = {
-    .name = "zgemm",
-    .cpu_funcs = {zgemm_cpu},
+/* With beta = 0 the task only writes C: mode W spares fetching it and lets C
+ * be a workspace nothing wrote before. */
 #ifdef STARTRD_USE_CUDA
-    .cuda_funcs = {zgemm_cuda},
-    .cuda_flags = {STARPU_CUDA_ASYNC},
+#define ZGEMM_CUDA .cuda_funcs = {zgemm_cuda}, .cuda_flags = {STARPU_CUDA_ASYNC},
+#else
+#define ZGEMM_CUDA
 #endif
-    .nbuffers = 3,
-    .modes = {STARPU_R, STARPU_R, STARPU_RW},
-    .model = &zgemm_model,
+static struct starpu_codelet zgemm_codelet[2] = {
+    {.name = "zgemm", .cpu_funcs = {zgemm_cpu}, ZGEMM_CUDA .nbuffers = 3,
+     .modes = {STARPU_R, STARPU_R, STARPU_RW}, .model = &zgemm_model},
+    {.name = "zgemm", .cpu_funcs = {zgemm_cpu}, ZGEMM_CUDA .nbuffers = 3,
+     .modes = {STARPU_R, STARPU_R, STARPU_W}, .model = &zgemm_model},
 };
 
 int startrd_task_zgemm(startrd_place_t place, char transa, char transb,
@@ -84,9 +86,9 @@ int startrd_task_zgemm(startrd_place_t place, char transa, char transb,
         return -ENOMEM;
     *args = (struct zgemm_args){transa, transb, alpha, beta};
     /* StarPU frees args once the task has run. */
-    return starpu_task_insert(&zgemm_codelet,
+    return starpu_task_insert(&zgemm_codelet[beta == 0.0],
                               STARPU_CL_ARGS, args, sizeof *args,
-                              STARPU_R, A, STARPU_R, B, STARPU_RW, C,
+                              STARPU_R, A, STARPU_R, B, beta == 0.0 ? STARPU_W : STARPU_RW, C,
                               STARPU_EXECUTE_ON_WORKER, place.worker,
                               STARPU_PRIORITY, place.priority,
                               STARPU_FLOPS, 8.0 * m * n * k,

@@ -5,6 +5,7 @@
 
 #include <complex.h>
 
+#include "bulge_plan.h"
 #include "starpu_include.h"
 
 /** Where and how urgently a task runs. */
@@ -17,5 +18,50 @@ typedef struct startrd_place {
 int startrd_task_zgemm(startrd_place_t place, char transa, char transb,
                        double complex alpha, starpu_data_handle_t A, starpu_data_handle_t B,
                        double complex beta, starpu_data_handle_t C);
+
+/** B += A on whole handles. */
+int startrd_task_zgeadd(startrd_place_t place, starpu_data_handle_t A, starpu_data_handle_t B);
+
+/**
+ * QR of the panel below the diagonal tile of a stage-1 block column, in place;
+ * writes the explicit reflectors to V from absolute row @p vrow (zeros above),
+ * the compact WY factor to T, and the first @p ntau scalar factors to @p tau.
+ */
+int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, int64_t vrow,
+                           starpu_data_handle_t V, starpu_data_handle_t T,
+                           double complex *tau, int64_t ntau);
+
+/**
+ * Y += (block column's share of A22 * V), A22 Hermitian in lower storage; the
+ * column's diagonal is absolute row @p row of V and Y.  With @p zero_y set the
+ * task first zeroes all of Y.
+ */
+int startrd_task_zhemm_column(startrd_place_t place, starpu_data_handle_t column, int64_t row,
+                              starpu_data_handle_t V, starpu_data_handle_t Y, int zero_y);
+
+/** Block column -= W * V[row]^H + V * W[row]^H, diagonal tile's upper triangle as scratch. */
+int startrd_task_zher2k_column(startrd_place_t place, starpu_data_handle_t column, int64_t row,
+                               starpu_data_handle_t V, starpu_data_handle_t W);
+
+/**
+ * Copy block column starting at column @p col0 between the caller's n x n
+ * matrix (@p uplo triangle, leading dimension @p lda) and a lower-storage
+ * column handle: into the handle, or back to the caller with @p to_user.
+ */
+int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int64_t n,
+                              double complex *a, int64_t lda, int64_t col0,
+                              starpu_data_handle_t column);
+
+/**
+ * Bulge-chasing kernels of sweeps s0..s1-1 whose skewed position q = m + 2(s-s0)
+ * lies in [q0, q1), on the shared band AB and HOUS.  The task reads the
+ * tokens @p before and @p after and writes @p self, which orders it after the
+ * groups it depends on.
+ */
+int startrd_task_zhb2st_group(startrd_place_t place, const startrd_bulge_plan_t *plan, char uplo,
+                              double complex *AB, int64_t ldab, double complex *hous,
+                              int64_t s0, int64_t s1, int64_t q0, int64_t q1,
+                              starpu_data_handle_t before, starpu_data_handle_t self,
+                              starpu_data_handle_t after);
 
 #endif

@@ -38,11 +38,15 @@ typedef struct startrd_options {
     int ngpu;               /**< < 0: every visible GPU; 0: CPU workers only; k > 0: the first k GPUs. */
     int ncpu;               /**< CPU workers; < 0 lets StarPU choose (one per core not driving a GPU). */
     const char *scheduler;  /**< StarPU scheduling policy; NULL selects "dmdas". */
+    int nb;                 /**< Bandwidth of the intermediate band (and stage-1 block size); 0 chooses. */
+    int dist_nb;            /**< Columns per block of the block-cyclic distribution over GPUs, a
+                                 multiple of nb; 0 means nb. */
 } startrd_options_t;
 
 /**
  * @brief Fill @p opt with the defaults: every GPU, StarPU's choice of CPU
- *        workers, the "dmdas" scheduler.
+ *        workers, the "dmdas" scheduler, the library's choice of bandwidth
+ *        and a distribution block of one band-wide block column.
  */
 void startrd_options_init(startrd_options_t *opt);
 
@@ -50,12 +54,14 @@ void startrd_options_init(startrd_options_t *opt);
  * @brief Open the runtime context.
  *
  * Starts StarPU with @p opt (NULL means defaults) unless the application
- * already did, and creates a cuBLAS handle for every CUDA worker.  Calls nest:
+ * already did, and creates a cuBLAS handle for every CUDA worker.  While the
+ * context is open, OpenBLAS runs single-threaded: StarPU's CPU workers
+ * provide the parallelism.  Calls nest:
  * each successful startrd_init() needs one startrd_finalize(); options of a
  * nested call are ignored.
  *
- * @return 0, -1 when @p opt holds an invalid value, or a positive
- *         ::startrd_status.
+ * @return 0, -1 when @p opt holds an invalid value (negative nb or dist_nb,
+ *         dist_nb not a multiple of nb), or a positive ::startrd_status.
  */
 int startrd_init(const startrd_options_t *opt);
 
@@ -68,6 +74,62 @@ int startrd_finalize(void);
 
 /** @brief Number of GPUs (CUDA workers) the open context uses, or -1 if none is open. */
 int startrd_gpu_count(void);
+
+/**
+ * @brief Reduce a complex Hermitian matrix to real symmetric tridiagonal form
+ *        T = Q^H A Q, Q = Q1 Q2, with the semantics of LAPACK's ZHETRD_2STAGE.
+ *
+ * Stage 1 reduces A to a Hermitian band of bandwidth kd on the GPUs (and
+ * CPU cores), stage 2 chases the band down to tridiagonal form on the CPU
+ * cores.  kd is the context's nb option (by default 64 with GPUs, 32 without,
+ * and never more than n-1).
+ *
+ * @param vect   'N': Q2 is not kept; 'V': its reflectors are kept in HOUS2
+ *               (layout in the README) so that Q can be applied later.
+ * @param uplo   'U' or 'L': which triangle of A is stored and referenced.
+ * @param n      order of A, n >= 0.
+ * @param A      n x n, leading dimension lda.  On exit the kd+1 diagonals of
+ *               the band are overwritten by the band, the stage-1 reflectors
+ *               are stored beyond it as by ZHETRD_HE2HB; the other triangle
+ *               is neither read nor written.
+ * @param lda    leading dimension of A, lda >= max(1, n).
+ * @param d      real diagonal of T, n entries.
+ * @param e      real off-diagonal of T, n-1 entries.
+ * @param tau    scalar factors of the stage-1 reflectors, n-kd entries.
+ * @param hous2  stage-2 reflectors (VECT = 'V') or scratch (VECT = 'N'), or NULL
+ *               with lhous2 = 0 to let the library allocate it.
+ * @param lhous2 its length: at least max(1, 4n) for 'N', the size a query
+ *               returns for 'V'; -1 asks for that size in hous2[0].
+ * @param work   workspace (it holds the band during stage 2), or NULL with
+ *               lwork = 0 to let the library allocate it.
+ * @param lwork  its length, at least max(1, (2kd+1) n); -1 asks for that size
+ *               in work[0].
+ * @param ngpu   < 0: every GPU of the context; 0: CPU workers only; k > 0: the
+ *               first k GPUs of the context (more is an error).
+ *
+ * Without an open context (startrd_init), one is opened with default options
+ * on first use and closed at exit.  Concurrent calls from several threads are
+ * serialised.
+ *
+ * @return 0 on success; -i when argument i is invalid, in which case nothing
+ *         is written; a positive ::startrd_status for a run-time failure,
+ *         explained by one line on stderr.
+ */
+int zhetrd_2stage_mgpu(char vect, char uplo, int n, double _Complex *A, int lda,
+                       double *d, double *e, double _Complex *tau,
+                       double _Complex *hous2, int lhous2,
+                       double _Complex *work, int lwork, int ngpu);
+
+/** Timings of the last reduction this process ran. */
+typedef struct startrd_stats {
+    double stage1_seconds;   /**< dense -> band, copies in and out of A included */
+    double stage2_seconds;   /**< band -> tridiagonal */
+    int ngpu;                /**< GPUs used */
+    int nb;                  /**< bandwidth of the intermediate band */
+} startrd_stats_t;
+
+/** @brief Copy the timings of the last successful zhetrd_2stage_mgpu() call to @p stats. */
+void startrd_last_stats(startrd_stats_t *stats);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,9 @@
 
 #include "testing.h"
 
+#include <errno.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,13 +50,40 @@ static bool valid_uplo(char uplo)
     return uplo == 'L' || uplo == 'U';
 }
 
-/* n*n complex entries with ld = n; NULL on overflow or exhaustion. */
+/*
+ * n*n zeroed complex entries with ld = n; NULL on overflow or exhaustion.
+ * Zeroed because LAPACKE NaN-checks some output arrays on entry.
+ */
 static double complex *alloc_square(int64_t n)
 {
     size_t count = (size_t)(n > 0 ? n : 1);
     if (count > SIZE_MAX / sizeof(double complex) / count)
         return NULL;
-    return malloc(count * count * sizeof(double complex));
+    return calloc(count * count, sizeof(double complex));
+}
+
+static void copy_square(int64_t n, const double complex *src, int64_t lds,
+                        double complex *dst, int64_t ldd)
+{
+    for (int64_t j = 0; j < n; j++)
+        memcpy(&AT(dst, ldd, 0, j), &AT(src, lds, 0, j),
+               (size_t)n * sizeof *dst);
+}
+
+/* Largest |real| or |imaginary| part of an m-by-n block; NaN if any is. */
+static double max_component(int64_t m, int64_t n, const double complex *A,
+                            int64_t lda)
+{
+    double big = 0.0;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++) {
+            double re = fabs(creal(AT(A, lda, i, j)));
+            double im = fabs(cimag(AT(A, lda, i, j)));
+            if (isnan(re) || isnan(im))
+                return NAN;
+            big = fmax(big, fmax(re, im));
+        }
+    return big;
 }
 
 /*
@@ -66,16 +95,8 @@ static double complex *alloc_square(int64_t n)
 static double frobenius(int64_t m, int64_t n, const double complex *A,
                         int64_t lda)
 {
-    double big = 0.0;
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < m; i++) {
-            double re = fabs(creal(AT(A, lda, i, j)));
-            double im = fabs(cimag(AT(A, lda, i, j)));
-            if (isnan(re) || isnan(im))
-                return NAN;
-            big = fmax(big, fmax(re, im));
-        }
-    if (big == 0.0 || isinf(big))
+    double big = max_component(m, n, A, lda);
+    if (big == 0.0 || !isfinite(big))
         return big;
     double sum = 0.0;
     for (int64_t j = 0; j < n; j++)
@@ -88,6 +109,22 @@ static double frobenius(int64_t m, int64_t n, const double complex *A,
 }
 
 /*
+ * Multiplies the n-by-n matrix by 2^e, exactly unless subnormal.  ldexp on
+ * each part (C11 lays a complex out as double[2]) rather than a product,
+ * because 2^e itself need not be representable when e brings a subnormal
+ * matrix up to 1.
+ */
+static void scale_pow2(int64_t n, double complex *A, int64_t lda, int e)
+{
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++) {
+            double *parts = (double *)&AT(A, lda, i, j);
+            parts[0] = ldexp(parts[0], e);
+            parts[1] = ldexp(parts[1], e);
+        }
+}
+
+/*
  * num / (n * eps * max(den, DBL_MIN)).  Dividing by the raised denominator
  * first keeps the intermediate in range near underflow, and a zero scale
  * with a zero numerator gives 0 instead of 0/0.
@@ -96,7 +133,8 @@ static double ratio_of(double num, double den, int64_t n)
 {
     if (n == 0)
         return 0.0;
-    if (isnan(den))
+    /* An infinite scale would turn any residual into a passing 0. */
+    if (!isfinite(den))
         return NAN;
     return num / fmax(den, DBL_MIN) / ((double)n * tst_eps());
 }
@@ -187,23 +225,26 @@ static int gen_random_band(int64_t n, int64_t width, double complex *A,
 
 /*
  * zlatms with sym 'H' and full bandwidth; d holds the spectrum for mode 0
- * and is workspace otherwise (zlatms overwrites it).  LAPACKE_zlatms
- * NaN-checks A and d on entry although they are outputs, so A is cleared
- * here and workspace d must come initialised (calloc).
+ * and is zeroed workspace otherwise (zlatms overwrites it, and LAPACKE
+ * NaN-checks it first).  zlatms clears all lda rows of its array, so it
+ * works in a scratch square and only the n-by-n part of A is copied.
  */
 static int gen_latms_d(int64_t n, int mode, double cond, double *d,
                        double complex *A, int64_t lda, lapack_int iseed[4])
 {
+    double complex *S = alloc_square(n);
+    if (S == NULL)
+        return TST_ERR_NOMEM;
     lapack_int ni = (lapack_int)n;
-    lapack_int info = LAPACKE_zlaset(LAPACK_COL_MAJOR, 'A', ni, ni, 0.0, 0.0,
-                                     A, (lapack_int)lda);
-    if (info == 0)
-        info = LAPACKE_zlatms(LAPACK_COL_MAJOR, ni, ni, 'S', iseed, 'H', d,
-                              mode, cond, 1.0, ni - 1, ni - 1, 'N', A,
-                              (lapack_int)lda);
-    /* zlatms already mirrors; this makes the diagonal exactly real too. */
-    if (info == 0)
+    lapack_int info = LAPACKE_zlatms(LAPACK_COL_MAJOR, ni, ni, 'S', iseed,
+                                     'H', d, mode, cond, 1.0, ni - 1, ni - 1,
+                                     'N', S, ni);
+    if (info == 0) {
+        copy_square(n, S, n, A, lda);
+        /* zlatms already mirrors; this makes the diagonal exactly real. */
         mirror_lower(n, A, lda);
+    }
+    free(S);
     return info;
 }
 
@@ -222,16 +263,6 @@ static int gen_clustered(int64_t n, double complex *A, int64_t lda,
         info = gen_latms_d(n, 0, 1.0, w, A, lda, iseed);
     free(w);
     return info;
-}
-
-/* Multiplies the n-by-n matrix by 2^e, exactly unless subnormal. */
-static void scale_pow2(int64_t n, double complex *A, int64_t lda, int e)
-{
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < n; i++) {
-            double complex *a = &AT(A, lda, i, j);
-            *a = CMPLX(ldexp(creal(*a), e), ldexp(cimag(*a), e));
-        }
 }
 
 static int gen_latms_mode(int64_t n, int mode, double cond, double complex *A,
@@ -274,8 +305,9 @@ int tst_gen(tst_kind kind, int64_t n, double complex *A, int64_t lda,
     lapack_int iseed[4];
     make_iseed(seed, iseed);
     lapack_int ni = (lapack_int)n, ldai = (lapack_int)lda;
-    /* 1/eps in the DBL_EPSILON sense: the largest condition zlatms can
-       realise with eigenvalues that are still distinct from 0 in a sum. */
+    /* The smallest eigenvalue modulus DBL_EPSILON is as ill-conditioned as
+       a spectrum gets while still differing from 0 relative to the largest,
+       so the reduction must resolve eigenvalues across the whole range. */
     const double cond = 1.0 / DBL_EPSILON;
     int info;
     switch (kind) {
@@ -294,12 +326,17 @@ int tst_gen(tst_kind kind, int64_t n, double complex *A, int64_t lda,
     case TST_KIND_ARITHMETIC:
         return gen_latms_mode(n, 4, cond, A, lda, iseed);
     case TST_KIND_UNDERFLOW:
-    case TST_KIND_OVERFLOW:
         info = gen_random_band(n, n - 1, A, lda, iseed);
         if (info == 0)
-            scale_pow2(n, A, lda, kind == TST_KIND_UNDERFLOW
-                                      ? TST_UNDERFLOW_EXP : TST_OVERFLOW_EXP);
+            scale_pow2(n, A, lda, TST_UNDERFLOW_EXP);
         return info;
+    case TST_KIND_OVERFLOW: {
+        info = gen_random_band(n, n - 1, A, lda, iseed);
+        double norm = info == 0 ? frobenius(n, n, A, lda) : 0.0;
+        if (norm > 0.0)
+            scale_pow2(n, A, lda, TST_OVERFLOW_EXP - 1 - ilogb(norm));
+        return info;
+    }
     case TST_KIND_RANDOM:
     default:
         return gen_random_band(n, n - 1, A, lda, iseed);
@@ -388,7 +425,7 @@ int64_t tst_count_sentinel_changes(char uplo, int64_t n,
 int tst_eig_hermitian(char uplo, int64_t n, const double complex *A,
                       int64_t lda, double *w)
 {
-    if (!valid_uplo(uplo) || !valid_shape(n, lda) || !fits_lapack(n))
+    if (!valid_uplo(uplo) || !valid_shape(n, lda))
         return TST_ERR_ARG;
     if (n == 0)
         return 0;
@@ -424,16 +461,15 @@ int tst_eig_tridiagonal(int64_t n, const double *d, const double *e,
 int tst_eig_band(char uplo, int64_t n, int64_t kd, const double complex *A,
                  int64_t lda, double *w)
 {
-    if (!valid_uplo(uplo) || !valid_shape(n, lda) || !fits_lapack(n) ||
-        kd < 0)
+    if (!valid_uplo(uplo) || !valid_shape(n, lda) || kd < 0)
         return TST_ERR_ARG;
     if (n == 0)
         return 0;
     /* A band wider than the matrix carries nothing more. */
     int64_t kdx = kd < n - 1 ? kd : n - 1, ldab = kdx + 1;
-    if ((size_t)n > SIZE_MAX / sizeof(double complex) / (size_t)ldab)
-        return TST_ERR_NOMEM;
-    double complex *AB = malloc((size_t)ldab * (size_t)n * sizeof *AB);
+    /* Zeroed: the unused corner of band storage must not hold a NaN that
+       LAPACKE's check could see. */
+    double complex *AB = calloc((size_t)ldab * (size_t)n, sizeof *AB);
     if (AB == NULL)
         return TST_ERR_NOMEM;
     /* LAPACK band storage: row i of column j goes to AB row i-j (lower)
@@ -527,40 +563,56 @@ int tst_resid_similarity(char uplo, int64_t n, const double complex *A0,
                          int64_t lda0, const double complex *Q, int64_t ldq,
                          const double complex *B, int64_t ldb, double *ratio)
 {
+    *ratio = NAN;
     if (!valid_uplo(uplo) || !valid_shape(n, lda0) || !valid_shape(n, ldq) ||
         !valid_shape(n, ldb))
         return TST_ERR_ARG;
-    *ratio = 0.0;
-    if (n == 0)
+    if (n == 0) {
+        *ratio = 0.0;
         return 0;
-    double complex *R = alloc_square(n), *QB = alloc_square(n);
-    if (R == NULL || QB == NULL) {
+    }
+    double complex *R = alloc_square(n), *S = alloc_square(n),
+                   *QS = alloc_square(n);
+    if (R == NULL || S == NULL || QS == NULL) {
         free(R);
-        free(QB);
+        free(S);
+        free(QS);
         return TST_ERR_NOMEM;
+    }
+    hermitian_full(uplo, n, A0, lda0, R);
+    copy_square(n, B, ldb, S, n);
+    /* Bring A0's largest component into [1,2), exactly (a power of two), so
+       that neither the products nor the norms overflow or underflow for the
+       matrices at the ends of the range; B goes with it. */
+    double big = max_component(n, n, R, n);
+    if (big > 0.0 && isfinite(big)) {
+        scale_pow2(n, R, n, -ilogb(big));
+        scale_pow2(n, S, n, -ilogb(big));
     }
     const double complex one = 1.0, zero = 0.0, mone = -1.0;
     int ni = (int)n;
-    hermitian_full(uplo, n, A0, lda0, R);
     double norm_a = frobenius(n, n, R, n);
     cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, ni, ni, ni, &one,
-                Q, (int)ldq, B, (int)ldb, &zero, QB, ni);
+                Q, (int)ldq, S, ni, &zero, QS, ni);
     cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, ni, ni, ni,
-                &mone, QB, ni, Q, (int)ldq, &one, R, ni);
+                &mone, QS, ni, Q, (int)ldq, &one, R, ni);
     *ratio = ratio_of(frobenius(n, n, R, n), norm_a, n);
     free(R);
-    free(QB);
+    free(S);
+    free(QS);
     return 0;
 }
 
 int tst_resid_unitary(int64_t n, const double complex *Q, int64_t ldq,
                       double *ratio)
 {
+    *ratio = NAN;
     if (!valid_shape(n, ldq))
         return TST_ERR_ARG;
-    *ratio = 0.0;
-    if (n == 0)
+    if (n == 0) {
+        *ratio = 0.0;
         return 0;
+    }
     double complex *R = alloc_square(n);
     if (R == NULL)
         return TST_ERR_NOMEM;
@@ -583,6 +635,7 @@ int tst_stage1_ratios(char uplo, int64_t n, int64_t kd,
                       const double complex *A, int64_t lda,
                       const double complex *tau, double *sim, double *unit)
 {
+    *sim = *unit = NAN;
     if (n < 0)
         return TST_ERR_ARG;
     int64_t ld = n > 1 ? n : 1;
@@ -602,8 +655,25 @@ int tst_stage1_ratios(char uplo, int64_t n, int64_t kd,
 }
 
 /* ------------------------------------------------------------------ */
-/* Timing and reporting                                                */
+/* Environment, timing and reporting                                   */
 /* ------------------------------------------------------------------ */
+
+int tst_env_ngpu(void)
+{
+    const char *text = getenv("STARTRD_NGPU");
+    if (text == NULL || *text == '\0')
+        return -1;
+    char *end;
+    errno = 0;
+    long k = strtol(text, &end, 10);
+    if (errno != 0 || *end != '\0' || k < 0 || k > INT_MAX) {
+        /* Said aloud: silently testing on every GPU would hide the typo. */
+        fprintf(stderr, "testing: STARTRD_NGPU=%s is not a GPU count; "
+                        "using every GPU\n", text);
+        return -1;
+    }
+    return (int)k;
+}
 
 double tst_timer(void)
 {

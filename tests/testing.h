@@ -8,6 +8,8 @@
  *
  * uplo arguments are 'L' or 'U' (upper case), as in the library's API.
  *
+ * Link with -llapacke -ltmglib -lopenblas -lm (tmglib holds zlatms).
+ *
  * Functions returning @c int return 0 on success, TST_ERR_ARG or
  * TST_ERR_NOMEM on their own failures, and otherwise the nonzero value a
  * LAPACKE call returned.  A test turns any nonzero return into a FAIL line.
@@ -29,24 +31,27 @@
 /** @} */
 
 /**
- * Power of two that scales TST_KIND_UNDERFLOW matrices: their entries are
- * below 2^(TST_UNDERFLOW_EXP) in modulus, about 2^(54-1022).  This is the
- * smallest power for which every entry of the band and tridiagonal forms
- * (products with unitary factors, so up to sqrt(n)*eps smaller) still sits
- * above the subnormal range for n up to a few thousand: below it, plain
- * rounding of the intermediate results loses more than eps relatively.
+ * TST_KIND_UNDERFLOW is TST_KIND_RANDOM times 2^TST_UNDERFLOW_EXP, so its
+ * entries' parts lie below DBL_MIN * 2^52 in modulus.  Inputs, norms and
+ * eigenvalues are then still normal numbers while the rounding errors reach
+ * the subnormal range and any squared entry underflows to 0, which is what
+ * an unscaled norm or Householder vector gets wrong.  Measured: LAPACK's
+ * zheevd, zhetrd_2stage+dsterf and zhetrd_he2hb+zhbevd stay accurate (test
+ * ratios < 1.3) even at 2^-1022, where inputs are subnormal but up to 1.5x
+ * slower; -970 keeps inputs normal so the kind is not a subnormal benchmark.
  */
-#define TST_UNDERFLOW_EXP (-968)
+#define TST_UNDERFLOW_EXP (-970)
 
 /**
- * Power of two that scales TST_KIND_OVERFLOW matrices: their entries are
- * below 2^(TST_OVERFLOW_EXP) in modulus.  It leaves a factor 2^24 below
- * DBL_MAX, which covers the growth of the Frobenius norm and of the
- * eigenvalues (at most n times the largest entry) and of the two-stage
- * kernels' intermediate sums for n up to several thousand, so that LAPACK's
- * zheevd, zhetrd_2stage and zhetrd_he2hb stay accurate.
+ * TST_KIND_OVERFLOW is TST_KIND_RANDOM scaled by a power of two so that its
+ * Frobenius norm lies in [2^(TST_OVERFLOW_EXP-1), 2^TST_OVERFLOW_EXP); the
+ * norm, not the entries, is fixed because what overflows first (eigenvalues,
+ * sums of n terms) grows with n.  Measured: LAPACK's zheevd,
+ * zhetrd_2stage+dsterf and zhetrd_he2hb+zhbevd stay accurate (ratios < 1.3,
+ * n = 2..1000) up to 2^1024, i.e. while the norm itself is representable;
+ * 1020 leaves a factor 16 for intermediate sums that other blockings grow.
  */
-#define TST_OVERFLOW_EXP (1000)
+#define TST_OVERFLOW_EXP (1020)
 
 /** Kinds of test matrices, all Hermitian; see tst_gen(). */
 typedef enum tst_kind {
@@ -56,10 +61,12 @@ typedef enum tst_kind {
     TST_KIND_DIAGONAL,     /**< random real diagonal, uniform in [-1,1] */
     TST_KIND_TRIDIAGONAL,  /**< random, with complex off-diagonal, already tridiagonal */
     TST_KIND_CLUSTERED,    /**< 90% of eigenvalues in 1 +- 1e-10, the rest in [-1,1] */
-    TST_KIND_GEOMETRIC,    /**< zlatms mode 3: eigenvalues 1 down to eps geometrically */
-    TST_KIND_ARITHMETIC,   /**< zlatms mode 4: eigenvalues 1 down to eps arithmetically */
-    TST_KIND_UNDERFLOW,    /**< TST_KIND_RANDOM times 2^TST_UNDERFLOW_EXP */
-    TST_KIND_OVERFLOW,     /**< TST_KIND_RANDOM times 2^TST_OVERFLOW_EXP */
+    TST_KIND_GEOMETRIC,    /**< zlatms mode 3, cond 1/DBL_EPSILON: |eigenvalues|
+                                geometric from 1 to DBL_EPSILON, random signs */
+    TST_KIND_ARITHMETIC,   /**< zlatms mode 4, cond 1/DBL_EPSILON: |eigenvalues|
+                                arithmetic from 1 to DBL_EPSILON, random signs */
+    TST_KIND_UNDERFLOW,    /**< random, scaled down; see TST_UNDERFLOW_EXP */
+    TST_KIND_OVERFLOW,     /**< random, scaled up; see TST_OVERFLOW_EXP */
     TST_KIND_COUNT         /**< number of kinds, for loops */
 } tst_kind;
 
@@ -90,9 +97,10 @@ int tst_gen_spectrum(int64_t n, const double *w, double complex *A,
                      int64_t lda, uint64_t seed);
 
 /**
- * Fills A with a Hermitian matrix from zlatms (sym 'H') whose eigenvalues
- * follow zlatms' @p mode (1..5 or their negatives) with condition @p cond
- * (>= 1) and largest eigenvalue 1.  Same writing rules as tst_gen().
+ * Fills A with a Hermitian matrix from zlatms (sym 'H') whose eigenvalue
+ * moduli follow zlatms' @p mode (1..5 or their negatives) with condition
+ * @p cond (>= 1) and largest modulus 1; zlatms gives them random signs.
+ * Same writing rules as tst_gen().
  */
 int tst_gen_latms(int64_t n, int mode, double cond, double complex *A,
                   int64_t lda, uint64_t seed);
@@ -181,8 +189,9 @@ void tst_extract_band(char uplo, int64_t n, int64_t kd,
 /**
  * ratio = ||A0 - Q*B*Q^H||_F / (n * ||A0||_F * eps), where A0 is the
  * Hermitian matrix stored in the @p uplo triangle of A0 and B is full.
- * ||A0||_F is raised to at least DBL_MIN, so A0 = 0 = B gives 0.
- * 0 for n = 0.
+ * A0 and B are first scaled by the same power of two, so the ratio stays
+ * meaningful for matrices near overflow or underflow.  ||A0||_F is raised
+ * to at least DBL_MIN, so A0 = 0 = B gives 0.  0 for n = 0.
  */
 int tst_resid_similarity(char uplo, int64_t n, const double complex *A0,
                          int64_t lda0, const double complex *Q, int64_t ldq,
@@ -202,6 +211,14 @@ int tst_stage1_ratios(char uplo, int64_t n, int64_t kd,
                       const double complex *A0, int64_t lda0,
                       const double complex *A, int64_t lda,
                       const double complex *tau, double *sim, double *unit);
+
+/**
+ * Number of GPUs the tests ask the runtime for, from the environment
+ * variable STARTRD_NGPU, in startrd_options_t's ngpu convention: -1 (every
+ * visible GPU) when unset or empty, otherwise k >= 0 (0: CPU workers only).
+ * A value that is not a count is reported on stderr and read as -1.
+ */
+int tst_env_ngpu(void);
 
 /** Monotonic wall-clock time in seconds, for differences only. */
 double tst_timer(void);

@@ -2,18 +2,42 @@
 #include "error.h"
 
 #include <pthread.h>
+#ifdef HAVE_OPENBLAS_SET_NUM_THREADS
+#include <cblas.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
 static pthread_mutex_t context_lock = PTHREAD_MUTEX_INITIALIZER;
 static startrd_context_t context;
 static int implicit_reference;     /* the reference released at exit */
+#ifdef HAVE_OPENBLAS_SET_NUM_THREADS
+static int blas_threads_saved;
+#endif
+
+/* Every CPU worker calls BLAS on its own core: a threaded BLAS underneath
+ * would oversubscribe the cores (it made the bulge chasing 300x slower). */
+static void blas_single_threaded(int on)
+{
+#ifdef HAVE_OPENBLAS_SET_NUM_THREADS
+    if (on) {
+        blas_threads_saved = openblas_get_num_threads();
+        openblas_set_num_threads(1);
+    } else {
+        openblas_set_num_threads(blas_threads_saved);
+    }
+#else
+    (void)on;
+#endif
+}
 
 void startrd_options_init(startrd_options_t *opt)
 {
     opt->ngpu = -1;
     opt->ncpu = -1;
     opt->scheduler = NULL;
+    opt->nb = 0;
+    opt->dist_nb = 0;
 }
 
 static int start_starpu(const startrd_options_t *opt)
@@ -97,6 +121,7 @@ static int open_context(const startrd_options_t *opt)
 #else
     (void)cublas_ready;
 #endif
+    blas_single_threaded(1);
     context.opt = *opt;
     context.refcount = 1;
     return 0;
@@ -105,6 +130,7 @@ static int open_context(const startrd_options_t *opt)
 static void close_context(void)
 {
     context.refcount = 0;
+    blas_single_threaded(0);
     if (!context.owns_starpu)
         return;
     starpu_task_wait_for_all();
@@ -122,7 +148,8 @@ static void release_implicit_at_exit(void)
 
 static int options_valid(const startrd_options_t *opt)
 {
-    return opt->ngpu < STARPU_NMAXWORKERS && opt->ncpu < STARPU_NMAXWORKERS;
+    return opt->ngpu < STARPU_NMAXWORKERS && opt->ncpu < STARPU_NMAXWORKERS && opt->nb >= 0 &&
+           opt->dist_nb >= 0 && (opt->dist_nb == 0 || (opt->nb > 0 && opt->dist_nb % opt->nb == 0));
 }
 
 int startrd_context_acquire(const startrd_options_t *opt, int implicit, startrd_context_t **ctx)

@@ -118,3 +118,10 @@ int startrd_desc_owner(const startrd_desc_t *A, int64_t j)
         return -1;
     return A->owner_worker[(j * A->nb / A->dist_nb) % A->nowners];
 }
+
+void startrd_workspace_register(starpu_data_handle_t *h, const char *name, int64_t rows, int64_t cols)
+{
+    starpu_matrix_data_register(h, -1, 0, (uint32_t)rows, (uint32_t)rows, (uint32_t)cols,
+                                sizeof(double complex));
+    starpu_data_set_name(*h, name);
+}

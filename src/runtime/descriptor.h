@@ -57,6 +57,10 @@ starpu_data_handle_t startrd_desc_column(const startrd_desc_t *A, int64_t j);
 /** Worker that owns block column j, or -1 when tasks on it may run anywhere. */
 int startrd_desc_owner(const startrd_desc_t *A, int64_t j);
 
+/** Register a rows x cols scratch matrix with no home copy: StarPU allocates
+ *  it on whichever memory node first writes it. */
+void startrd_workspace_register(starpu_data_handle_t *h, const char *name, int64_t rows, int64_t cols);
+
 /** Rows of tile row i (the last one may be short). */
 static inline int64_t startrd_desc_tile_rows(const startrd_desc_t *A, int64_t i)
 {

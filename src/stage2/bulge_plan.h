@@ -39,19 +39,27 @@
  *  - (s, m-1), when m > 0: the kernels of a sweep form a chain;
  *  - (s-1, min(m+2, K(s-1)-1)), when s > 0, K being startrd_bulge_nkernels().
  * This is ZHETRD_HB2ST's OpenMP lag of three (its tasks wait on the token of
- * MYID+SHIFT-1 with SHIFT = 3): kernel m of sweep s works on the diagonal
- * block floor(m/2) of its sweep, which sweep s-1 still overlaps up to its
- * kernel m+2 (type 3 on that block's last row); m+1 would not be enough.
- * The clamp matters at the end of the band, where sweep s-1 may hold fewer
- * than m+3 kernels: its last one must then be done.  The two edges cover all
- * hazards on the band, the bulges, and the reuse of the VECT='N' slots of
- * HOUS by sweep s+2; all further ordering follows by transitivity.  Every
- * order that respects them gives bitwise identical results (the test checks
- * this on random orders generated from startrd_bulge_dep_prev_sweep()).
+ * MYID+SHIFT-1 with SHIFT = 3).  The blocks of sweep s-1 start one row above
+ * those of sweep s, so the last row that kernel (s, m) updates is the first
+ * one of kernel (s-1, m+2): m+1 is not enough.  The clamp matters at the end
+ * of the band, where sweep s-1 may hold fewer than m+3 kernels: its last one
+ * must then be done (dropping the edge instead, as a missing OpenMP token
+ * would, is wrong).  The two edges cover all hazards on the band, on the
+ * bulges and on the VECT = 'N' slots of HOUS that sweep s+2 reuses; all
+ * further ordering follows by transitivity.  Every order that respects them
+ * gives bitwise identical results: tests/test_stage2_kernels.c checks this on
+ * random orders drawn from startrd_bulge_dep_prev_sweep(), and fails with
+ * m+1 or without the clamp.
  *
  * @par HOUS layout, VECT = 'V'
  * Reflectors are numbered in generation order, r(s, j) = (reflectors of the
- * sweeps before s) + j, R in total (startrd_bulge_nrefl()).
+ * sweeps before s) + j, R in total (startrd_bulge_nrefl()).  Sweep s has
+ * ceil((n-1-s)/kd) of them, hence, with F(N) = sum_{l=1..N} ceil(l/kd)
+ * = kd q(q+1)/2 + r(q+1) for N = q kd + r, 0 <= r < kd:
+ *
+ *     r(s, j) = F(n-1) - F(n-1-s) + j,    R = F(n-1) - F(n-1-nsweeps)
+ *
+ * that is R = F(n-1) for kd >= 2 and R = n-1 for kd = 1.
  *
  *     HOUS = [ TAU2 (R entries) | V2 (kd x R, column-major, ld = kd) ]
  *
@@ -75,8 +83,10 @@
  *
  * the reflector starting at row p of sweep s having its tau at
  * (s mod 2)*n + p and its v at 2n + (s mod 2)*n + p (its len <= n-p entries
- * never reach the next slot).  lhous = max(1, 4n), LAPACK's minimum.  The
- * contents are scratch: nothing is left there for the driver.
+ * never reach the next slot; sweep s+2 overwrites a slot only once the
+ * kernels of sweep s that read it are done, by the dependencies above).
+ * lhous = max(1, 4n), LAPACK's minimum.  HOUS needs no initialization and
+ * holds nothing useful afterwards.
  */
 #ifndef STARTRD_STAGE2_BULGE_PLAN_H
 #define STARTRD_STAGE2_BULGE_PLAN_H
@@ -117,7 +127,8 @@ typedef struct startrd_bulge_task {
  * @param[out] plan  the plan
  * @param[in]  vect  'N' (no reflectors kept) or 'V' (all kept in HOUS)
  * @param[in]  n     order, n >= 0
- * @param[in]  kd    bandwidth, kd >= 0 (kd >= n is allowed and acts as n-1)
+ * @param[in]  kd    bandwidth, kd >= 0; kd >= n gives the kernels of
+ *                   kd = n-1, but V2 keeps its leading dimension kd
  * @return 0, or -i if argument i (counting plan as 1) is invalid.
  */
 int startrd_bulge_plan_init(startrd_bulge_plan_t *plan, char vect, int64_t n, int64_t kd);

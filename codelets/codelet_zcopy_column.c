@@ -1,0 +1,82 @@
+/* Moves one block column between the caller's LAPACK-layout matrix and the
+ * library's padded lower-storage copy.  For uplo = 'U' the copy holds the
+ * conjugate transpose of the stored upper triangle, which is the lower
+ * triangle of the same Hermitian matrix, so the stage-1 algorithm only has
+ * a lower variant.  Only the referenced triangle of the caller's matrix is
+ * read or written; padding in the copy is left as is (zero). */
+#include "codelets.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct copy_column_args {
+    int to_user;            /* direction */
+    char uplo;
+    int64_t n, lda;         /* the caller's matrix */
+    double complex *a;
+    int64_t col0;           /* first column of this block column */
+};
+
+static void copy_column_cpu(void *buffers[], void *cl_arg)
+{
+    const struct copy_column_args *x = cl_arg;
+    double complex *c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[0]);
+    int64_t ldc = STARPU_MATRIX_GET_LD(buffers[0]);
+    int64_t width = STARPU_MATRIX_GET_NY(buffers[0]);
+    int64_t cols = x->n - x->col0 < width ? x->n - x->col0 : width;
+
+    for (int64_t q = 0; q < cols; q++) {
+        int64_t col = x->col0 + q, rows = x->n - col;   /* from the diagonal down */
+        double complex *cq = c + q * ldc + q;
+
+        if (x->uplo == 'L') {
+            double complex *aq = x->a + col * x->lda + col;
+
+            if (x->to_user)
+                memcpy(aq, cq, (size_t)rows * sizeof *cq);
+            else
+                memcpy(cq, aq, (size_t)rows * sizeof *cq);
+            continue;
+        }
+        /* Row `col` of the upper triangle, walked with stride lda. */
+        for (int64_t r = 0; r < rows; r++) {
+            double complex *ar = x->a + (col + r) * x->lda + col;
+
+            if (x->to_user)
+                *ar = conj(cq[r]);
+            else
+                cq[r] = conj(*ar);
+        }
+    }
+}
+
+static struct starpu_perfmodel copy_column_model = {
+    .type = STARPU_HISTORY_BASED,
+    .symbol = "startrd_zcopy_column",
+};
+
+static struct starpu_codelet copy_column_codelet = {
+    .name = "zcopy_column",
+    .cpu_funcs = {copy_column_cpu},
+    .nbuffers = 1,
+    .modes = {STARPU_RW},
+    .model = &copy_column_model,
+};
+
+int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int64_t n,
+                              double complex *a, int64_t lda, int64_t col0,
+                              starpu_data_handle_t column)
+{
+    struct copy_column_args *args = malloc(sizeof *args);
+
+    if (args == NULL)
+        return -ENOMEM;
+    *args = (struct copy_column_args){to_user, uplo, n, lda, a, col0};
+    return starpu_task_insert(&copy_column_codelet,
+                              STARPU_CL_ARGS, args, sizeof *args,
+                              STARPU_RW, column,
+                              STARPU_EXECUTE_ON_WORKER, place.worker,
+                              STARPU_PRIORITY, place.priority,
+                              STARPU_NAME, to_user ? "copy_out" : "copy_in",
+                              0);
+}

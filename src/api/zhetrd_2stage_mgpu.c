@@ -1,0 +1,167 @@
+/* The LAPACK-style entry point: argument checks in LAPACK's order, workspace
+ * queries, then stage 1 on the GPUs and stage 2 on the host cores. */
+#include "startrd.h"
+
+#include "bulge_plan.h"
+#include "context.h"
+#include "error.h"
+#include "stage1.h"
+#include "stage2.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* StarPU's task graph is shared by the whole process and the stages wait for
+ * all its tasks, so concurrent reductions run one after the other. */
+static pthread_mutex_t reduction_lock = PTHREAD_MUTEX_INITIALIZER;
+static startrd_stats_t last_stats;
+
+void startrd_last_stats(startrd_stats_t *stats)
+{
+    pthread_mutex_lock(&reduction_lock);
+    *stats = last_stats;
+    pthread_mutex_unlock(&reduction_lock);
+}
+
+static int64_t bandwidth(const startrd_context_t *ctx, int64_t n, int ngpu)
+{
+    int64_t kd = ctx->opt.nb > 0 ? ctx->opt.nb : ngpu > 0 ? 64 : 32;
+
+    return kd < n - 1 ? kd : n > 1 ? n - 1 : 1;
+}
+
+static int64_t hous2_size(char vect, int64_t n, int64_t kd)
+{
+    startrd_bulge_plan_t plan;
+
+    startrd_bulge_plan_init(&plan, vect, n, kd);
+    return startrd_bulge_lhous(&plan);
+}
+
+struct sizes {
+    int64_t kd, lwmin, lhmin;
+    int ngpu;
+};
+
+static int check_arguments(char vect, char uplo, int n, const double complex *A, int lda,
+                           const double *d, const double *e, const double complex *tau,
+                           const double complex *hous2, int lhous2,
+                           const double complex *work, int lwork, int ngpu,
+                           const struct sizes *sz, int query)
+{
+    if (vect != 'N' && vect != 'V')
+        return -1;
+    if (uplo != 'U' && uplo != 'L')
+        return -2;
+    if (n < 0)
+        return -3;
+    if (A == NULL && n > 0 && !query)
+        return -4;
+    if (lda < (n > 1 ? n : 1))
+        return -5;
+    if (d == NULL && n > 0 && !query)
+        return -6;
+    if (e == NULL && n > 1 && !query)
+        return -7;
+    if (tau == NULL && n > sz->kd && !query)
+        return -8;
+    if (hous2 == NULL && lhous2 != 0)
+        return -9;
+    if (!query && hous2 != NULL && lhous2 < sz->lhmin)
+        return -10;
+    if (work == NULL && lwork != 0)
+        return -11;
+    if (!query && work != NULL && lwork < sz->lwmin)
+        return -12;
+    if (ngpu > sz->ngpu)
+        return -13;
+    return 0;
+}
+
+static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t lda, double *d,
+                  double *e, double complex *tau, double complex *hous2, double complex *work,
+                  const startrd_context_t *ctx, const struct sizes *sz)
+{
+    double complex *hous = hous2, *band = work;
+    int64_t ldab = 2 * sz->kd + 1, dist_nb = ctx->opt.dist_nb > 0 ? ctx->opt.dist_nb : sz->kd;
+    double t0 = starpu_timing_now(), t1;
+    int ret;
+
+    if (dist_nb % sz->kd != 0)
+        dist_nb = sz->kd;
+    if (hous == NULL)
+        hous = malloc((size_t)sz->lhmin * sizeof *hous);
+    if (band == NULL)
+        band = malloc((size_t)sz->lwmin * sizeof *band);
+    if (hous == NULL || band == NULL) {
+        startrd_error("zhetrd_2stage_mgpu: cannot allocate %lld bytes of workspace",
+                      (long long)((sz->lhmin + sz->lwmin) * (int64_t)sizeof *band));
+        ret = STARTRD_ERR_MEMORY;
+        goto out;
+    }
+    ret = startrd_stage1_zhe2hb(uplo, n, sz->kd, dist_nb, sz->ngpu, ctx->cuda_worker, A, lda, tau);
+    if (ret != 0)
+        goto out;
+    t1 = starpu_timing_now();
+    startrd_stage2_band_from_dense(uplo, n, sz->kd, A, lda, band, ldab);
+    /* The kernels write only each reflector's own entries. */
+    if (vect == 'V')
+        memset(hous, 0, (size_t)sz->lhmin * sizeof *hous);
+    ret = startrd_stage2_zhb2st(vect, uplo, n, sz->kd, band, ldab, d, e, hous);
+    if (ret == 0)
+        last_stats = (startrd_stats_t){(t1 - t0) * 1e-6, (starpu_timing_now() - t1) * 1e-6,
+                                       sz->ngpu, (int)sz->kd};
+out:
+    if (hous != hous2)
+        free(hous);
+    if (band != work)
+        free(band);
+    return ret;
+}
+
+int zhetrd_2stage_mgpu(char vect, char uplo, int n, double _Complex *A, int lda,
+                       double *d, double *e, double _Complex *tau,
+                       double _Complex *hous2, int lhous2,
+                       double _Complex *work, int lwork, int ngpu)
+{
+    static const char *const names[] = {"vect", "uplo", "n", "A", "lda", "d", "e", "tau",
+                                        "hous2", "lhous2", "work", "lwork", "ngpu"};
+    startrd_context_t *ctx;
+    struct sizes sz;
+    int query = lwork == -1 || lhous2 == -1, info;
+
+    vect = (char)toupper((unsigned char)vect);
+    uplo = (char)toupper((unsigned char)uplo);
+    info = startrd_context_acquire(NULL, 1, &ctx);
+    if (info != 0)
+        return info;
+    pthread_mutex_lock(&reduction_lock);
+    sz.ngpu = ctx->ncuda;
+    sz.kd = bandwidth(ctx, n, ngpu < 0 ? sz.ngpu : ngpu);
+    sz.lwmin = (2 * sz.kd + 1) * (n > 1 ? n : 1);
+    sz.lhmin = (vect == 'N' || vect == 'V') && n >= 0 ? hous2_size(vect, n, sz.kd) : 1;
+    info = check_arguments(vect, uplo, n, A, lda, d, e, tau, hous2, lhous2, work, lwork, ngpu,
+                           &sz, query);
+    if (info != 0) {
+        startrd_error("zhetrd_2stage_mgpu: argument %d (%s) has an illegal value", -info,
+                      names[-info - 1]);
+    } else if (query) {
+        if (work != NULL)
+            work[0] = (double)sz.lwmin;
+        if (hous2 != NULL)
+            hous2[0] = (double)sz.lhmin;
+    } else if (n > 0) {
+        if (ngpu >= 0)
+            sz.ngpu = ngpu;
+        info = reduce(vect, uplo, n, A, lda, d, e, tau, hous2, work, ctx, &sz);
+        if (info == 0 && work != NULL)
+            work[0] = (double)sz.lwmin;
+        if (info == 0 && hous2 != NULL && vect == 'N')
+            hous2[0] = (double)sz.lhmin;
+    }
+    pthread_mutex_unlock(&reduction_lock);
+    startrd_context_release();
+    return info;
+}

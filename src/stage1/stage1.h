@@ -1,0 +1,21 @@
+/* Stage 1 of the two-stage reduction: dense Hermitian -> Hermitian band. */
+#ifndef STARTRD_STAGE1_H
+#define STARTRD_STAGE1_H
+
+#include <complex.h>
+#include <stdint.h>
+
+/**
+ * Reduce the n x n Hermitian matrix A (triangle @p uplo, leading dimension
+ * lda) to a band of bandwidth nb by unitary similarity, with LAPACK
+ * ZHETRD_HE2HB's output: the band in the diagonal and first nb off-diagonals
+ * of A, the reflectors beyond it and their scalar factors in tau[0 .. n-nb-1].
+ * Block columns are distributed in blocks of dist_nb columns over the
+ * @p nowners CUDA workers of @p owner_worker; nowners = 0 runs on CPU workers.
+ * Blocks until done.  @return 0 or a positive startrd_status.
+ */
+int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
+                          int nowners, const int *owner_worker,
+                          double complex *A, int64_t lda, double complex *tau);
+
+#endif

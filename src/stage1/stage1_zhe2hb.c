@@ -1,0 +1,213 @@
+/* Stage 1 as a task graph (see the architecture notes): per panel k,
+ *   QR of the panel                                  (critical path)
+ *   Y(p) = sum over p's block columns of A22 * V     (column-oriented HEMM)
+ *   Y = sum_p Y(p)                                   (reduction of partial products)
+ *   W = Y*T - 1/2 * V * (T^H * (V^H * Y*T))          (on every GPU, not broadcast)
+ *   block column k+1 -= W*V^H + V*W^H, then QR(k+1)  (look-ahead)
+ *   every other block column -= W*V^H + V*W^H
+ * Workspaces are double-buffered on k % 2 so that panel k+1 can be factored
+ * while step k still reads V and T. */
+#include "stage1.h"
+
+#include "codelets.h"
+#include "descriptor.h"
+#include "error.h"
+#include "startrd.h"
+
+#include <stdlib.h>
+
+enum { PRIO_UPDATE = 1, PRIO_PRODUCT = 2, PRIO_CRITICAL = 3 };
+
+struct stage1 {
+    startrd_desc_t A;
+    int64_t n;
+    int nparts;        /* partial products of A22 * V */
+    int ncopies;       /* copies of W: one per GPU, a single one for CPU workers */
+    starpu_data_handle_t V[2], T[2];
+    starpu_data_handle_t *Y, *W, *Z, *M;   /* [2][nparts] or [2][ncopies] */
+};
+
+/* Which partial product (and, with GPUs, which GPU) block column j feeds. */
+static int part_of(const struct stage1 *s, int64_t j)
+{
+    if (s->A.nowners == 0)
+        return (int)(j % s->nparts);
+    return (int)((j * s->A.nb / s->A.dist_nb) % s->A.nowners);
+}
+
+static int copy_of(const struct stage1 *s, int64_t j)
+{
+    return s->A.nowners == 0 ? 0 : part_of(s, j);
+}
+
+static startrd_place_t on_part(const struct stage1 *s, int p, int priority)
+{
+    startrd_place_t place = {s->A.nowners == 0 ? -1 : s->A.owner_worker[p], priority};
+
+    return place;
+}
+
+static void register_workspaces(struct stage1 *s)
+{
+    int64_t N = s->A.m, nb = s->A.nb;
+
+    for (int b = 0; b < 2; b++) {
+        startrd_workspace_register(&s->V[b], "V", N, nb);
+        startrd_workspace_register(&s->T[b], "T", nb, nb);
+        for (int p = 0; p < s->nparts; p++)
+            startrd_workspace_register(&s->Y[b * s->nparts + p], "Y", N, nb);
+        for (int c = 0; c < s->ncopies; c++) {
+            startrd_workspace_register(&s->W[b * s->ncopies + c], "W", N, nb);
+            startrd_workspace_register(&s->Z[b * s->ncopies + c], "Z", nb, nb);
+            startrd_workspace_register(&s->M[b * s->ncopies + c], "M", nb, nb);
+        }
+    }
+}
+
+static void unregister_workspaces(struct stage1 *s)
+{
+    for (int b = 0; b < 2; b++) {
+        starpu_data_unregister(s->V[b]);
+        starpu_data_unregister(s->T[b]);
+        for (int p = 0; p < s->nparts; p++)
+            starpu_data_unregister(s->Y[b * s->nparts + p]);
+        for (int c = 0; c < s->ncopies; c++) {
+            starpu_data_unregister(s->W[b * s->ncopies + c]);
+            starpu_data_unregister(s->Z[b * s->ncopies + c]);
+            starpu_data_unregister(s->M[b * s->ncopies + c]);
+        }
+    }
+}
+
+static int panel(struct stage1 *s, int64_t k, double complex *tau)
+{
+    int64_t nb = s->A.nb, ntau = s->n - (k + 1) * nb < nb ? s->n - (k + 1) * nb : nb;
+    startrd_place_t place = {-1, PRIO_CRITICAL};
+
+    return startrd_task_zpanel_qr(place, startrd_desc_column(&s->A, k), (k + 1) * nb,
+                                  s->V[k % 2], s->T[k % 2], tau + k * nb, ntau);
+}
+
+/* Y = A22 * V reduced into one partial product; returns its index. */
+static int hemm(struct stage1 *s, int64_t k, int *ret)
+{
+    int b = k % 2, first = -1;
+    starpu_data_handle_t *Y = s->Y + b * s->nparts;
+    char touched[STARPU_NMAXWORKERS] = {0};
+
+    for (int64_t j = k + 1; j < s->A.nt; j++) {
+        int p = part_of(s, j);
+
+        *ret |= startrd_task_zhemm_column(on_part(s, p, PRIO_PRODUCT), startrd_desc_column(&s->A, j),
+                                          j * s->A.nb, s->V[b], Y[p], !touched[p]);
+        touched[p] = 1;
+        if (first < 0)
+            first = p;
+    }
+    for (int p = 0; p < s->nparts; p++)
+        if (touched[p] && p != first)
+            *ret |= startrd_task_zgeadd(on_part(s, first, PRIO_PRODUCT), Y[p], Y[first]);
+    return first;
+}
+
+/* W = X - 1/2 V T^H V^H X with X = Y T, on every copy some column needs. */
+static void compute_w(struct stage1 *s, int64_t k, int y, int *ret)
+{
+    int b = k % 2;
+    char needed[STARPU_NMAXWORKERS] = {0};
+
+    for (int64_t j = k + 1; j < s->A.nt; j++)
+        needed[copy_of(s, j)] = 1;
+    for (int c = 0; c < s->ncopies; c++) {
+        startrd_place_t place = on_part(s, c, PRIO_PRODUCT);
+        starpu_data_handle_t W = s->W[b * s->ncopies + c], Z = s->Z[b * s->ncopies + c];
+        starpu_data_handle_t M = s->M[b * s->ncopies + c];
+
+        if (!needed[c])
+            continue;
+        *ret |= startrd_task_zgemm(place, 'N', 'N', 1.0, s->Y[b * s->nparts + y], s->T[b], 0.0, W);
+        *ret |= startrd_task_zgemm(place, 'C', 'N', 1.0, s->V[b], W, 0.0, Z);
+        *ret |= startrd_task_zgemm(place, 'C', 'N', 1.0, s->T[b], Z, 0.0, M);
+        *ret |= startrd_task_zgemm(place, 'N', 'N', -0.5, s->V[b], M, 1.0, W);
+    }
+}
+
+static int update(struct stage1 *s, int64_t k, int64_t j, int priority)
+{
+    int b = k % 2, c = copy_of(s, j);
+    startrd_place_t place = {startrd_desc_owner(&s->A, j), priority};
+
+    return startrd_task_zher2k_column(place, startrd_desc_column(&s->A, j), j * s->A.nb,
+                                      s->V[b], s->W[b * s->ncopies + c]);
+}
+
+static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t lda, double complex *tau)
+{
+    int64_t nt = s->A.nt, nb = s->A.nb;
+    startrd_place_t anywhere = {-1, PRIO_CRITICAL};
+    int ret = 0;
+
+    for (int64_t j = 0; j < nt; j++)
+        ret |= startrd_task_zcopy_column(anywhere, 0, uplo, s->n, a, lda, j * nb, startrd_desc_column(&s->A, j));
+    if (nt > 1)
+        ret |= panel(s, 0, tau);
+    for (int64_t k = 0; k + 1 < nt; k++) {
+        int y = hemm(s, k, &ret);
+
+        compute_w(s, k, y, &ret);
+        ret |= update(s, k, k + 1, PRIO_CRITICAL);
+        if (k + 2 < nt)
+            ret |= panel(s, k + 1, tau);
+        for (int64_t j = k + 2; j < nt; j++)
+            ret |= update(s, k, j, PRIO_UPDATE);
+    }
+    anywhere.priority = 0;
+    for (int64_t j = 0; j < nt; j++)
+        ret |= startrd_task_zcopy_column(anywhere, 1, uplo, s->n, a, lda, j * nb, startrd_desc_column(&s->A, j));
+    return ret;
+}
+
+int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
+                          int nowners, const int *owner_worker,
+                          double complex *A, int64_t lda, double complex *tau)
+{
+    struct stage1 s = {.n = n};
+    int64_t N = (n + nb - 1) / nb * nb;
+    int ret, ncpu = (int)starpu_cpu_worker_get_count();
+
+    if (n <= nb)
+        return 0;
+    /* A zero-padded copy to whole tiles: the padding stays exactly zero
+     * through the reduction, so every task sees full nb-wide blocks. */
+    ret = startrd_desc_init(&s.A, "A", STARTRD_DESC_LOWER_COLUMNS, NULL, N, N, N, nb, nb, dist_nb,
+                            nowners, owner_worker);
+    if (ret != 0)
+        return ret;
+    s.nparts = nowners > 0 ? nowners : ncpu < 1 ? 1 : ncpu > 8 ? 8 : ncpu;
+    s.ncopies = nowners > 0 ? nowners : 1;
+    s.Y = calloc((size_t)(2 * s.nparts), sizeof *s.Y);
+    s.W = calloc((size_t)(2 * s.ncopies), sizeof *s.W);
+    s.Z = calloc((size_t)(2 * s.ncopies), sizeof *s.Z);
+    s.M = calloc((size_t)(2 * s.ncopies), sizeof *s.M);
+    if (s.Y == NULL || s.W == NULL || s.Z == NULL || s.M == NULL) {
+        startrd_error("stage 1: cannot allocate workspace handles");
+        ret = STARTRD_ERR_MEMORY;
+        goto out;
+    }
+    register_workspaces(&s);
+    if (insert_tasks(&s, uplo, A, lda, tau) != 0) {
+        startrd_error("stage 1: task submission failed");
+        ret = STARTRD_ERR_RUNTIME;
+    }
+    starpu_task_wait_for_all();
+    unregister_workspaces(&s);
+    if (ret == 0 && startrd_kernel_failures_take() > 0)
+        ret = STARTRD_ERR_KERNEL;
+out:
+    startrd_desc_finish(&s.A);
+    free(s.Y);
+    free(s.W);
+    free(s.Z);
+    free(s.M);
+    return ret;
+}

@@ -1,0 +1,26 @@
+/* Stage 2 of the two-stage reduction: Hermitian band -> real tridiagonal. */
+#ifndef STARTRD_STAGE2_H
+#define STARTRD_STAGE2_H
+
+#include <complex.h>
+#include <stdint.h>
+
+/**
+ * Copy the band of bandwidth kd of the n x n matrix A (LAPACK storage,
+ * triangle @p uplo) into AB, leading dimension ldab = 2*kd+1, in the layout
+ * the bulge-chasing kernels work in (kernels_stage2.h), scratch rows zeroed.
+ */
+void startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const double complex *A,
+                                    int64_t lda, double complex *AB, int64_t ldab);
+
+/**
+ * Chase the band AB (as left by startrd_stage2_band_from_dense) down to the
+ * real tridiagonal (d, e) as a graph of CPU tasks, keeping the reflectors in
+ * HOUS in the layout of bulge_plan.h (which must have startrd_bulge_lhous()
+ * entries, zeroed for vect = 'V').  Blocks until done.
+ * @return 0 or a positive startrd_status.
+ */
+int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double complex *AB,
+                          int64_t ldab, double *d, double *e, double complex *hous);
+
+#endif
