@@ -3,9 +3,11 @@
  * stores them, and produces what the two-sided update needs: the compact WY
  * factor T and V as an explicit matrix (unit diagonal, zeros above) in a
  * full-height workspace whose rows above the panel are zero, so that products
- * over the whole workspace equal products over the panel's rows.
- * The recursive ZGEQRT3 keeps the factorisation in Level-3 BLAS, and its T has
- * the scalar factors on its diagonal. */
+ * over the whole workspace equal products over the panel's rows.  The scalar
+ * factors go to the caller's TAU through a vector handle.
+ * On the host the recursive ZGEQRT3 keeps the factorisation in Level-3 BLAS;
+ * on a GPU cuSOLVER factors the panel where it lives and T is built from the
+ * Gram matrix V^H V. */
 #include "codelets.h"
 #include "error.h"
 
@@ -13,45 +15,105 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef STARTRD_USE_CUDA
+#include "kernels_cuda.h"
+#endif
+
 struct panel_qr_args {
     int64_t vrow;          /* absolute row of the panel's first row in V */
-    double complex *tau;   /* where the panel's scalar factors go (host memory) */
-    int64_t ntau;          /* how many of them lie inside the true matrix */
 };
+
+struct panel_view {
+    int64_t m, nb, ldc, ldv, ldt, vrows, ntau;
+    double complex *p, *v, *t, *tau;
+};
+
+static struct panel_view view(void *buffers[])
+{
+    struct panel_view w;
+
+    w.nb = STARPU_MATRIX_GET_NY(buffers[0]);
+    w.m = STARPU_MATRIX_GET_NX(buffers[0]) - w.nb;
+    w.ldc = STARPU_MATRIX_GET_LD(buffers[0]);
+    w.p = (double complex *)STARPU_MATRIX_GET_PTR(buffers[0]) + w.nb;
+    w.v = (double complex *)STARPU_MATRIX_GET_PTR(buffers[1]);
+    w.ldv = STARPU_MATRIX_GET_LD(buffers[1]);
+    w.vrows = STARPU_MATRIX_GET_NX(buffers[1]);
+    w.t = (double complex *)STARPU_MATRIX_GET_PTR(buffers[2]);
+    w.ldt = STARPU_MATRIX_GET_LD(buffers[2]);
+    w.tau = (double complex *)STARPU_VECTOR_GET_PTR(buffers[3]);
+    w.ntau = STARPU_VECTOR_GET_NX(buffers[3]);
+    return w;
+}
 
 static void panel_qr_cpu(void *buffers[], void *cl_arg)
 {
     const struct panel_qr_args *a = cl_arg;
-    int64_t nb = STARPU_MATRIX_GET_NY(buffers[0]);
-    int64_t m = STARPU_MATRIX_GET_NX(buffers[0]) - nb;
-    int64_t ldc = STARPU_MATRIX_GET_LD(buffers[0]), ldv = STARPU_MATRIX_GET_LD(buffers[1]);
-    int64_t ldt = STARPU_MATRIX_GET_LD(buffers[2]);
-    int64_t vrows = STARPU_MATRIX_GET_NX(buffers[1]);
-    double complex *p = (double complex *)STARPU_MATRIX_GET_PTR(buffers[0]) + nb;
-    double complex *v = (double complex *)STARPU_MATRIX_GET_PTR(buffers[1]);
-    double complex *t = (double complex *)STARPU_MATRIX_GET_PTR(buffers[2]);
+    struct panel_view w = view(buffers);
     lapack_int info;
 
-    info = LAPACKE_zgeqrt3_work(LAPACK_COL_MAJOR, (lapack_int)m, (lapack_int)nb, p, (lapack_int)ldc,
-                           t, (lapack_int)ldt);
+    info = LAPACKE_zgeqrt3_work(LAPACK_COL_MAJOR, (lapack_int)w.m, (lapack_int)w.nb, w.p,
+                                (lapack_int)w.ldc, w.t, (lapack_int)w.ldt);
     if (info != 0) {
         startrd_kernel_failure("panel_qr", "zgeqrt3", info);
         return;
     }
-    for (int64_t c = 0; c < nb; c++) {
-        double complex *vc = v + c * ldv;
+    for (int64_t c = 0; c < w.nb; c++) {
+        double complex *vc = w.v + c * w.ldv;
 
         /* ZGEQRT3 sets only the upper triangle of T; the update multiplies by all of it. */
-        memset(t + c * ldt + c + 1, 0, (size_t)(nb - c - 1) * sizeof *t);
-
+        memset(w.t + c * w.ldt + c + 1, 0, (size_t)(w.nb - c - 1) * sizeof *w.t);
         memset(vc, 0, (size_t)(a->vrow + c) * sizeof *vc);
         vc[a->vrow + c] = 1.0;
-        memcpy(vc + a->vrow + c + 1, p + c * ldc + c + 1, (size_t)(m - c - 1) * sizeof *vc);
-        memset(vc + a->vrow + m, 0, (size_t)(vrows - a->vrow - m) * sizeof *vc);
+        memcpy(vc + a->vrow + c + 1, w.p + c * w.ldc + c + 1, (size_t)(w.m - c - 1) * sizeof *vc);
+        memset(vc + a->vrow + w.m, 0, (size_t)(w.vrows - a->vrow - w.m) * sizeof *vc);
     }
-    for (int64_t i = 0; i < a->ntau; i++)
-        a->tau[i] = t[i * ldt + i];
+    for (int64_t i = 0; i < w.ntau; i++)
+        w.tau[i] = w.t[i * w.ldt + i];
 }
+
+#ifdef STARTRD_USE_CUDA
+static void panel_qr_cuda(void *buffers[], void *cl_arg)
+{
+    const struct panel_qr_args *a = cl_arg;
+    struct panel_view w = view(buffers);
+    cudaStream_t stream = starpu_cuda_get_local_stream();
+    cusolverDnHandle_t solver = starpu_cusolverDn_get_local_handle();
+    const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
+    cuDoubleComplex *p = (cuDoubleComplex *)w.p, *v = (cuDoubleComplex *)w.v, *t = (cuDoubleComplex *)w.t;
+    cuDoubleComplex *work = NULL, *tau;
+    int lwork = 0, *info;
+    long st;
+
+    if ((st = cusolverDnSetStream(solver, stream)) != CUSOLVER_STATUS_SUCCESS ||
+        (st = cusolverDnZgeqrf_bufferSize(solver, (int)w.m, (int)w.nb, p, (int)w.ldc, &lwork)) != CUSOLVER_STATUS_SUCCESS) {
+        startrd_kernel_failure("panel_qr", "cusolverDnZgeqrf_bufferSize", st);
+        return;
+    }
+    /* Stream-ordered scratch: geqrf's workspace, the scalar factors, and
+     * geqrf's info, which only reports invalid arguments and is not read. */
+    if ((st = cudaMallocAsync((void **)&work, ((size_t)lwork + (size_t)w.nb + 1) * sizeof *work, stream)) != cudaSuccess) {
+        startrd_kernel_failure("panel_qr", "cudaMallocAsync", st);
+        return;
+    }
+    tau = work + lwork;
+    info = (int *)(tau + w.nb);
+    if ((st = cusolverDnZgeqrf(solver, (int)w.m, (int)w.nb, p, (int)w.ldc, tau, work, lwork, info)) != CUSOLVER_STATUS_SUCCESS)
+        startrd_kernel_failure("panel_qr", "cusolverDnZgeqrf", st);
+    else if ((st = startrd_cuda_zpanel_v(w.m, w.nb, p, w.ldc, v, w.ldv, a->vrow, w.vrows, stream)) != cudaSuccess)
+        startrd_kernel_failure("panel_qr", "zpanel_v kernel", st);
+    else if ((st = cublasZgemm(starpu_cublas_get_local_handle(), CUBLAS_OP_C, CUBLAS_OP_N, (int)w.nb,
+                               (int)w.nb, (int)w.m, &one, v + a->vrow, (int)w.ldv, v + a->vrow,
+                               (int)w.ldv, &zero, t, (int)w.ldt)) != CUBLAS_STATUS_SUCCESS)
+        startrd_kernel_failure("panel_qr", "cublasZgemm", st);
+    else if ((st = startrd_cuda_zlarft_gram(w.nb, tau, t, w.ldt, stream)) != cudaSuccess)
+        startrd_kernel_failure("panel_qr", "zlarft_gram kernel", st);
+    else if ((st = cudaMemcpyAsync(w.tau, tau, (size_t)w.ntau * sizeof *tau, cudaMemcpyDeviceToDevice, stream)) != cudaSuccess)
+        startrd_kernel_failure("panel_qr", "cudaMemcpyAsync", st);
+    if ((st = cudaFreeAsync(work, stream)) != cudaSuccess)
+        startrd_kernel_failure("panel_qr", "cudaFreeAsync", st);
+}
+#endif
 
 static struct starpu_perfmodel panel_qr_model = {
     .type = STARPU_HISTORY_BASED,
@@ -61,24 +123,27 @@ static struct starpu_perfmodel panel_qr_model = {
 static struct starpu_codelet panel_qr_codelet = {
     .name = "zpanel_qr",
     .cpu_funcs = {panel_qr_cpu},
-    .nbuffers = 3,
-    .modes = {STARPU_RW, STARPU_W, STARPU_W},
+#ifdef STARTRD_USE_CUDA
+    .cuda_funcs = {panel_qr_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = 4,
+    .modes = {STARPU_RW, STARPU_W, STARPU_W, STARPU_W},
     .model = &panel_qr_model,
 };
 
 int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, int64_t vrow,
-                           starpu_data_handle_t V, starpu_data_handle_t T,
-                           double complex *tau, int64_t ntau)
+                           starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t tau)
 {
     struct panel_qr_args *args = malloc(sizeof *args);
     double nb = (double)starpu_matrix_get_ny(column), m = (double)starpu_matrix_get_nx(column) - nb;
 
     if (args == NULL)
         return -ENOMEM;
-    *args = (struct panel_qr_args){vrow, tau, ntau};
+    args->vrow = vrow;
     return starpu_task_insert(&panel_qr_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
-                              STARPU_RW, column, STARPU_W, V, STARPU_W, T,
+                              STARPU_RW, column, STARPU_W, V, STARPU_W, T, STARPU_W, tau,
                               STARPU_EXECUTE_ON_WORKER, place.worker,
                               STARPU_PRIORITY, place.priority,
                               STARPU_FLOPS, 8.0 * (m * nb * nb - nb * nb * nb / 3.0),

@@ -25,11 +25,11 @@ int startrd_task_zgeadd(startrd_place_t place, starpu_data_handle_t A, starpu_da
 /**
  * QR of the panel below the diagonal tile of a stage-1 block column, in place;
  * writes the explicit reflectors to V from absolute row @p vrow (zeros above),
- * the compact WY factor to T, and the first @p ntau scalar factors to @p tau.
+ * the compact WY factor to T, and the scalar factors to the vector @p tau
+ * (as many as it holds).
  */
 int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, int64_t vrow,
-                           starpu_data_handle_t V, starpu_data_handle_t T,
-                           double complex *tau, int64_t ntau);
+                           starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t tau);
 
 /**
  * Y += (block column's share of A22 * V), A22 Hermitian in lower storage; the

@@ -5,6 +5,7 @@
 #include "codelets.h"
 #include "context.h"
 #include "descriptor.h"
+#include "error.h"
 #include "testing.h"
 
 #include <cblas.h>

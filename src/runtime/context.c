@@ -111,11 +111,12 @@ static int open_context(const startrd_options_t *opt)
     if (opt->ngpu >= 0)
         context.ncuda = opt->ngpu;
 #ifdef STARTRD_USE_CUDA
-    /* StarPU creates one cuBLAS handle per CUDA worker, bound to the
-     * worker's stream; an application's StarPU gets them once and keeps
-     * them, since the application may shut StarPU down on its own. */
+    /* StarPU creates one cuBLAS and one cuSOLVER handle per CUDA worker;
+     * an application's StarPU gets them once and keeps them, since the
+     * application may shut StarPU down on its own. */
     if (context.owns_starpu || !cublas_ready) {
         starpu_cublas_init();
+        starpu_cusolver_init();
         cublas_ready = !context.owns_starpu;
     }
 #else
@@ -135,6 +136,7 @@ static void close_context(void)
         return;
     starpu_task_wait_for_all();
 #ifdef STARTRD_USE_CUDA
+    starpu_cusolver_shutdown();
     starpu_cublas_shutdown();
 #endif
     starpu_shutdown();

@@ -9,11 +9,11 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 #include <starpu.h>
-#pragma GCC diagnostic pop
-
 #ifdef STARTRD_USE_CUDA
 #include <cublas_v2.h>
 #include <starpu_cublas_v2.h>
+#include <starpu_cusolver.h>
 #endif
+#pragma GCC diagnostic pop
 
 #endif

@@ -25,6 +25,7 @@ struct stage1 {
     int ncopies;       /* copies of W: one per GPU, a single one for CPU workers */
     starpu_data_handle_t V[2], T[2];
     starpu_data_handle_t *Y, *W, *Z, *M;   /* [2][nparts] or [2][ncopies] */
+    starpu_data_handle_t *tau;             /* each panel's part of the caller's TAU */
 };
 
 /* Which partial product (and, with GPUs, which GPU) block column j feeds. */
@@ -47,9 +48,17 @@ static startrd_place_t on_part(const struct stage1 *s, int p, int priority)
     return place;
 }
 
-static void register_workspaces(struct stage1 *s)
+static void register_workspaces(struct stage1 *s, double complex *tau)
 {
     int64_t N = s->A.m, nb = s->A.nb;
+
+    /* Panel k has min(nb, n-(k+1)nb) reflectors inside the true matrix. */
+    for (int64_t k = 0; k + 1 < s->A.nt; k++) {
+        int64_t ntau = s->n - (k + 1) * nb < nb ? s->n - (k + 1) * nb : nb;
+
+        starpu_vector_data_register(&s->tau[k], STARPU_MAIN_RAM, (uintptr_t)(tau + k * nb),
+                                    (uint32_t)ntau, sizeof *tau);
+    }
 
     for (int b = 0; b < 2; b++) {
         startrd_workspace_register(&s->V[b], "V", N, nb);
@@ -66,6 +75,8 @@ static void register_workspaces(struct stage1 *s)
 
 static void unregister_workspaces(struct stage1 *s)
 {
+    for (int64_t k = 0; k + 1 < s->A.nt; k++)
+        starpu_data_unregister(s->tau[k]);
     for (int b = 0; b < 2; b++) {
         starpu_data_unregister(s->V[b]);
         starpu_data_unregister(s->T[b]);
@@ -79,13 +90,13 @@ static void unregister_workspaces(struct stage1 *s)
     }
 }
 
-static int panel(struct stage1 *s, int64_t k, double complex *tau)
+/* On the GPU that owns the panel's column, which then never leaves it. */
+static int panel(struct stage1 *s, int64_t k)
 {
-    int64_t nb = s->A.nb, ntau = s->n - (k + 1) * nb < nb ? s->n - (k + 1) * nb : nb;
-    startrd_place_t place = {-1, PRIO_CRITICAL};
+    startrd_place_t place = {startrd_desc_owner(&s->A, k), PRIO_CRITICAL};
 
-    return startrd_task_zpanel_qr(place, startrd_desc_column(&s->A, k), (k + 1) * nb,
-                                  s->V[k % 2], s->T[k % 2], tau + k * nb, ntau);
+    return startrd_task_zpanel_qr(place, startrd_desc_column(&s->A, k), (k + 1) * s->A.nb,
+                                  s->V[k % 2], s->T[k % 2], s->tau[k]);
 }
 
 /* Y = A22 * V reduced into one partial product; returns its index. */
@@ -141,7 +152,7 @@ static int update(struct stage1 *s, int64_t k, int64_t j, int priority)
                                       s->V[b], s->W[b * s->ncopies + c]);
 }
 
-static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t lda, double complex *tau)
+static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t lda)
 {
     int64_t nt = s->A.nt, nb = s->A.nb;
     startrd_place_t anywhere = {-1, PRIO_CRITICAL};
@@ -150,14 +161,14 @@ static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t 
     for (int64_t j = 0; j < nt; j++)
         ret |= startrd_task_zcopy_column(anywhere, 0, uplo, s->n, a, lda, j * nb, startrd_desc_column(&s->A, j));
     if (nt > 1)
-        ret |= panel(s, 0, tau);
+        ret |= panel(s, 0);
     for (int64_t k = 0; k + 1 < nt; k++) {
         int y = hemm(s, k, &ret);
 
         compute_w(s, k, y, &ret);
         ret |= update(s, k, k + 1, PRIO_CRITICAL);
         if (k + 2 < nt)
-            ret |= panel(s, k + 1, tau);
+            ret |= panel(s, k + 1);
         for (int64_t j = k + 2; j < nt; j++)
             ret |= update(s, k, j, PRIO_UPDATE);
     }
@@ -189,13 +200,14 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     s.W = calloc((size_t)(2 * s.ncopies), sizeof *s.W);
     s.Z = calloc((size_t)(2 * s.ncopies), sizeof *s.Z);
     s.M = calloc((size_t)(2 * s.ncopies), sizeof *s.M);
-    if (s.Y == NULL || s.W == NULL || s.Z == NULL || s.M == NULL) {
+    s.tau = calloc((size_t)s.A.nt, sizeof *s.tau);
+    if (s.Y == NULL || s.W == NULL || s.Z == NULL || s.M == NULL || s.tau == NULL) {
         startrd_error("stage 1: cannot allocate workspace handles");
         ret = STARTRD_ERR_MEMORY;
         goto out;
     }
-    register_workspaces(&s);
-    if (insert_tasks(&s, uplo, A, lda, tau) != 0) {
+    register_workspaces(&s, tau);
+    if (insert_tasks(&s, uplo, A, lda) != 0) {
         startrd_error("stage 1: task submission failed");
         ret = STARTRD_ERR_RUNTIME;
     }
@@ -209,5 +221,6 @@ out:
     free(s.W);
     free(s.Z);
     free(s.M);
+    free(s.tau);
     return ret;
 }

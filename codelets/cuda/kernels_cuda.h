@@ -1,0 +1,37 @@
+/* Launchers of the library's own CUDA kernels: plain functions on device
+ * pointers and a stream, callable from C codelets. */
+#ifndef STARTRD_KERNELS_CUDA_H
+#define STARTRD_KERNELS_CUDA_H
+
+#include <cuComplex.h>
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Write the explicit reflectors of an m x nb QR factorisation stored in A
+ * (LAPACK layout: unit diagonal implicit, R above) to rows vrow .. vrow+m-1
+ * of V (vrows x nb, leading dimension ldv): unit diagonal, zeros above it,
+ * and zeros in every other row of V.
+ */
+cudaError_t startrd_cuda_zpanel_v(int64_t m, int64_t nb, const cuDoubleComplex *A, int64_t lda,
+                                  cuDoubleComplex *V, int64_t ldv, int64_t vrow, int64_t vrows,
+                                  cudaStream_t stream);
+
+/**
+ * Turn the Gram matrix G = V^H V of nb explicit reflectors, stored in T,
+ * into the upper triangular factor T of their compact WY form
+ * I - V T V^H (as LAPACK's ZLARFT, forward, columnwise), in place; tau holds
+ * the nb scalar factors.  The strictly lower triangle of T is zeroed.
+ */
+cudaError_t startrd_cuda_zlarft_gram(int64_t nb, const cuDoubleComplex *tau, cuDoubleComplex *T,
+                                     int64_t ldt, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
