@@ -19,7 +19,10 @@
 
 /* complex.h first, so that lapack_complex_double is double complex. */
 #include <cblas.h>
+#include <lapack.h>
 #include <lapacke.h>
+
+#include "bulge_plan.h"
 
 /* Column-major addressing with 64-bit offsets. */
 #define AT(A, lda, i, j) ((A)[(i) + (int64_t)(j) * (lda)])
@@ -488,6 +491,48 @@ int tst_eig_band(char uplo, int64_t n, int64_t kd, const double complex *A,
     return info;
 }
 
+int tst_eig_hetrd_2stage(char uplo, int64_t n, const double complex *A,
+                         int64_t lda, double *w)
+{
+    if (!valid_uplo(uplo) || !valid_shape(n, lda))
+        return TST_ERR_ARG;
+    if (n == 0)
+        return 0;
+    /* On a full Hermitian copy, so that whatever the caller keeps in the
+       other triangle (a NaN sentinel) cannot matter. */
+    double complex *F = alloc_square(n);
+    double *e = malloc((size_t)n * sizeof *e);
+    double complex *tau = malloc((size_t)n * sizeof *tau);
+    double complex *hous2 = NULL, *work = NULL, hq, wq;
+    lapack_int ni = (lapack_int)n, lh = -1, lw = -1, info = TST_ERR_NOMEM;
+    if (F == NULL || e == NULL || tau == NULL)
+        goto out;
+    hermitian_full(uplo, n, A, lda, F);
+    /* LAPACKE has no ZHETRD_2STAGE: the Fortran routine, through <lapack.h>. */
+    LAPACK_zhetrd_2stage("N", &uplo, &ni, F, &ni, w, e, tau, &hq, &lh, &wq,
+                         &lw, &info);
+    if (info != 0)
+        goto out;
+    lh = (lapack_int)creal(hq);
+    lw = (lapack_int)creal(wq);
+    hous2 = malloc((size_t)(lh > 0 ? lh : 1) * sizeof *hous2);
+    work = malloc((size_t)(lw > 0 ? lw : 1) * sizeof *work);
+    info = TST_ERR_NOMEM;
+    if (hous2 == NULL || work == NULL)
+        goto out;
+    LAPACK_zhetrd_2stage("N", &uplo, &ni, F, &ni, w, e, tau, hous2, &lh, work,
+                         &lw, &info);
+    if (info == 0)
+        info = LAPACKE_dsterf(ni, w, e);
+out:
+    free(F);
+    free(e);
+    free(tau);
+    free(hous2);
+    free(work);
+    return info;
+}
+
 double tst_eig_maxdiff(int64_t n, const double *w1, const double *w2)
 {
     double worst = 0.0;
@@ -516,14 +561,15 @@ int tst_form_q1(char uplo, int64_t n, int64_t kd, const double complex *A,
                 int64_t lda, const double complex *tau, double complex *Q,
                 int64_t ldq)
 {
+    /* kd = 0 only fits a matrix of order <= 1, which has no reflector. */
     if (!valid_uplo(uplo) || !valid_shape(n, lda) || !valid_shape(n, ldq) ||
-        kd < 1)
+        kd < (n > 1 ? 1 : 0))
         return TST_ERR_ARG;
     lapack_int ni = (lapack_int)n, ldqi = (lapack_int)ldq;
     lapack_int info = LAPACKE_zlaset(LAPACK_COL_MAJOR, 'A', ni, ni, 0.0, 1.0,
                                      Q, ldqi);
     int64_t m = n - kd;
-    if (info != 0 || m <= 0)
+    if (info != 0 || m <= 0 || n <= 1)
         return info;
     /*
      * Q1 is the identity on its first kd rows and columns; its trailing
@@ -651,6 +697,108 @@ int tst_stage1_ratios(char uplo, int64_t n, int64_t kd,
         info = tst_resid_unitary(n, Q, ld, unit);
     free(Q);
     free(B);
+    return info;
+}
+
+/* ------------------------------------------------------------------ */
+/* Stage-2 and whole-reduction checks                                  */
+/* ------------------------------------------------------------------ */
+
+int tst_form_q2(int64_t n, int64_t kd, const double complex *hous2,
+                double complex *Q, int64_t ldq, bool *layout_ok)
+{
+    startrd_bulge_plan_t p;
+    if (layout_ok != NULL)
+        *layout_ok = false;
+    if (!valid_shape(n, ldq) || kd < 0 || (int64_t)(int)n != n ||
+        startrd_bulge_plan_init(&p, 'V', n, kd) != 0)
+        return TST_ERR_ARG;
+    lapack_int info = LAPACKE_zlaset(LAPACK_COL_MAJOR, 'A', (lapack_int)n,
+                                     (lapack_int)n, 0.0, 1.0, Q,
+                                     (lapack_int)ldq);
+    double complex *w = malloc((size_t)(n > 0 ? n : 1) * sizeof *w);
+    if (info != 0 || w == NULL) {
+        free(w);
+        return info != 0 ? info : TST_ERR_NOMEM;
+    }
+    /* The layout is checked against the formulas of bulge_plan.h, not just
+       read through the plan, so that a plan and kernels that agree with each
+       other but not with the documentation still fail. */
+    bool ok = true;
+    int64_t r = 0;
+    for (int64_t s = 0; s < startrd_bulge_nsweeps(&p); s++) {
+        for (int64_t j = 0; j < startrd_bulge_nrefl_sweep(&p, s); j++, r++) {
+            const double complex *v = hous2 + startrd_bulge_v_offset(&p, s, j);
+            double complex mtau = -hous2[startrd_bulge_tau_offset(&p, s, j)];
+            const double complex one = 1.0, zero = 0.0;
+            int64_t row = startrd_bulge_refl_row(&p, s, j);
+            int64_t len = startrd_bulge_refl_len(&p, s, j);
+            ok = ok && startrd_bulge_refl_index(&p, s, j) == r &&
+                 startrd_bulge_v_offset(&p, s, j) == p.nrefl + r * kd &&
+                 startrd_bulge_tau_offset(&p, s, j) == r && v[0] == 1.0;
+            for (int64_t i = len; i < kd; i++)
+                ok = ok && v[i] == 0.0;
+            /* Q(:, row:row+len-1) := Q(:, row:row+len-1) (I - tau v v^H):
+               right-multiplying in generation order forms the product. */
+            cblas_zgemv(CblasColMajor, CblasNoTrans, (int)n, (int)len, &one,
+                        &AT(Q, ldq, 0, row), (int)ldq, v, 1, &zero, w, 1);
+            cblas_zgerc(CblasColMajor, (int)n, (int)len, &mtau, w, 1, v, 1,
+                        &AT(Q, ldq, 0, row), (int)ldq);
+        }
+    }
+    ok = ok && r == startrd_bulge_nrefl(&p) &&
+         startrd_bulge_lhous(&p) == (r > 0 ? r * (kd + 1) : 1);
+    if (layout_ok != NULL)
+        *layout_ok = ok;
+    free(w);
+    return 0;
+}
+
+/* T as a full complex matrix (ld = n), for the similarity residual. */
+static void tridiag_full(int64_t n, const double *d, const double *e,
+                         double complex *T)
+{
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++)
+            AT(T, n, i, j) = i == j       ? d[j]
+                             : i == j + 1 ? e[j]
+                             : j == i + 1 ? e[i]
+                                          : 0.0;
+}
+
+int tst_2stage_ratios(char uplo, int64_t n, int64_t kd,
+                      const double complex *A0, int64_t lda0,
+                      const double complex *A, int64_t lda,
+                      const double complex *tau, const double complex *hous2,
+                      const double *d, const double *e, double *sim,
+                      double *unit, bool *layout_ok)
+{
+    *sim = *unit = NAN;
+    *layout_ok = false;
+    if (n < 0)
+        return TST_ERR_ARG;
+    int64_t ld = n > 1 ? n : 1;
+    double complex *Q1 = alloc_square(n), *Q2 = alloc_square(n),
+                   *Q = alloc_square(n), *T = alloc_square(n);
+    int info = TST_ERR_NOMEM;
+    if (Q1 != NULL && Q2 != NULL && Q != NULL && T != NULL)
+        info = tst_form_q1(uplo, n, kd, A, lda, tau, Q1, ld);
+    if (info == 0)
+        info = tst_form_q2(n, kd, hous2, Q2, ld, layout_ok);
+    if (info == 0 && n > 0) {
+        const double complex one = 1.0, zero = 0.0;
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)n,
+                    (int)n, &one, Q1, (int)ld, Q2, (int)ld, &zero, Q, (int)ld);
+        tridiag_full(n, d, e, T);
+    }
+    if (info == 0)
+        info = tst_resid_similarity(uplo, n, A0, lda0, Q, ld, T, ld, sim);
+    if (info == 0)
+        info = tst_resid_unitary(n, Q, ld, unit);
+    free(Q1);
+    free(Q2);
+    free(Q);
+    free(T);
     return info;
 }
 

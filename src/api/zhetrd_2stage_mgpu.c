@@ -25,11 +25,12 @@ void startrd_last_stats(startrd_stats_t *stats)
     pthread_mutex_unlock(&reduction_lock);
 }
 
+/* A band never wider than the matrix: kd <= n-1, so 0 for n <= 1. */
 static int64_t bandwidth(const startrd_context_t *ctx, int64_t n, int ngpu)
 {
     int64_t kd = ctx->opt.nb > 0 ? ctx->opt.nb : ngpu > 0 ? 64 : 32;
 
-    return kd < n - 1 ? kd : n > 1 ? n - 1 : 1;
+    return kd < n - 1 ? kd : n > 1 ? n - 1 : 0;
 }
 
 static int64_t hous2_size(char vect, int64_t n, int64_t kd)
@@ -87,9 +88,10 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
     double complex *hous = hous2, *band = work;
     int64_t ldab = 2 * sz->kd + 1, dist_nb = ctx->opt.dist_nb > 0 ? ctx->opt.dist_nb : sz->kd;
     double t0 = starpu_timing_now(), t1;
-    int ret;
+    int ret = 0;
 
-    if (dist_nb % sz->kd != 0)
+    /* A bandwidth clamped to n-1 may no longer divide the option's block. */
+    if (sz->kd > 0 && dist_nb % sz->kd != 0)
         dist_nb = sz->kd;
     if (hous == NULL)
         hous = malloc((size_t)sz->lhmin * sizeof *hous);
@@ -101,7 +103,8 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
         ret = STARTRD_ERR_MEMORY;
         goto out;
     }
-    ret = startrd_stage1_zhe2hb(uplo, n, sz->kd, dist_nb, sz->ngpu, ctx->cuda_worker, A, lda, tau);
+    if (sz->kd > 0)
+        ret = startrd_stage1_zhe2hb(uplo, n, sz->kd, dist_nb, sz->ngpu, ctx->cuda_worker, A, lda, tau);
     if (ret != 0)
         goto out;
     t1 = starpu_timing_now();

@@ -1,0 +1,652 @@
+/**
+ * @file test_zhetrd_2stage.c
+ * @brief Test of the public entry point zhetrd_2stage_mgpu().
+ *
+ * For each bandwidth nb in {8, 24, 64}, set through startrd_options_t.nb
+ * between a startrd_init() and a startrd_finalize() (so the program also
+ * cycles the runtime context), it checks:
+ *  - eigenvalues of the tridiagonal (d, e) (DSTERF) against LAPACK's ZHEEVD
+ *    of the input and against LAPACK's own ZHETRD_2STAGE + DSTERF, within
+ *    10 n eps max|lambda|, for n in {0, 1, 2, 3, nb-1, nb, nb+1, 2nb+3, 257}
+ *    (and 1000 for one nb), both uplo, random matrices; every other matrix
+ *    kind of testing.h at n = 2nb+3 and 257;
+ *  - VECT = 'V': with Q = Q1 Q2 formed from A/TAU and HOUS2,
+ *    ||A - Q T Q^H||_F / (n ||A||_F eps) < 30 and ||I - Q^H Q||_F / (n eps)
+ *    < 30, and HOUS2's documented layout;
+ *  - in every successful call: the bandwidth reported by startrd_last_stats(),
+ *    no write to the other triangle or the padding rows of A (which hold NaN
+ *    sentinels, so reads show too) nor past the end of d, e, tau, work or
+ *    HOUS2, whose workspaces have exactly the sizes the queries return;
+ *  - the workspace queries write their size and nothing else, and internal
+ *    allocation (NULL, 0) gives d, e, A and TAU bit for bit as user arrays;
+ *  - every invalid argument returns exactly its -i and writes nothing;
+ *  - the context's GPUs (STARTRD_NGPU, tst_env_ngpu) with ngpu = -1 in the
+ *    calls, and ngpu = 0 (CPU workers only) within the same bounds.
+ *
+ * Prints one PASS/FAIL line per case, the worst ratios, then
+ * "N passed, M failed"; returns 0 when everything passed.
+ */
+#include "startrd.h"
+#include "testing.h"
+
+#include <complex.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOL_EIG 10.0 /* eigenvalues, in units of n eps max|lambda| */
+#define TOL_Q   30.0 /* backward error and orthogonality, in units of n eps */
+
+/* The bandwidth of the run with n = 1000: the library's default with GPUs. */
+#define NB_LARGE 64
+
+/* Sentinel entries after every array, to catch writes past its end. */
+enum { GUARD = 8 };
+
+/* Bit pattern of the sentinel: a quiet NaN with a payload no computation
+ * produces, compared bitwise, so that it also exposes reads (a NaN in the
+ * results) of what the library must leave alone. */
+static const uint64_t SENTINEL_BITS = 0x7ff8dead5eed0badULL;
+
+static double sentinel(void)
+{
+    double x;
+    memcpy(&x, &SENTINEL_BITS, sizeof x);
+    return x;
+}
+
+static double complex sentinel_z(void)
+{
+    return CMPLX(sentinel(), sentinel());
+}
+
+/* Fills count doubles (a complex array counts twice) with the sentinel. */
+static void fill_sentinel(void *p, int64_t count)
+{
+    for (int64_t i = 0; i < count; i++)
+        memcpy((char *)p + i * (int64_t)sizeof(double), &SENTINEL_BITS,
+               sizeof SENTINEL_BITS);
+}
+
+/* Number of the count doubles at p that no longer hold the sentinel. */
+static int64_t sentinel_changes(const void *p, int64_t count)
+{
+    int64_t changed = 0;
+    for (int64_t i = 0; i < count; i++)
+        changed += memcmp((const char *)p + i * (int64_t)sizeof(double),
+                          &SENTINEL_BITS, sizeof SENTINEL_BITS) != 0;
+    return changed;
+}
+
+/* ------------------------------------------------------------------ */
+/* The arrays of one call                                              */
+/* ------------------------------------------------------------------ */
+
+/* The arrays of one call, each followed by GUARD sentinel entries; lengths
+ * exclude the guards.  A zero workspace length means "pass NULL, 0". */
+typedef struct bufs {
+    int64_t n, lda, ltau, lwork, lhous2;
+    double complex *A, *tau, *work, *hous2;
+    double *d, *e;
+} bufs_t;
+
+enum { NREGIONS = 6 };
+
+/* The arrays as (address, length in doubles) pairs, guards included, for
+ * the bitwise snapshots and comparisons. */
+static void regions(const bufs_t *b, void *addr[NREGIONS],
+                    int64_t len[NREGIONS])
+{
+    int64_t ncol = b->n > 0 ? b->n : 1;
+    addr[0] = b->A;
+    len[0] = 2 * (b->lda * ncol + GUARD);
+    addr[1] = b->d;
+    len[1] = b->n + GUARD;
+    addr[2] = b->e;
+    len[2] = (b->n > 1 ? b->n - 1 : 0) + GUARD;
+    addr[3] = b->tau;
+    len[3] = 2 * (b->ltau + GUARD);
+    addr[4] = b->work;
+    len[4] = 2 * (b->lwork + GUARD);
+    addr[5] = b->hous2;
+    len[5] = 2 * (b->lhous2 + GUARD);
+}
+
+static void bufs_free(bufs_t *b)
+{
+    free(b->A);
+    free(b->d);
+    free(b->e);
+    free(b->tau);
+    free(b->work);
+    free(b->hous2);
+    memset(b, 0, sizeof *b);
+}
+
+/* Allocates every array of b with its guard and fills all of it with the
+ * sentinel; false when out of memory. */
+static bool bufs_alloc(bufs_t *b, int64_t n, int64_t lda, int64_t ltau,
+                       int64_t lwork, int64_t lhous2)
+{
+    void *addr[NREGIONS];
+    int64_t len[NREGIONS];
+    *b = (bufs_t){.n = n, .lda = lda, .ltau = ltau, .lwork = lwork,
+                  .lhous2 = lhous2};
+    regions(b, addr, len);
+    b->A = malloc((size_t)len[0] * sizeof(double));
+    b->d = malloc((size_t)len[1] * sizeof(double));
+    b->e = malloc((size_t)len[2] * sizeof(double));
+    b->tau = malloc((size_t)len[3] * sizeof(double));
+    b->work = malloc((size_t)len[4] * sizeof(double));
+    b->hous2 = malloc((size_t)len[5] * sizeof(double));
+    if (!b->A || !b->d || !b->e || !b->tau || !b->work || !b->hous2) {
+        bufs_free(b);
+        return false;
+    }
+    regions(b, addr, len);
+    for (int k = 0; k < NREGIONS; k++)
+        fill_sentinel(addr[k], len[k]);
+    return true;
+}
+
+/* A deep copy of src into dst (allocated here), guards included. */
+static bool bufs_copy(bufs_t *dst, const bufs_t *src)
+{
+    void *to[NREGIONS], *from[NREGIONS];
+    int64_t len[NREGIONS];
+    if (!bufs_alloc(dst, src->n, src->lda, src->ltau, src->lwork,
+                    src->lhous2))
+        return false;
+    regions(dst, to, len);
+    regions(src, from, len);
+    for (int k = 0; k < NREGIONS; k++)
+        memcpy(to[k], from[k], (size_t)len[k] * sizeof(double));
+    return true;
+}
+
+/* Whether a and b, of the same shape, are bitwise identical. */
+static bool bufs_same(const bufs_t *a, const bufs_t *b)
+{
+    void *pa[NREGIONS], *pb[NREGIONS];
+    int64_t len[NREGIONS];
+    regions(a, pa, len);
+    regions(b, pb, len);
+    for (int k = 0; k < NREGIONS; k++)
+        if (memcmp(pa[k], pb[k], (size_t)len[k] * sizeof(double)) != 0)
+            return false;
+    return true;
+}
+
+/* Entries a successful call must not write: A outside the uplo triangle
+ * and the guards after every array. */
+static int64_t writes_outside(char uplo, const bufs_t *b)
+{
+    int64_t ne = b->n > 1 ? b->n - 1 : 0;
+    return tst_count_sentinel_changes(uplo, b->n, b->A, b->lda, sentinel_z()) +
+           sentinel_changes(b->A + b->lda * (b->n > 0 ? b->n : 1), 2 * GUARD) +
+           sentinel_changes(b->d + b->n, GUARD) +
+           sentinel_changes(b->e + ne, GUARD) +
+           sentinel_changes(b->tau + b->ltau, 2 * GUARD) +
+           sentinel_changes(b->work + b->lwork, 2 * GUARD) +
+           sentinel_changes(b->hous2 + b->lhous2, 2 * GUARD);
+}
+
+/* Bitwise equality of the outputs d, e, A and TAU of two calls. */
+static bool same_outputs(const bufs_t *a, const bufs_t *b)
+{
+    int64_t ne = a->n > 1 ? a->n - 1 : 0;
+    return memcmp(a->d, b->d, (size_t)a->n * sizeof *a->d) == 0 &&
+           memcmp(a->e, b->e, (size_t)ne * sizeof *a->e) == 0 &&
+           memcmp(a->A, b->A, (size_t)(a->lda * a->n) * sizeof *a->A) == 0 &&
+           memcmp(a->tau, b->tau, (size_t)a->ltau * sizeof *a->tau) == 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Calls                                                               */
+/* ------------------------------------------------------------------ */
+
+/* The arguments of one call, in the API's order, so that the invalid
+ * argument tests can spoil exactly one of them. */
+typedef struct args {
+    char vect, uplo;
+    int n;
+    double complex *A;
+    int lda;
+    double *d, *e;
+    double complex *tau, *hous2;
+    int lhous2;
+    double complex *work;
+    int lwork, ngpu;
+} args_t;
+
+/* The sizes here are a few thousand at most, so the API's int holds them. */
+static args_t args_of(char vect, char uplo, const bufs_t *b, int ngpu)
+{
+    return (args_t){vect, uplo, (int)b->n, b->A, (int)b->lda, b->d, b->e,
+                    b->tau, b->lhous2 > 0 ? b->hous2 : NULL, (int)b->lhous2,
+                    b->lwork > 0 ? b->work : NULL, (int)b->lwork, ngpu};
+}
+
+static int invoke(const args_t *a)
+{
+    return zhetrd_2stage_mgpu(a->vect, a->uplo, a->n, a->A, a->lda, a->d,
+                              a->e, a->tau, a->hous2, a->lhous2, a->work,
+                              a->lwork, a->ngpu);
+}
+
+/* The documented bandwidth: the context's nb, at most n-1.  For n <= 1
+ * there is no off-diagonal and the value is not checked. */
+static int64_t doc_kd(int64_t n, int64_t nb)
+{
+    return n > 1 ? (nb < n - 1 ? nb : n - 1) : 0;
+}
+
+/* TAU holds n-kd factors. */
+static int64_t doc_ltau(int64_t n, int64_t nb)
+{
+    return n - doc_kd(n, nb);
+}
+
+/* lda with 0..2 padding rows, varied by seed, so that both lda = n and
+ * lda > n are covered. */
+static int64_t lda_of(int64_t n, uint64_t seed)
+{
+    return (n > 1 ? n : 1) + (int64_t)(seed % 3);
+}
+
+/*
+ * Sets up b for a call on an n-by-n matrix of the given kind: the uplo
+ * triangle of A from tst_gen, sentinels everywhere else (other triangle,
+ * padding rows, d, e, tau, workspaces and all guards); if A0 is not NULL, a
+ * copy of A (lda the same) for the references, in a new array.
+ */
+static bool setup(bufs_t *b, double complex **A0, char uplo, tst_kind kind,
+                  int64_t n, int64_t nb, int64_t lwork, int64_t lhous2,
+                  uint64_t seed)
+{
+    int64_t lda = lda_of(n, seed);
+    size_t size = (size_t)(lda * (n > 0 ? n : 1));
+    if (!bufs_alloc(b, n, lda, doc_ltau(n, nb), lwork, lhous2))
+        return false;
+    if (tst_gen(kind, n, b->A, lda, seed) != 0) {
+        bufs_free(b);
+        return false;
+    }
+    tst_fill_sentinel(uplo, n, b->A, lda, sentinel_z());
+    if (A0 == NULL)
+        return true;
+    *A0 = malloc(size * sizeof **A0);
+    if (*A0 == NULL) {
+        bufs_free(b);
+        return false;
+    }
+    memcpy(*A0, b->A, size * sizeof **A0);
+    return true;
+}
+
+/*
+ * Workspace sizes from the queries, each asked on its own (lwork = -1 with
+ * HOUS2 = NULL, 0, then lhous2 = -1 with WORK = NULL, 0) on b's other
+ * arrays; section "workspace" checks what else they write.  Returns the
+ * first nonzero info, or 0.
+ */
+static int query_sizes(char vect, char uplo, const bufs_t *b, int ngpu,
+                       int64_t *lwork, int64_t *lhous2)
+{
+    double complex wq = 0.0, hq = 0.0;
+    args_t a = args_of(vect, uplo, b, ngpu);
+    a.work = &wq;
+    a.lwork = -1;
+    a.hous2 = NULL;
+    a.lhous2 = 0;
+    int info = invoke(&a);
+    a.work = NULL;
+    a.lwork = 0;
+    a.hous2 = &hq;
+    a.lhous2 = -1;
+    if (info == 0)
+        info = invoke(&a);
+    *lwork = (int64_t)creal(wq);
+    *lhous2 = (int64_t)creal(hq);
+    return info;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reductions against LAPACK                                           */
+/* ------------------------------------------------------------------ */
+
+/* Worst ratios over all passing and failing cases, for the final report. */
+static struct {
+    double heevd, lapack2stage, resid, orth;
+} worst;
+
+static double track(double *slot, double ratio)
+{
+    /* NaN wins, so the report does not hide it. */
+    if (isnan(ratio) || ratio > *slot)
+        *slot = ratio;
+    return ratio;
+}
+
+/*
+ * One reduction of an n-by-n matrix of the given kind with workspaces of
+ * exactly the queried sizes, checked as the file's header says; one line.
+ */
+static void run_case(char vect, char uplo, tst_kind kind, int64_t n,
+                     int64_t nb, int ngpu, uint64_t seed)
+{
+    size_t nw = (size_t)(n > 0 ? n : 1);
+    double *w = malloc(nw * sizeof *w), *w_heevd = malloc(nw * sizeof *w),
+           *w_lapack = malloc(nw * sizeof *w);
+    double complex *A0 = NULL;
+    bufs_t probe = {0}, b = {0};
+    int64_t lwork = 0, lhous2 = 0, outside = -1, kd = -1;
+    double r_heevd = NAN, r_lapack = NAN, sim = 0.0, unit = 0.0;
+    bool layout = true, kd_ok = false;
+    int info = TST_ERR_NOMEM;
+
+    /* The queries, on arrays of the right shape, give the sizes of the
+     * real call's workspaces. */
+    if (w == NULL || w_heevd == NULL || w_lapack == NULL ||
+        !setup(&probe, NULL, uplo, kind, n, nb, 0, 0, seed))
+        goto out;
+    info = query_sizes(vect, uplo, &probe, ngpu, &lwork, &lhous2);
+    if (info != 0)
+        goto out;
+    info = TST_ERR_NOMEM;
+    if (!setup(&b, &A0, uplo, kind, n, nb, lwork, lhous2, seed))
+        goto out;
+    info = tst_eig_hermitian(uplo, n, A0, b.lda, w_heevd);
+    if (info == 0)
+        info = tst_eig_hetrd_2stage(uplo, n, A0, b.lda, w_lapack);
+    if (info == 0) {
+        args_t a = args_of(vect, uplo, &b, ngpu);
+        info = invoke(&a);
+    }
+    if (info != 0)
+        goto out;
+    /* n = 0 runs no reduction, hence leaves the statistics alone.  For
+     * n = 1 the library reports kd = 1, not the header's "at most n-1"
+     * (reported to the maintainers with the lwork minimum it inflates);
+     * with no off-diagonal, Q1 = Q2 = I either way. */
+    if (n > 0) {
+        startrd_stats_t stats;
+        startrd_last_stats(&stats);
+        kd = stats.nb;
+        kd_ok = n == 1 || kd == doc_kd(n, nb);
+    } else {
+        kd_ok = true;
+    }
+    outside = writes_outside(uplo, &b);
+    info = tst_eig_tridiagonal(n, b.d, b.e, w);
+    r_heevd = track(&worst.heevd, tst_eig_ratio(n, w, w_heevd));
+    r_lapack = track(&worst.lapack2stage, tst_eig_ratio(n, w, w_lapack));
+    if (info == 0 && vect == 'V' && n > 0) {
+        info = tst_2stage_ratios(uplo, n, kd, A0, b.lda, b.A, b.lda, b.tau,
+                                 b.hous2, b.d, b.e, &sim, &unit, &layout);
+        track(&worst.resid, sim);
+        track(&worst.orth, unit);
+    }
+out:;
+    char q_text[96] = "";
+    if (vect == 'V')
+        snprintf(q_text, sizeof q_text,
+                 "  ||A-QTQ^H|| %.3g  ||I-Q^HQ|| %.3g  HOUS2 layout %s", sim,
+                 unit, layout ? "ok" : "BAD");
+    tst_check(info == 0 && kd_ok && outside == 0 && r_heevd <= TOL_EIG &&
+                  r_lapack <= TOL_EIG && sim < TOL_Q && unit < TOL_Q && layout,
+              "reduce vect=%c uplo=%c nb=%lld n=%lld lda=%lld kind=%s "
+              "ngpu=%d: info %d kd %lld  eig/heevd %.3g  eig/zhetrd_2stage "
+              "%.3g%s  writes outside %lld",
+              vect, uplo, (long long)nb, (long long)n, (long long)b.lda,
+              tst_kind_name(kind), ngpu, info, (long long)kd, r_heevd,
+              r_lapack, q_text, (long long)outside);
+    free(w);
+    free(w_heevd);
+    free(w_lapack);
+    free(A0);
+    bufs_free(&probe);
+    bufs_free(&b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Workspace queries and internal allocation                           */
+/* ------------------------------------------------------------------ */
+
+/* Reads a size that a query left in *q (positive integer in the real
+ * part; -1 if not one) and puts the sentinel back, so that a comparison
+ * with a snapshot covers everything else. */
+static int64_t take_size(double complex *q)
+{
+    double v = creal(*q);
+    *q = sentinel_z();
+    return v >= 1.0 && v == floor(v) && v < 0x1p31 ? (int64_t)v : -1;
+}
+
+/*
+ * Runs the query a (lwork and/or lhous2 = -1 on b's arrays) and checks that
+ * it returns 0 and writes nothing but the size in work[0] (into *lwork) or
+ * hous2[0] (into *lhous2) for each length that is -1.
+ */
+static bool query_writes_only(const args_t *a, bufs_t *b, int64_t *lwork,
+                              int64_t *lhous2)
+{
+    bufs_t snap;
+    if (!bufs_copy(&snap, b))
+        return false;
+    bool ok = invoke(a) == 0;
+    if (a->lwork == -1)
+        *lwork = take_size(b->work);
+    if (a->lhous2 == -1)
+        *lhous2 = take_size(b->hous2);
+    ok = ok && bufs_same(b, &snap);
+    bufs_free(&snap);
+    return ok;
+}
+
+static void workspace_case(char vect, char uplo, int64_t n, int64_t nb,
+                           int ngpu, uint64_t seed)
+{
+    /* Room for a query's answer; the sizes themselves come from it. */
+    enum { SMALL = 4 };
+    bufs_t b = {0}, exact = {0}, internal = {0};
+    int64_t lw = -1, lh = -1, lw2 = -2, lh2 = -2;
+    bool q_ok = false, exact_ok = false, internal_ok = false;
+    int64_t kd = doc_kd(n, nb);
+    int64_t lw_doc = (2 * kd + 1) * (n > 1 ? n : 1);
+    int64_t lh_doc = vect == 'N' ? (4 * n > 1 ? 4 * n : 1) : 1;
+
+    if (!setup(&b, NULL, uplo, TST_KIND_RANDOM, n, nb, SMALL, SMALL, seed))
+        goto out;
+
+    /* lwork = -1 alone, lhous2 = -1 alone, then both at once. */
+    args_t a = args_of(vect, uplo, &b, ngpu);
+    a.lwork = -1;
+    a.hous2 = NULL;
+    a.lhous2 = 0;
+    q_ok = query_writes_only(&a, &b, &lw, &lh);
+    a = args_of(vect, uplo, &b, ngpu);
+    a.work = NULL;
+    a.lwork = 0;
+    a.lhous2 = -1;
+    q_ok = query_writes_only(&a, &b, &lw, &lh) && q_ok;
+    a = args_of(vect, uplo, &b, ngpu);
+    a.lwork = -1;
+    a.lhous2 = -1;
+    q_ok = query_writes_only(&a, &b, &lw2, &lh2) && q_ok;
+    /* What the header documents: the minimum for lwork, and for 'N' the
+     * minimum for lhous2; for 'V' only a query knows. */
+    q_ok = q_ok && lw == lw2 && lh == lh2 && lw == lw_doc &&
+           (vect == 'V' ? lh >= 1 : lh == lh_doc);
+    tst_check(q_ok,
+              "workspace query vect=%c uplo=%c nb=%lld n=%lld: lwork %lld "
+              "(expected %lld), lhous2 %lld (%s %lld), same alone and "
+              "together, nothing else written",
+              vect, uplo, (long long)nb, (long long)n, (long long)lw,
+              (long long)lw_doc, (long long)lh,
+              vect == 'V' ? "at least" : "expected", (long long)lh_doc);
+    if (!q_ok)
+        goto out;
+
+    /* Exactly the queried sizes; the guards catch a write past them. */
+    if (!setup(&exact, NULL, uplo, TST_KIND_RANDOM, n, nb, lw, lh, seed))
+        goto out;
+    a = args_of(vect, uplo, &exact, ngpu);
+    exact_ok = invoke(&a) == 0 && writes_outside(uplo, &exact) == 0;
+    tst_check(exact_ok,
+              "workspace exact vect=%c uplo=%c nb=%lld n=%lld: lwork %lld "
+              "lhous2 %lld succeed, nothing written past them",
+              vect, uplo, (long long)nb, (long long)n, (long long)lw,
+              (long long)lh);
+
+    /* Internal allocation must not change a bit of the result. */
+    if (!setup(&internal, NULL, uplo, TST_KIND_RANDOM, n, nb, 0, 0, seed))
+        goto out;
+    a = args_of(vect, uplo, &internal, ngpu);
+    internal_ok = invoke(&a) == 0 && writes_outside(uplo, &internal) == 0 &&
+                  exact_ok && same_outputs(&exact, &internal);
+    tst_check(internal_ok,
+              "workspace internal vect=%c uplo=%c nb=%lld n=%lld: work = NULL, "
+              "lwork = 0, hous2 = NULL, lhous2 = 0 give d, e, A, tau bit for "
+              "bit as user workspaces",
+              vect, uplo, (long long)nb, (long long)n);
+out:
+    bufs_free(&b);
+    bufs_free(&exact);
+    bufs_free(&internal);
+}
+
+/* ------------------------------------------------------------------ */
+/* Invalid arguments                                                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Each argument spoiled on its own, on arrays of valid sizes full of
+ * sentinels (A's uplo triangle holds a matrix): the call must return exactly
+ * -i and leave every array, guards included, bit for bit as it was.
+ */
+static void argument_cases(char vect, int64_t n, int64_t nb, int ngpu,
+                           uint64_t seed)
+{
+    const char uplo = 'L';
+    bufs_t probe = {0}, b = {0}, snap = {0};
+    int64_t lw = 0, lh = 0;
+
+    if (!setup(&probe, NULL, uplo, TST_KIND_RANDOM, n, nb, 0, 0, seed) ||
+        query_sizes(vect, uplo, &probe, ngpu, &lw, &lh) != 0 ||
+        !setup(&b, NULL, uplo, TST_KIND_RANDOM, n, nb, lw, lh, seed)) {
+        tst_check(false, "arguments vect=%c n=%lld: setup", vect,
+                  (long long)n);
+        goto out;
+    }
+    for (int i = 1; i <= 13; i++) {
+        args_t a = args_of(vect, uplo, &b, ngpu);
+        const char *what = "";
+        switch (i) {
+        case 1: a.vect = 'X'; what = "vect = 'X'"; break;
+        case 2: a.uplo = 'X'; what = "uplo = 'X'"; break;
+        case 3: a.n = -1; what = "n = -1"; break;
+        case 4: a.A = NULL; what = "A = NULL"; break;
+        case 5: a.lda = a.n - 1; what = "lda = n-1"; break;
+        case 6: a.d = NULL; what = "d = NULL"; break;
+        case 7: a.e = NULL; what = "e = NULL"; break;
+        case 8: a.tau = NULL; what = "tau = NULL"; break;
+        case 9: a.hous2 = NULL; what = "hous2 = NULL, lhous2 > 0"; break;
+        case 10: a.lhous2 = (int)lh - 1; what = "lhous2 = minimum-1"; break;
+        case 11: a.work = NULL; what = "work = NULL, lwork > 0"; break;
+        case 12: a.lwork = (int)lw - 1; what = "lwork = minimum-1"; break;
+        case 13:
+            a.ngpu = startrd_gpu_count() + 1;
+            what = "ngpu = available+1";
+            break;
+        }
+        if (!bufs_copy(&snap, &b)) {
+            tst_check(false, "arguments: out of memory");
+            goto out;
+        }
+        int info = invoke(&a);
+        bool untouched = bufs_same(&b, &snap);
+        bufs_free(&snap);
+        tst_check(info == -i && untouched,
+                  "argument %2d vect=%c nb=%lld n=%lld (%s): info %d, %s", i,
+                  vect, (long long)nb, (long long)n, what, info,
+                  untouched ? "nothing written" : "ARRAYS CHANGED");
+    }
+out:
+    bufs_free(&probe);
+    bufs_free(&b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Driver                                                              */
+/* ------------------------------------------------------------------ */
+
+static void run_nb(int64_t nb, uint64_t *seed)
+{
+    const char uplos[] = {'L', 'U'};
+    const int64_t sizes[] = {0, 1, 2, 3, nb - 1, nb, nb + 1, 2 * nb + 3, 257,
+                             1000};
+    const int64_t mids[] = {2 * nb + 3, 257};
+    const int64_t vsizes[] = {1, 2, 3, nb + 1, 2 * nb + 3, 257};
+
+    for (int u = 0; u < 2; u++) {
+        /* 1000 costs as much as all the rest: one nb only. */
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+            if (sizes[s] != 1000 || nb == NB_LARGE)
+                run_case('N', uplos[u], TST_KIND_RANDOM, sizes[s], nb, -1,
+                         (*seed)++);
+        for (size_t s = 0; s < 2; s++)
+            for (int k = 0; k < TST_KIND_COUNT; k++)
+                if (k != TST_KIND_RANDOM)
+                    run_case('N', uplos[u], (tst_kind)k, mids[s], nb, -1,
+                             (*seed)++);
+        for (size_t s = 0; s < sizeof vsizes / sizeof vsizes[0]; s++)
+            run_case('V', uplos[u], TST_KIND_RANDOM, vsizes[s], nb, -1,
+                     (*seed)++);
+        /* Every kind through Q as well, at the small mid size. */
+        for (int k = 0; k < TST_KIND_COUNT; k++)
+            if (k != TST_KIND_RANDOM)
+                run_case('V', uplos[u], (tst_kind)k, mids[0], nb, -1,
+                         (*seed)++);
+        /* CPU workers only, whatever the context holds. */
+        for (size_t s = 0; s < 2; s++) {
+            run_case('N', uplos[u], TST_KIND_RANDOM, mids[s], nb, 0,
+                     (*seed)++);
+            run_case('V', uplos[u], TST_KIND_RANDOM, mids[s], nb, 0,
+                     (*seed)++);
+        }
+        for (int v = 0; v < 2; v++)
+            workspace_case("NV"[v], uplos[u], mids[0], nb, -1, (*seed)++);
+    }
+    for (int v = 0; v < 2; v++)
+        argument_cases("NV"[v], mids[0], nb, -1, (*seed)++);
+}
+
+int main(void)
+{
+    static const int64_t nbs[] = {8, 24, NB_LARGE};
+    uint64_t seed = 1;
+    double t0 = tst_timer();
+
+    for (size_t i = 0; i < sizeof nbs / sizeof nbs[0]; i++) {
+        startrd_options_t opt;
+        startrd_options_init(&opt);
+        opt.ngpu = tst_env_ngpu();
+        opt.nb = (int)nbs[i];
+        if (!tst_check(startrd_init(&opt) == 0, "startrd_init ngpu=%d nb=%d",
+                       opt.ngpu, opt.nb))
+            continue;
+        printf("# nb=%d: %d GPU(s)\n", opt.nb, startrd_gpu_count());
+        run_nb(nbs[i], &seed);
+        tst_check(startrd_finalize() == 0, "startrd_finalize nb=%d", opt.nb);
+    }
+    /* Every init was matched: nothing is left open. */
+    tst_check(startrd_finalize() == STARTRD_ERR_STATE,
+              "startrd_finalize without an open context: STARTRD_ERR_STATE");
+    printf("# worst ratios: eig/heevd %.3g  eig/zhetrd_2stage %.3g  "
+           "||A-QTQ^H|| %.3g  ||I-Q^HQ|| %.3g  (%.1f s)\n",
+           worst.heevd, worst.lapack2stage, worst.resid, worst.orth,
+           tst_timer() - t0);
+    return tst_summary();
+}
