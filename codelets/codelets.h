@@ -32,16 +32,16 @@ int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, i
                            starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t tau);
 
 /**
- * Y += (block column's share of A22 * V), A22 Hermitian in lower storage; the
- * column's diagonal is absolute row @p row of V and Y.  With @p zero_y set the
- * task first zeroes all of Y.
+ * Y += (the given block columns' share of A22 * V), A22 Hermitian in lower
+ * storage; V and Y are full-height and a column of height m starts at row
+ * height(V) - m.  With @p zero_y set the task first zeroes all of Y.
  */
-int startrd_task_zhemm_column(startrd_place_t place, starpu_data_handle_t column, int64_t row,
-                              starpu_data_handle_t V, starpu_data_handle_t Y, int zero_y);
+int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, starpu_data_handle_t Y,
+                               int zero_y, int ncolumns, const starpu_data_handle_t *columns);
 
-/** Block column -= W * V[row]^H + V * W[row]^H, diagonal tile's upper triangle as scratch. */
-int startrd_task_zher2k_column(startrd_place_t place, starpu_data_handle_t column, int64_t row,
-                               starpu_data_handle_t V, starpu_data_handle_t W);
+/** Each block column C -= W * V[C]^H + V * W[C]^H, diagonal tile's upper triangle as scratch. */
+int startrd_task_zher2k_columns(startrd_place_t place, starpu_data_handle_t V, starpu_data_handle_t W,
+                                int ncolumns, const starpu_data_handle_t *columns);
 
 /**
  * Copy block column starting at column @p col0 between the caller's n x n

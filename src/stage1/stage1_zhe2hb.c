@@ -5,6 +5,9 @@
  *   W = Y*T - 1/2 * V * (T^H * (V^H * Y*T))          (on every GPU, not broadcast)
  *   block column k+1 -= W*V^H + V*W^H, then QR(k+1)  (look-ahead)
  *   every other block column -= W*V^H + V*W^H
+ * Each worker's share of the HEMM and of the update is one task over all
+ * the block columns it owns: per-column tasks cost more in the runtime than
+ * the GPU spends on them.
  * Workspaces are double-buffered on k % 2 so that panel k+1 can be factored
  * while step k still reads V and T. */
 #include "stage1.h"
@@ -26,6 +29,7 @@ struct stage1 {
     starpu_data_handle_t V[2], T[2];
     starpu_data_handle_t *Y, *W, *Z, *M;   /* [2][nparts] or [2][ncopies] */
     starpu_data_handle_t *tau;             /* each panel's part of the caller's TAU */
+    starpu_data_handle_t *cols;            /* scratch list of block columns for one task */
 };
 
 /* Which partial product (and, with GPUs, which GPU) block column j feeds. */
@@ -99,25 +103,35 @@ static int panel(struct stage1 *s, int64_t k)
                                   s->V[k % 2], s->T[k % 2], s->tau[k]);
 }
 
+/* The block columns j0 .. nt-1 that feed partial product p, in @p cols. */
+static int columns_of_part(const struct stage1 *s, int p, int64_t j0, starpu_data_handle_t *cols)
+{
+    int count = 0;
+
+    for (int64_t j = j0; j < s->A.nt; j++)
+        if (part_of(s, j) == p)
+            cols[count++] = startrd_desc_column(&s->A, j);
+    return count;
+}
+
 /* Y = A22 * V reduced into one partial product; returns its index. */
-static int hemm(struct stage1 *s, int64_t k, int *ret)
+static int hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
 {
     int b = k % 2, first = -1;
     starpu_data_handle_t *Y = s->Y + b * s->nparts;
-    char touched[STARPU_NMAXWORKERS] = {0};
 
-    for (int64_t j = k + 1; j < s->A.nt; j++) {
-        int p = part_of(s, j);
+    for (int p = 0; p < s->nparts; p++) {
+        int count = columns_of_part(s, p, k + 1, cols);
 
-        *ret |= startrd_task_zhemm_column(on_part(s, p, PRIO_PRODUCT), startrd_desc_column(&s->A, j),
-                                          j * s->A.nb, s->V[b], Y[p], !touched[p]);
-        touched[p] = 1;
-        if (first < 0)
+        if (count == 0)
+            continue;
+        *ret |= startrd_task_zhemm_columns(on_part(s, p, PRIO_PRODUCT), s->V[b], Y[p], 1, count, cols);
+        if (first < 0) {
             first = p;
+            continue;
+        }
+        *ret |= startrd_task_zgeadd(on_part(s, first, PRIO_PRODUCT), Y[p], Y[first]);
     }
-    for (int p = 0; p < s->nparts; p++)
-        if (touched[p] && p != first)
-            *ret |= startrd_task_zgeadd(on_part(s, first, PRIO_PRODUCT), Y[p], Y[first]);
     return first;
 }
 
@@ -143,13 +157,24 @@ static void compute_w(struct stage1 *s, int64_t k, int y, int *ret)
     }
 }
 
-static int update(struct stage1 *s, int64_t k, int64_t j, int priority)
+/* Block column k+1 first, so that panel k+1 can start, then the others. */
+static void update(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
 {
-    int b = k % 2, c = copy_of(s, j);
-    startrd_place_t place = {startrd_desc_owner(&s->A, j), priority};
+    int b = k % 2;
+    starpu_data_handle_t next = startrd_desc_column(&s->A, k + 1);
+    startrd_place_t place = {startrd_desc_owner(&s->A, k + 1), PRIO_CRITICAL};
 
-    return startrd_task_zher2k_column(place, startrd_desc_column(&s->A, j), j * s->A.nb,
-                                      s->V[b], s->W[b * s->ncopies + c]);
+    *ret |= startrd_task_zher2k_columns(place, s->V[b], s->W[b * s->ncopies + copy_of(s, k + 1)], 1, &next);
+    if (k + 2 < s->A.nt)
+        *ret |= panel(s, k + 1);
+    for (int p = 0; p < s->nparts; p++) {
+        int count = columns_of_part(s, p, k + 2, cols);
+        int c = s->A.nowners == 0 ? 0 : p;
+
+        if (count > 0)
+            *ret |= startrd_task_zher2k_columns(on_part(s, p, PRIO_UPDATE), s->V[b],
+                                                s->W[b * s->ncopies + c], count, cols);
+    }
 }
 
 static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t lda)
@@ -163,14 +188,10 @@ static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t 
     if (nt > 1)
         ret |= panel(s, 0);
     for (int64_t k = 0; k + 1 < nt; k++) {
-        int y = hemm(s, k, &ret);
+        int y = hemm(s, k, s->cols, &ret);
 
         compute_w(s, k, y, &ret);
-        ret |= update(s, k, k + 1, PRIO_CRITICAL);
-        if (k + 2 < nt)
-            ret |= panel(s, k + 1);
-        for (int64_t j = k + 2; j < nt; j++)
-            ret |= update(s, k, j, PRIO_UPDATE);
+        update(s, k, s->cols, &ret);
     }
     anywhere.priority = 0;
     for (int64_t j = 0; j < nt; j++)
@@ -201,7 +222,8 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     s.Z = calloc((size_t)(2 * s.ncopies), sizeof *s.Z);
     s.M = calloc((size_t)(2 * s.ncopies), sizeof *s.M);
     s.tau = calloc((size_t)s.A.nt, sizeof *s.tau);
-    if (s.Y == NULL || s.W == NULL || s.Z == NULL || s.M == NULL || s.tau == NULL) {
+    s.cols = calloc((size_t)s.A.nt, sizeof *s.cols);
+    if (s.Y == NULL || s.W == NULL || s.Z == NULL || s.M == NULL || s.tau == NULL || s.cols == NULL) {
         startrd_error("stage 1: cannot allocate workspace handles");
         ret = STARTRD_ERR_MEMORY;
         goto out;
@@ -222,5 +244,6 @@ out:
     free(s.Z);
     free(s.M);
     free(s.tau);
+    free(s.cols);
     return ret;
 }

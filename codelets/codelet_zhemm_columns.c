@@ -1,0 +1,162 @@
+/* Block columns' share of Y = A22 * V, A22 Hermitian in lower storage.  A
+ * block column holds its diagonal tile Ajj (lower triangle valid) and the
+ * tiles below it, Bj; its contribution to Y is
+ *     Y[j]     += Ajj * V[j] + Bj^H * V[below j]
+ *     Y[below] += Bj * V[j]
+ * so one pass over the column covers both triangles of A22 (the paper's
+ * column-oriented HEMM).  V and Y are full-height workspaces indexed by
+ * absolute row; a column of height m starts at row height(V) - m.  One task
+ * takes all the block columns one worker owns in a step: the GPU then runs
+ * them back to back instead of paying the runtime's cost per column.  The
+ * task that first touches Y zeroes it, so partial products need no separate
+ * initialisation task. */
+#include "codelets.h"
+#include "error.h"
+
+#include <cblas.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { BUF_V, BUF_Y, BUF_FIRST_COLUMN };
+
+struct hemm_columns_args {
+    int zero_y;       /* this task is the first to write Y */
+};
+
+struct column_view {
+    int nb, below;    /* width, rows below the diagonal tile */
+    double complex *c, *v, *y;
+    int ldc, ldv, ldy;
+};
+
+static struct column_view view(void *buffers[], int i)
+{
+    struct column_view w;
+    int64_t m = STARPU_MATRIX_GET_NX(buffers[i]), row = STARPU_MATRIX_GET_NX(buffers[BUF_V]) - m;
+
+    w.nb = (int)STARPU_MATRIX_GET_NY(buffers[i]);
+    w.below = (int)(m - w.nb);
+    w.c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[i]);
+    w.ldc = (int)STARPU_MATRIX_GET_LD(buffers[i]);
+    w.ldv = (int)STARPU_MATRIX_GET_LD(buffers[BUF_V]);
+    w.v = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_V]) + row;
+    w.ldy = (int)STARPU_MATRIX_GET_LD(buffers[BUF_Y]);
+    w.y = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_Y]) + row;
+    return w;
+}
+
+static int nbuffers(void)
+{
+    return STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
+}
+
+static void hemm_columns_cpu(void *buffers[], void *cl_arg)
+{
+    const struct hemm_columns_args *a = cl_arg;
+    const double complex one = 1.0;
+
+    if (a->zero_y) {
+        double complex *y = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_Y]);
+        size_t rows = STARPU_MATRIX_GET_NX(buffers[BUF_Y]), ld = STARPU_MATRIX_GET_LD(buffers[BUF_Y]);
+
+        for (size_t c = 0; c < STARPU_MATRIX_GET_NY(buffers[BUF_Y]); c++)
+            memset(y + c * ld, 0, rows * sizeof *y);
+    }
+    for (int i = BUF_FIRST_COLUMN; i < nbuffers(); i++) {
+        struct column_view w = view(buffers, i);
+
+        cblas_zhemm(CblasColMajor, CblasLeft, CblasLower, w.nb, w.nb, &one, w.c, w.ldc,
+                    w.v, w.ldv, &one, w.y, w.ldy);
+        if (w.below == 0)
+            continue;
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, w.below, w.nb, w.nb, &one,
+                    w.c + w.nb, w.ldc, w.v, w.ldv, &one, w.y + w.nb, w.ldy);
+        cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, w.nb, w.nb, w.below, &one,
+                    w.c + w.nb, w.ldc, w.v + w.nb, w.ldv, &one, w.y, w.ldy);
+    }
+}
+
+#ifdef STARTRD_USE_CUDA
+static void hemm_columns_cuda(void *buffers[], void *cl_arg)
+{
+    const struct hemm_columns_args *a = cl_arg;
+    const cuDoubleComplex one = {1.0, 0.0};
+    cublasHandle_t h = starpu_cublas_get_local_handle();
+    cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+
+    if (a->zero_y) {
+        cudaError_t ce = cudaMemset2DAsync(
+            (void *)STARPU_MATRIX_GET_PTR(buffers[BUF_Y]),
+            STARPU_MATRIX_GET_LD(buffers[BUF_Y]) * sizeof(double complex), 0,
+            STARPU_MATRIX_GET_NX(buffers[BUF_Y]) * sizeof(double complex),
+            STARPU_MATRIX_GET_NY(buffers[BUF_Y]), starpu_cuda_get_local_stream());
+        if (ce != cudaSuccess)
+            startrd_kernel_failure("hemm_columns", "cudaMemset2DAsync", ce);
+    }
+    for (int i = BUF_FIRST_COLUMN; i < nbuffers() && st == CUBLAS_STATUS_SUCCESS; i++) {
+        struct column_view w = view(buffers, i);
+        cuDoubleComplex *c = (cuDoubleComplex *)w.c, *v = (cuDoubleComplex *)w.v, *y = (cuDoubleComplex *)w.y;
+
+        st = cublasZhemm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, w.nb, w.nb, &one, c, w.ldc,
+                         v, w.ldv, &one, y, w.ldy);
+        if (st == CUBLAS_STATUS_SUCCESS && w.below > 0)
+            st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, w.below, w.nb, w.nb, &one, c + w.nb, w.ldc,
+                             v, w.ldv, &one, y + w.nb, w.ldy);
+        if (st == CUBLAS_STATUS_SUCCESS && w.below > 0)
+            st = cublasZgemm(h, CUBLAS_OP_C, CUBLAS_OP_N, w.nb, w.nb, w.below, &one, c + w.nb, w.ldc,
+                             v + w.nb, w.ldv, &one, y, w.ldy);
+    }
+    if (st != CUBLAS_STATUS_SUCCESS)
+        startrd_kernel_failure("hemm_columns", "cuBLAS", st);
+}
+#endif
+
+static struct starpu_perfmodel hemm_columns_model = {
+    .type = STARPU_HISTORY_BASED,
+    .symbol = "startrd_zhemm_columns",
+};
+
+static struct starpu_codelet hemm_columns_codelet = {
+    .name = "zhemm_columns",
+    .cpu_funcs = {hemm_columns_cpu},
+#ifdef STARTRD_USE_CUDA
+    .cuda_funcs = {hemm_columns_cuda},
+    .cuda_flags = {STARPU_CUDA_ASYNC},
+#endif
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
+    .model = &hemm_columns_model,
+};
+
+int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, starpu_data_handle_t Y,
+                               int zero_y, int ncolumns, const starpu_data_handle_t *columns)
+{
+    struct hemm_columns_args *args = malloc(sizeof *args);
+    struct starpu_data_descr *descr = malloc((size_t)(ncolumns + 2) * sizeof *descr);
+    double flops = 0.0;
+    int ret;
+
+    if (args == NULL || descr == NULL) {
+        free(args);
+        free(descr);
+        return -ENOMEM;
+    }
+    args->zero_y = zero_y;
+    /* The zeroing task needs no earlier value of Y. */
+    descr[BUF_V] = (struct starpu_data_descr){V, STARPU_R};
+    descr[BUF_Y] = (struct starpu_data_descr){Y, zero_y ? STARPU_W : STARPU_RW};
+    for (int i = 0; i < ncolumns; i++) {
+        double m = (double)starpu_matrix_get_nx(columns[i]), nb = (double)starpu_matrix_get_ny(columns[i]);
+
+        descr[BUF_FIRST_COLUMN + i] = (struct starpu_data_descr){columns[i], STARPU_R};
+        flops += 8.0 * nb * nb * (2.0 * m - nb);
+    }
+    ret = starpu_task_insert(&hemm_columns_codelet,
+                             STARPU_CL_ARGS, args, sizeof *args,
+                             STARPU_DATA_MODE_ARRAY, descr, ncolumns + 2,
+                             STARPU_EXECUTE_ON_WORKER, place.worker,
+                             STARPU_PRIORITY, place.priority,
+                             STARPU_FLOPS, flops,
+                             0);
+    free(descr);
+    return ret;
+}
