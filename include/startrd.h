@@ -85,7 +85,10 @@ int startrd_gpu_count(void);
  * and never more than n-1).
  *
  * @param vect   'N': Q2 is not kept; 'V': its reflectors are kept in HOUS2
- *               (layout in the README) so that Q can be applied later.
+ *               so that Q can be applied later: reflectors r = 0..R-1 in
+ *               generation order (sweep by sweep), HOUS2 = [TAU2 (R) | V2
+ *               (kd x R, leading 1 stored)], Q2 = H(0) H(1) ... H(R-1),
+ *               H(r) = I - TAU2[r] v_r v_r^H (details in the README).
  * @param uplo   'U' or 'L': which triangle of A is stored and referenced.
  * @param n      order of A, n >= 0.
  * @param A      n x n, leading dimension lda.  On exit the kd+1 diagonals of
@@ -103,7 +106,8 @@ int startrd_gpu_count(void);
  * @param work   workspace (it holds the band during stage 2), or NULL with
  *               lwork = 0 to let the library allocate it.
  * @param lwork  its length, at least max(1, (2kd+1) n); -1 asks for that size
- *               in work[0].
+ *               in work[0].  A query (lwork = -1 or lhous2 = -1) writes both
+ *               sizes, into whichever of work and hous2 is not NULL.
  * @param ngpu   < 0: every GPU of the context; 0: CPU workers only; k > 0: the
  *               first k GPUs of the context (more is an error).
  *

@@ -38,7 +38,8 @@ install_packages() {
     [ ${#missing[@]} -eq 0 ] && return 0
     say "installing Debian packages: ${missing[*]}"
     as_root apt-get update -qq
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        "${missing[@]}" > /tmp/startrd-apt.log 2>&1 || { tail -n 30 /tmp/startrd-apt.log >&2; die "apt-get install failed"; }
 }
 
 # A StarPU is suitable when it is 1.4, built with FxT, and with CUDA whenever
@@ -75,17 +76,15 @@ fetch_starpu_source() {
     rm -rf "$aptdir"
 }
 
-# CUDA 13 removed cudaDeviceProp::computeMode; ask the driver attribute instead.
+# CUDA 13 removed cudaDeviceProp::computeMode; the drivers read it in one
+# comparison each, which now asks the driver attribute instead.
 patch_for_cuda13() {
     local f
     for f in src/drivers/cuda/driver_cuda.c src/drivers/cuda/driver_cuda1.c; do
         [ -f "$f" ] || continue
-        perl -0pi -e 's/(\w+)\s*=\s*props\[(\w+)\]\.computeMode\s*;/{ int startrd_mode_ = 0; cudaDeviceGetAttribute(&startrd_mode_, cudaDevAttrComputeMode, $2); $1 = startrd_mode_; }/g;
-                      s/props\[(\w+)\]\.computeMode/startrd_compute_mode($1)/g' "$f"
-        if grep -q 'startrd_compute_mode(' "$f"; then
-            perl -0pi -e 's/(#include <starpu_cuda.h>\n)/$1static inline int startrd_compute_mode(int dev) { int m = 0; cudaDeviceGetAttribute(&m, cudaDevAttrComputeMode, dev); return m; }\n/' "$f"
-        fi
-        ! grep -q 'props\[[a-z]*\]\.computeMode' "$f" || die "could not patch $f for CUDA 13"
+        perl -0pi -e 's/props\[(\w+)\]\.computeMode/startrd_compute_mode($1)/g;
+                      s/(#include <starpu_cuda.h>\n)/$1static inline int startrd_compute_mode(int dev) { int m = 0; cudaDeviceGetAttribute(&m, cudaDevAttrComputeMode, dev); return m; }\n/' "$f"
+        ! grep -q 'computeMode' "$f" || die "could not patch $f for CUDA 13"
     done
 }
 
