@@ -18,8 +18,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Sweeps per task: 2G^2 kernels of about 20 kd^2 flops each. */
-enum { SWEEPS_PER_GROUP = 8 };
+/* Sweeps per task, G: a task runs about 2G^2 kernels of some 20 kd^2 flops.
+ * A group of sweeps spans about n/(kd G) windows, of which half can run at
+ * once (each waits for the next window of the previous group), so G is
+ * chosen to give every CPU worker a window, within bounds that keep tasks
+ * long enough for the runtime. */
+static int64_t sweeps_per_group(int64_t n, int64_t kd)
+{
+    int64_t workers = (int64_t)starpu_cpu_worker_get_count();
+    int64_t g = n / ((kd > 0 ? kd : 1) * 2 * (workers > 0 ? workers : 1));
+
+    return g < 2 ? 2 : g > 8 ? 8 : g;
+}
 
 void startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const double complex *A,
                                     int64_t lda, double complex *AB, int64_t ldab)
@@ -43,7 +53,7 @@ void startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const doub
 int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double complex *AB,
                           int64_t ldab, double *d, double *e, double complex *hous)
 {
-    const int64_t G = SWEEPS_PER_GROUP, width = 2 * SWEEPS_PER_GROUP;
+    const int64_t G = sweeps_per_group(n, kd), width = 2 * G;
     startrd_bulge_plan_t plan;
     int64_t nsweeps, windows = 0;
     starpu_data_handle_t *token;
