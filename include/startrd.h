@@ -41,12 +41,16 @@ typedef struct startrd_options {
     int nb;                 /**< Bandwidth of the intermediate band (and stage-1 block size); 0 chooses. */
     int dist_nb;            /**< Columns per block of the block-cyclic distribution over GPUs, a
                                  multiple of nb; 0 means nb. */
+    const char *trace_dir;  /**< Record an FxT trace of the reductions and convert it, when the
+                                 context closes, into DIR/paje.trace (ViTE) and DIR/tasks.rec;
+                                 NULL: no trace.  Defaults to $STARTRD_TRACE_DIR. */
 } startrd_options_t;
 
 /**
  * @brief Fill @p opt with the defaults: every GPU, StarPU's choice of CPU
- *        workers, the "dmdas" scheduler, the library's choice of bandwidth
- *        and a distribution block of one band-wide block column.
+ *        workers, the "dmdas" scheduler, the library's choice of bandwidth,
+ *        a distribution block of one band-wide block column, and tracing
+ *        into $STARTRD_TRACE_DIR when that variable is set.
  */
 void startrd_options_init(startrd_options_t *opt);
 
@@ -67,8 +71,11 @@ int startrd_init(const startrd_options_t *opt);
 
 /**
  * @brief Close the runtime context opened by startrd_init().  The last call
- *        shuts StarPU down if, and only if, the library started it.
- * @return 0, or ::STARTRD_ERR_STATE when no context is open.
+ *        shuts StarPU down if, and only if, the library started it, and then
+ *        converts the trace if one was recorded (StarPU writes it at shutdown:
+ *        an application's own StarPU keeps its trace to itself).
+ * @return 0, ::STARTRD_ERR_STATE when no context is open, or
+ *         ::STARTRD_ERR_RUNTIME when the trace could not be converted.
  */
 int startrd_finalize(void);
 

@@ -66,13 +66,14 @@ static double zgemm_tflops(int64_t n)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: startrd-reduce [--n N] [--ngpu K] [--nb NB] [--dist D] [--uplo L|U]\n"
-               "                      [--vect N|V] [--seed S] [--check]\n"
+               "                      [--vect N|V] [--seed S] [--check] [--zgemm] [--trace DIR]\n"
                "  --n      order of the random Hermitian matrix (default 4096)\n"
                "  --ngpu   GPUs: -1 every GPU (default), 0 CPU workers only, k the first k\n"
                "  --nb     bandwidth (default: the library's choice)\n"
                "  --dist   columns per distribution block, a multiple of nb\n"
                "  --check  compare the eigenvalues with LAPACK ZHEEVD\n"
-               "  --zgemm  also measure cuBLAS ZGEMM's rate on GPU 0\n");
+               "  --zgemm  also measure cuBLAS ZGEMM's rate on GPU 0\n"
+               "  --trace  DIR: record the reduction's trace into DIR (paje.trace, tasks.rec)\n");
 }
 
 /* A random Hermitian matrix, both triangles, real diagonal. */
@@ -102,7 +103,8 @@ int main(int argc, char **argv)
         {"nb", required_argument, 0, 'b'},   {"dist", required_argument, 0, 'D'},
         {"uplo", required_argument, 0, 'u'}, {"vect", required_argument, 0, 'v'},
         {"seed", required_argument, 0, 's'}, {"check", no_argument, 0, 'c'},
-        {"zgemm", no_argument, 0, 'z'},      {"help", no_argument, 0, 'h'},
+        {"zgemm", no_argument, 0, 'z'},      {"trace", required_argument, 0, 't'},
+        {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     int64_t n = 4096;
     int ngpu = -1, seed = 1, check = 0, zgemm = 0, c, info;
@@ -122,6 +124,7 @@ int main(int argc, char **argv)
         case 's': seed = atoi(optarg); break;
         case 'c': check = 1; break;
         case 'z': zgemm = 1; break;
+        case 't': opt.trace_dir = optarg; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -204,6 +207,8 @@ int main(int argc, char **argv)
     free(d);
     free(e);
     free(hous2);
-    startrd_finalize();
+    /* The trace is converted when the context closes. */
+    if (startrd_finalize() != 0)
+        status = 1;
     return status;
 }

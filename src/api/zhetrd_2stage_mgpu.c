@@ -7,6 +7,7 @@
 #include "error.h"
 #include "stage1.h"
 #include "stage2.h"
+#include "trace.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -103,6 +104,7 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
         ret = STARTRD_ERR_MEMORY;
         goto out;
     }
+    startrd_trace_begin();
     if (sz->kd > 0)
         ret = startrd_stage1_zhe2hb(uplo, n, sz->kd, dist_nb, sz->ngpu, ctx->cuda_worker, A, lda, tau);
     if (ret != 0)
@@ -117,6 +119,7 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
         last_stats = (startrd_stats_t){(t1 - t0) * 1e-6, (starpu_timing_now() - t1) * 1e-6,
                                        sz->ngpu, (int)sz->kd};
 out:
+    startrd_trace_end();
     if (hous != hous2)
         free(hous);
     if (band != work)

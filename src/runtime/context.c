@@ -1,5 +1,6 @@
 #include "context.h"
 #include "error.h"
+#include "trace.h"
 
 #include <pthread.h>
 #ifdef HAVE_OPENBLAS_SET_NUM_THREADS
@@ -38,6 +39,9 @@ void startrd_options_init(startrd_options_t *opt)
     opt->scheduler = NULL;
     opt->nb = 0;
     opt->dist_nb = 0;
+    opt->trace_dir = getenv("STARTRD_TRACE_DIR");
+    if (opt->trace_dir != NULL && opt->trace_dir[0] == '\0')
+        opt->trace_dir = NULL;
 }
 
 static int start_starpu(const startrd_options_t *opt)
@@ -68,6 +72,8 @@ static int start_starpu(const startrd_options_t *opt)
         }
 #endif
     }
+    if (opt->trace_dir != NULL && (ret = startrd_trace_prepare(opt->trace_dir)) != 0)
+        return ret;
     ret = starpu_init(&conf);
     if (ret == -ENODEV) {
         startrd_error("starpu_init: no worker available");
@@ -124,22 +130,31 @@ static int open_context(const startrd_options_t *opt)
 #endif
     blas_single_threaded(1);
     context.opt = *opt;
+    context.trace_dir = opt->trace_dir != NULL ? strdup(opt->trace_dir) : NULL;
+    context.opt.trace_dir = context.trace_dir;
     context.refcount = 1;
     return 0;
 }
 
-static void close_context(void)
+static int close_context(void)
 {
+    int ret = 0;
+
     context.refcount = 0;
     blas_single_threaded(0);
-    if (!context.owns_starpu)
-        return;
-    starpu_task_wait_for_all();
+    if (context.owns_starpu) {
+        starpu_task_wait_for_all();
 #ifdef STARTRD_USE_CUDA
-    starpu_cusolver_shutdown();
-    starpu_cublas_shutdown();
+        starpu_cusolver_shutdown();
+        starpu_cublas_shutdown();
 #endif
-    starpu_shutdown();
+        starpu_shutdown();
+        if (context.trace_dir != NULL)
+            ret = startrd_trace_convert(context.trace_dir);
+    }
+    free(context.trace_dir);
+    context.trace_dir = NULL;
+    return ret;
 }
 
 static void release_implicit_at_exit(void)
@@ -197,7 +212,7 @@ int startrd_context_release(void)
         ret = STARTRD_ERR_STATE;
     } else if (--context.refcount == 0) {
         implicit_reference = 0;
-        close_context();
+        ret = close_context();
     }
     pthread_mutex_unlock(&context_lock);
     return ret;

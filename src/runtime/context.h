@@ -12,6 +12,7 @@ typedef struct startrd_context {
     int ncuda;                     /* CUDA workers available to the library */
     int cuda_worker[STARPU_NMAXWORKERS];
     startrd_options_t opt;
+    char *trace_dir;               /* owned copy of opt.trace_dir */
 } startrd_context_t;
 
 /**

@@ -1,0 +1,68 @@
+/* Tracing on demand: a context opened with a trace directory records the
+ * reduction and, when it closes, leaves a Paje trace and a tasks.rec that
+ * names every kind of task of both stages. */
+#include "startrd.h"
+#include "testing.h"
+
+#include <complex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static long count_tasks(const char *path, const char *name)
+{
+    char line[512], wanted[256];
+    long count = 0;
+    FILE *f = fopen(path, "r");
+
+    if (f == NULL)
+        return -1;
+    snprintf(wanted, sizeof wanted, "Name: %s\n", name);
+    while (fgets(line, sizeof line, f) != NULL)
+        count += strcmp(line, wanted) == 0;
+    fclose(f);
+    return count;
+}
+
+int main(void)
+{
+    static const char *const kinds[] = {"startrd_zpanel_qr", "startrd_zhemm_columns",
+                                        "startrd_zher2k_columns", "startrd_zgemm",
+                                        "startrd_zhb2st_group", "copy_in", "copy_out"};
+    const char *dir = "tests/trace-test";
+    const int n = 300;
+    double complex *a = malloc(sizeof *a * n * n), *tau = malloc(sizeof *tau * n);
+    double *d = malloc(sizeof *d * n), *e = malloc(sizeof *e * n);
+    startrd_options_t opt;
+    struct stat st;
+    char path[256];
+
+    if (a == NULL || tau == NULL || d == NULL || e == NULL || tst_gen(TST_KIND_RANDOM, n, a, n, 7) != 0) {
+        tst_check(false, "allocation");
+        return tst_summary();
+    }
+    startrd_options_init(&opt);
+    opt.ngpu = tst_env_ngpu();
+    opt.nb = 16;
+    opt.trace_dir = dir;
+    tst_check(startrd_init(&opt) == 0, "startrd_init with trace_dir %s", dir);
+    tst_check(zhetrd_2stage_mgpu('N', 'L', n, a, n, d, e, tau, NULL, 0, NULL, 0, -1) == 0,
+              "traced reduction of order %d", n);
+    tst_check(startrd_finalize() == 0, "finalize converts the trace");
+
+    snprintf(path, sizeof path, "%s/paje.trace", dir);
+    tst_check(stat(path, &st) == 0 && st.st_size > 0, "%s written (%lld bytes)", path,
+              (long long)(stat(path, &st) == 0 ? st.st_size : -1));
+    snprintf(path, sizeof path, "%s/tasks.rec", dir);
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        long count = count_tasks(path, kinds[k]);
+
+        tst_check(count > 0, "%s lists %ld %s tasks", path, count, kinds[k]);
+    }
+    free(a);
+    free(tau);
+    free(d);
+    free(e);
+    return tst_summary();
+}
