@@ -1,11 +1,14 @@
 /* Moves one block column between the caller's LAPACK-layout matrix and the
- * library's padded lower-storage copy.  For uplo = 'U' the copy holds the
+ * library's padded lower-storage copy.  Copying in is also where NaN and Inf
+ * are caught, at no extra pass over memory; copying out is skipped once one
+ * was, so the caller's matrix is left as it was.  For uplo = 'U' the copy holds the
  * conjugate transpose of the stored upper triangle, which is the lower
  * triangle of the same Hermitian matrix, so the stage-1 algorithm only has
  * a lower variant.  Only the referenced triangle of the caller's matrix is
  * read or written; padding in the copy is left as is (zero). */
 #include "codelets.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +18,18 @@ struct copy_column_args {
     int64_t n, lda;         /* the caller's matrix */
     double complex *a;
     int64_t col0;           /* first column of this block column */
+    atomic_int *nonfinite;  /* NULL: no check */
 };
+
+/* x * 0 is 0 for every finite x and NaN for NaN and Inf: one sum tells. */
+static int all_finite(const double complex *x, int64_t count)
+{
+    double sum = 0.0;
+
+    for (int64_t i = 0; i < count; i++)
+        sum += creal(x[i]) * 0.0 + cimag(x[i]) * 0.0;
+    return !isnan(sum);
+}
 
 static void copy_column_cpu(void *buffers[], void *cl_arg)
 {
@@ -25,6 +39,8 @@ static void copy_column_cpu(void *buffers[], void *cl_arg)
     int64_t width = STARPU_MATRIX_GET_NY(buffers[0]);
     int64_t cols = x->n - x->col0 < width ? x->n - x->col0 : width;
 
+    if (x->to_user && x->nonfinite != NULL && atomic_load(x->nonfinite))
+        return;
     for (int64_t q = 0; q < cols; q++) {
         int64_t col = x->col0 + q, rows = x->n - col;   /* from the diagonal down */
         double complex *cq = c + q * ldc + q;
@@ -48,6 +64,14 @@ static void copy_column_cpu(void *buffers[], void *cl_arg)
                 cq[r] = conj(*ar);
         }
     }
+    if (!x->to_user && x->nonfinite != NULL) {
+        int finite = 1;
+
+        for (int64_t q = 0; q < cols; q++)
+            finite &= all_finite(c + q * ldc + q, x->n - x->col0 - q);
+        if (!finite)
+            atomic_store(x->nonfinite, 1);
+    }
 }
 
 static struct starpu_perfmodel copy_column_model = {
@@ -65,13 +89,13 @@ static struct starpu_codelet copy_column_codelet = {
 
 int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int64_t n,
                               double complex *a, int64_t lda, int64_t col0,
-                              starpu_data_handle_t column)
+                              starpu_data_handle_t column, atomic_int *nonfinite)
 {
     struct copy_column_args *args = malloc(sizeof *args);
 
     if (args == NULL)
         return -ENOMEM;
-    *args = (struct copy_column_args){to_user, uplo, n, lda, a, col0};
+    *args = (struct copy_column_args){to_user, uplo, n, lda, a, col0, nonfinite};
     return starpu_task_insert(&copy_column_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
                               STARPU_RW, column,

@@ -4,6 +4,7 @@
 #define STARTRD_CODELETS_H
 
 #include <complex.h>
+#include <stdatomic.h>
 
 #include "bulge_plan.h"
 #include "starpu_include.h"
@@ -47,10 +48,12 @@ int startrd_task_zher2k_columns(startrd_place_t place, starpu_data_handle_t V, s
  * Copy block column starting at column @p col0 between the caller's n x n
  * matrix (@p uplo triangle, leading dimension @p lda) and a lower-storage
  * column handle: into the handle, or back to the caller with @p to_user.
+ * With @p nonfinite, copying in sets it on a NaN or Inf, and copying out
+ * does nothing once it is set.
  */
 int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int64_t n,
                               double complex *a, int64_t lda, int64_t col0,
-                              starpu_data_handle_t column);
+                              starpu_data_handle_t column, atomic_int *nonfinite);
 
 /**
  * Bulge-chasing kernels of sweeps s0..s1-1 whose skewed position q = m + 2(s-s0)

@@ -30,7 +30,8 @@ enum startrd_status {
     STARTRD_ERR_NO_GPU = 2,      /**< More GPUs were requested than StarPU can drive. */
     STARTRD_ERR_MEMORY = 3,      /**< A host or device allocation failed. */
     STARTRD_ERR_KERNEL = 4,      /**< A BLAS, LAPACK, cuBLAS or CUDA call inside a task failed. */
-    STARTRD_ERR_STATE = 5        /**< The call does not fit the library's state (e.g. finalize without init). */
+    STARTRD_ERR_STATE = 5,       /**< The call does not fit the library's state (e.g. finalize without init). */
+    STARTRD_ERR_NONFINITE = 6    /**< A holds NaN or Inf; nothing was written. */
 };
 
 /** Options of the runtime context, set by startrd_options_init() then adjusted. */
@@ -41,6 +42,8 @@ typedef struct startrd_options {
     int nb;                 /**< Bandwidth of the intermediate band (and stage-1 block size); 0 chooses. */
     int dist_nb;            /**< Columns per block of the block-cyclic distribution over GPUs, a
                                  multiple of nb; 0 means nb. */
+    int check_finite;       /**< Scan A for NaN and Inf while copying it in (no extra pass);
+                                 1 by default, 0 when $STARTRD_CHECK_FINITE is 0. */
     const char *trace_dir;  /**< Record an FxT trace of the reductions and convert it, when the
                                  context closes, into DIR/paje.trace (ViTE) and DIR/tasks.rec;
                                  NULL: no trace.  Defaults to $STARTRD_TRACE_DIR. */
@@ -123,8 +126,10 @@ int startrd_gpu_count(void);
  * serialised.
  *
  * @return 0 on success; -i when argument i is invalid, in which case nothing
- *         is written; a positive ::startrd_status for a run-time failure,
- *         explained by one line on stderr.
+ *         is written; ::STARTRD_ERR_NONFINITE when the referenced triangle
+ *         holds NaN or Inf (unless the check is off), in which case A, d, e and
+ *         tau are left unchanged; another positive ::startrd_status for a
+ *         run-time failure, explained by one line on stderr.
  */
 int zhetrd_2stage_mgpu(char vect, char uplo, int n, double _Complex *A, int lda,
                        double *d, double *e, double _Complex *tau,

@@ -10,6 +10,7 @@
 #include "trace.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,8 +106,13 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
         goto out;
     }
     startrd_trace_begin();
-    if (sz->kd > 0)
-        ret = startrd_stage1_zhe2hb(uplo, n, sz->kd, dist_nb, sz->ngpu, ctx->cuda_worker, A, lda, tau);
+    if (sz->kd > 0) {
+        ret = startrd_stage1_zhe2hb(uplo, n, sz->kd, dist_nb, sz->ngpu, ctx->cuda_worker, A, lda,
+                                    tau, ctx->opt.check_finite);
+    } else if (ctx->opt.check_finite && !(isfinite(creal(A[0])) && isfinite(cimag(A[0])))) {
+        startrd_error("the matrix holds NaN or Inf; A is left unchanged");
+        ret = STARTRD_ERR_NONFINITE;
+    }
     if (ret != 0)
         goto out;
     t1 = starpu_timing_now();

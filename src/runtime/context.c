@@ -39,6 +39,7 @@ void startrd_options_init(startrd_options_t *opt)
     opt->scheduler = NULL;
     opt->nb = 0;
     opt->dist_nb = 0;
+    opt->check_finite = getenv("STARTRD_CHECK_FINITE") == NULL || strcmp(getenv("STARTRD_CHECK_FINITE"), "0") != 0;
     opt->trace_dir = getenv("STARTRD_TRACE_DIR");
     if (opt->trace_dir != NULL && opt->trace_dir[0] == '\0')
         opt->trace_dir = NULL;

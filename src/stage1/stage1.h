@@ -12,10 +12,12 @@
  * of A, the reflectors beyond it and their scalar factors in tau[0 .. n-nb-1].
  * Block columns are distributed in blocks of dist_nb columns over the
  * @p nowners CUDA workers of @p owner_worker; nowners = 0 runs on CPU workers.
- * Blocks until done.  @return 0 or a positive startrd_status.
+ * With @p check_finite, a NaN or Inf in the referenced triangle gives
+ * STARTRD_ERR_NONFINITE and leaves A unchanged.  Blocks until done.
+ * @return 0 or a positive startrd_status.
  */
 int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
                           int nowners, const int *owner_worker,
-                          double complex *A, int64_t lda, double complex *tau);
+                          double complex *A, int64_t lda, double complex *tau, int check_finite);
 
 #endif

@@ -18,6 +18,7 @@
 #include "startrd.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 enum { PRIO_UPDATE = 1, PRIO_PRODUCT = 2, PRIO_CRITICAL = 3 };
 
@@ -30,6 +31,8 @@ struct stage1 {
     starpu_data_handle_t *Y, *W, *Z, *M;   /* [2][nparts] or [2][ncopies] */
     starpu_data_handle_t *tau;             /* each panel's part of the caller's TAU */
     starpu_data_handle_t *cols;            /* scratch list of block columns for one task */
+    atomic_int nonfinite;                  /* a NaN or Inf was read from A */
+    double complex *tau_work;              /* TAU until the reduction succeeded */
 };
 
 /* Which partial product (and, with GPUs, which GPU) block column j feeds. */
@@ -177,14 +180,16 @@ static void update(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int 
     }
 }
 
-static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t lda)
+static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t lda, int check_finite)
 {
+    atomic_int *nonfinite = check_finite ? &s->nonfinite : NULL;
     int64_t nt = s->A.nt, nb = s->A.nb;
     startrd_place_t anywhere = {-1, PRIO_CRITICAL};
     int ret = 0;
 
     for (int64_t j = 0; j < nt; j++)
-        ret |= startrd_task_zcopy_column(anywhere, 0, uplo, s->n, a, lda, j * nb, startrd_desc_column(&s->A, j));
+        ret |= startrd_task_zcopy_column(anywhere, 0, uplo, s->n, a, lda, j * nb,
+                                         startrd_desc_column(&s->A, j), nonfinite);
     if (nt > 1)
         ret |= panel(s, 0);
     for (int64_t k = 0; k + 1 < nt; k++) {
@@ -195,13 +200,14 @@ static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t 
     }
     anywhere.priority = 0;
     for (int64_t j = 0; j < nt; j++)
-        ret |= startrd_task_zcopy_column(anywhere, 1, uplo, s->n, a, lda, j * nb, startrd_desc_column(&s->A, j));
+        ret |= startrd_task_zcopy_column(anywhere, 1, uplo, s->n, a, lda, j * nb,
+                                         startrd_desc_column(&s->A, j), nonfinite);
     return ret;
 }
 
 int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
                           int nowners, const int *owner_worker,
-                          double complex *A, int64_t lda, double complex *tau)
+                          double complex *A, int64_t lda, double complex *tau, int check_finite)
 {
     struct stage1 s = {.n = n};
     int64_t N = (n + nb - 1) / nb * nb;
@@ -223,13 +229,17 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     s.M = calloc((size_t)(2 * s.ncopies), sizeof *s.M);
     s.tau = calloc((size_t)s.A.nt, sizeof *s.tau);
     s.cols = calloc((size_t)s.A.nt, sizeof *s.cols);
-    if (s.Y == NULL || s.W == NULL || s.Z == NULL || s.M == NULL || s.tau == NULL || s.cols == NULL) {
+    /* TAU reaches the caller only on success, like A. */
+    s.tau_work = malloc((size_t)(n - nb) * sizeof *s.tau_work);
+    if (s.Y == NULL || s.W == NULL || s.Z == NULL || s.M == NULL || s.tau == NULL || s.cols == NULL ||
+        s.tau_work == NULL) {
         startrd_error("stage 1: cannot allocate workspace handles");
         ret = STARTRD_ERR_MEMORY;
         goto out;
     }
-    register_workspaces(&s, tau);
-    if (insert_tasks(&s, uplo, A, lda) != 0) {
+    register_workspaces(&s, s.tau_work);
+    atomic_init(&s.nonfinite, 0);
+    if (insert_tasks(&s, uplo, A, lda, check_finite) != 0) {
         startrd_error("stage 1: task submission failed");
         ret = STARTRD_ERR_RUNTIME;
     }
@@ -237,6 +247,12 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     unregister_workspaces(&s);
     if (ret == 0 && startrd_kernel_failures_take() > 0)
         ret = STARTRD_ERR_KERNEL;
+    if (ret == 0 && atomic_load(&s.nonfinite)) {
+        startrd_error("the matrix holds NaN or Inf; A is left unchanged");
+        ret = STARTRD_ERR_NONFINITE;
+    }
+    if (ret == 0)
+        memcpy(tau, s.tau_work, (size_t)(n - nb) * sizeof *tau);
 out:
     startrd_desc_finish(&s.A);
     free(s.Y);
@@ -245,5 +261,6 @@ out:
     free(s.M);
     free(s.tau);
     free(s.cols);
+    free(s.tau_work);
     return ret;
 }

@@ -1,0 +1,217 @@
+/* What long scientific runs rely on: NaN and Inf are reported, not chased;
+ * repeated calls and init/finalize cycles do not grow memory; concurrent
+ * calls from two threads both succeed; the same input gives bitwise the
+ * same d and e. */
+#include "startrd.h"
+#include "testing.h"
+
+#include <complex.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct problem {
+    char uplo;
+    int n, lda;
+    double complex *a0, *a, *tau;
+    double *d, *e, *w0, *w;
+    int info;
+};
+
+static int problem_init(struct problem *p, char uplo, int n, uint64_t seed)
+{
+    size_t size = (size_t)n * (size_t)n;
+
+    memset(p, 0, sizeof *p);
+    p->uplo = uplo;
+    p->n = p->lda = n;
+    p->a0 = malloc(size * sizeof *p->a0);
+    p->a = malloc(size * sizeof *p->a);
+    p->tau = malloc((size_t)n * sizeof *p->tau);
+    p->d = malloc((size_t)n * sizeof *p->d);
+    p->e = malloc((size_t)n * sizeof *p->e);
+    p->w0 = malloc((size_t)n * sizeof *p->w0);
+    p->w = malloc((size_t)n * sizeof *p->w);
+    if (p->a0 == NULL || p->a == NULL || p->tau == NULL || p->d == NULL || p->e == NULL ||
+        p->w0 == NULL || p->w == NULL || tst_gen(TST_KIND_RANDOM, n, p->a0, n, seed) != 0)
+        return -1;
+    memcpy(p->a, p->a0, size * sizeof *p->a);
+    return tst_eig_hermitian(uplo, n, p->a0, n, p->w0);
+}
+
+static void problem_free(struct problem *p)
+{
+    free(p->a0);
+    free(p->a);
+    free(p->tau);
+    free(p->d);
+    free(p->e);
+    free(p->w0);
+    free(p->w);
+}
+
+static int reduce(struct problem *p)
+{
+    memcpy(p->a, p->a0, (size_t)p->n * (size_t)p->n * sizeof *p->a);
+    p->info = zhetrd_2stage_mgpu('N', p->uplo, p->n, p->a, p->lda, p->d, p->e, p->tau, NULL, 0,
+                                 NULL, 0, -1);
+    return p->info;
+}
+
+static double eig_ratio(struct problem *p)
+{
+    if (p->info != 0 || tst_eig_tridiagonal(p->n, p->d, p->e, p->w) != 0)
+        return INFINITY;
+    return tst_eig_ratio(p->n, p->w0, p->w);
+}
+
+/* A NaN or Inf anywhere in the referenced triangle: positive info, and A,
+ * d, e, tau exactly as they were. */
+static void nonfinite(char uplo, int n, double complex bad, int64_t row, int64_t col, const char *what)
+{
+    struct problem p;
+    const double sentinel = 31.25;
+    int untouched = 1;
+
+    if (problem_init(&p, uplo, n, 11) != 0) {
+        tst_check(false, "non-finite: setup");
+        return;
+    }
+    p.a0[row + col * (int64_t)n] = bad;
+    for (int i = 0; i < n; i++) {
+        p.d[i] = p.e[i] = sentinel;
+        p.tau[i] = sentinel;
+    }
+    reduce(&p);
+    for (int i = 0; i < n; i++)
+        untouched &= p.d[i] == sentinel && p.e[i] == sentinel && p.tau[i] == sentinel;
+    /* memcmp, since NaN != NaN */
+    untouched &= memcmp(p.a, p.a0, (size_t)n * (size_t)n * sizeof *p.a) == 0;
+    tst_check(p.info == STARTRD_ERR_NONFINITE && untouched,
+              "%s at (%lld,%lld), uplo=%c n=%d: info %d (want %d), A d e tau untouched %d",
+              what, (long long)row, (long long)col, uplo, n, p.info, STARTRD_ERR_NONFINITE, untouched);
+    problem_free(&p);
+}
+
+static long resident_kib(void)
+{
+    long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+
+    if (f == NULL)
+        return -1;
+    if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+        resident = -1;
+    fclose(f);
+    return resident < 0 ? -1 : resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static void *reduce_thread(void *arg)
+{
+    reduce(arg);
+    return NULL;
+}
+
+int main(void)
+{
+    startrd_options_t opt;
+    struct problem p, q;
+
+    startrd_options_init(&opt);
+    opt.ngpu = tst_env_ngpu();
+    opt.nb = 16;
+    tst_check(startrd_init(&opt) == 0, "startrd_init");
+
+    for (int u = 0; u < 2; u++) {
+        char uplo = u ? 'U' : 'L';
+        int n = 150;
+        /* The last row and column, the diagonal, the first subdiagonal entry. */
+        int64_t where[][2] = {{n - 1, 0}, {n - 1, n - 1}, {40, 40}, {1, 0}, {90, 33}};
+
+        for (size_t k = 0; k < sizeof where / sizeof where[0]; k++) {
+            int64_t i = where[k][0], j = where[k][1];
+
+            nonfinite(uplo, n, NAN, uplo == 'L' ? i : j, uplo == 'L' ? j : i, "NaN");
+            nonfinite(uplo, n, CMPLX(0.0, INFINITY), uplo == 'L' ? i : j, uplo == 'L' ? j : i, "Inf");
+        }
+        nonfinite(uplo, 1, NAN, 0, 0, "NaN");
+    }
+    /* Outside the referenced triangle a NaN is none of the library's business. */
+    if (problem_init(&p, 'L', 120, 5) == 0) {
+        p.a0[3 + 77 * 120] = NAN;
+        reduce(&p);
+        tst_check(p.info == 0 && eig_ratio(&p) <= 10.0, "NaN in the other triangle ignored: info %d", p.info);
+    }
+    problem_free(&p);
+
+    /* Same input, same machine, same workers: bitwise the same d and e. */
+    if (problem_init(&p, 'L', 300, 21) == 0 && reduce(&p) == 0) {
+        double *d1 = malloc(300 * sizeof *d1), *e1 = malloc(300 * sizeof *e1);
+
+        if (d1 != NULL && e1 != NULL) {
+            memcpy(d1, p.d, 300 * sizeof *d1);
+            memcpy(e1, p.e, 299 * sizeof *e1);
+            reduce(&p);
+            tst_check(p.info == 0 && memcmp(d1, p.d, 300 * sizeof *d1) == 0 &&
+                          memcmp(e1, p.e, 299 * sizeof *e1) == 0,
+                      "two runs on the same input give bitwise identical d and e");
+        }
+        free(d1);
+        free(e1);
+    }
+    problem_free(&p);
+
+    /* 100 calls: resident memory after the first 10 must stay put. */
+    if (problem_init(&p, 'U', 64, 3) == 0) {
+        long before = 0, after;
+        int failures = 0;
+
+        for (int k = 0; k < 100; k++) {
+            if (k == 10)
+                before = resident_kib();
+            failures += reduce(&p) != 0 || eig_ratio(&p) > 10.0;
+        }
+        after = resident_kib();
+        tst_check(failures == 0 && before > 0 && after - before < 2048,
+                  "100 calls of order 64: %d failures, resident memory %ld -> %ld KiB", failures, before, after);
+    }
+    problem_free(&p);
+    tst_check(startrd_finalize() == 0, "startrd_finalize");
+
+    /* init/finalize cycles, each with a reduction. */
+    if (problem_init(&p, 'L', 64, 4) == 0) {
+        long before = 0, after;
+        int failures = 0;
+
+        for (int k = 0; k < 12; k++) {
+            if (k == 2)
+                before = resident_kib();
+            failures += startrd_init(&opt) != 0;
+            failures += reduce(&p) != 0 || eig_ratio(&p) > 10.0;
+            failures += startrd_finalize() != 0;
+        }
+        after = resident_kib();
+        tst_check(failures == 0 && after - before < 4096,
+                  "12 init/reduce/finalize cycles: %d failures, resident memory %ld -> %ld KiB",
+                  failures, before, after);
+    }
+    problem_free(&p);
+
+    /* Two threads at once, on the context opened implicitly by the first call. */
+    if (problem_init(&p, 'L', 200, 8) == 0 && problem_init(&q, 'U', 170, 9) == 0) {
+        pthread_t t1, t2;
+        int started = pthread_create(&t1, NULL, reduce_thread, &p) == 0;
+
+        started &= pthread_create(&t2, NULL, reduce_thread, &q) == 0;
+        pthread_join(t1, NULL);
+        pthread_join(t2, NULL);
+        tst_check(started && eig_ratio(&p) <= 10.0 && eig_ratio(&q) <= 10.0,
+                  "two threads reducing at once: info %d and %d", p.info, q.info);
+    }
+    problem_free(&p);
+    problem_free(&q);
+    return tst_summary();
+}
