@@ -44,10 +44,7 @@ static struct starpu_perfmodel geadd_model = {
 static struct starpu_codelet geadd_codelet = {
     .name = "zgeadd",
     .cpu_funcs = {geadd_cpu},
-#ifdef STARTRD_USE_CUDA
-    .cuda_funcs = {geadd_cuda},
-    .cuda_flags = {STARPU_CUDA_ASYNC},
-#endif
+    STARTRD_CUDA_ASYNC(geadd_cuda)
     .nbuffers = 2,
     .modes = {STARPU_R, STARPU_RW},
     .model = &geadd_model,

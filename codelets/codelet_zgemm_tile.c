@@ -62,15 +62,10 @@ static struct starpu_perfmodel zgemm_model = {
 
 /* With beta = 0 the task only writes C: mode W spares fetching it and lets C
  * be a workspace nothing wrote before. */
-#ifdef STARTRD_USE_CUDA
-#define ZGEMM_CUDA .cuda_funcs = {zgemm_cuda}, .cuda_flags = {STARPU_CUDA_ASYNC},
-#else
-#define ZGEMM_CUDA
-#endif
 static struct starpu_codelet zgemm_codelet[2] = {
-    {.name = "zgemm", .cpu_funcs = {zgemm_cpu}, ZGEMM_CUDA .nbuffers = 3,
+    {.name = "zgemm", .cpu_funcs = {zgemm_cpu}, STARTRD_CUDA_ASYNC(zgemm_cuda) .nbuffers = 3,
      .modes = {STARPU_R, STARPU_R, STARPU_RW}, .model = &zgemm_model},
-    {.name = "zgemm", .cpu_funcs = {zgemm_cpu}, ZGEMM_CUDA .nbuffers = 3,
+    {.name = "zgemm", .cpu_funcs = {zgemm_cpu}, STARTRD_CUDA_ASYNC(zgemm_cuda) .nbuffers = 3,
      .modes = {STARPU_R, STARPU_R, STARPU_W}, .model = &zgemm_model},
 };
 

@@ -45,11 +45,6 @@ static struct column_view view(void *buffers[], int i)
     return w;
 }
 
-static int nbuffers(void)
-{
-    return STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
-}
-
 static void hemm_columns_cpu(void *buffers[], void *cl_arg)
 {
     const struct hemm_columns_args *a = cl_arg;
@@ -62,7 +57,7 @@ static void hemm_columns_cpu(void *buffers[], void *cl_arg)
         for (size_t c = 0; c < STARPU_MATRIX_GET_NY(buffers[BUF_Y]); c++)
             memset(y + c * ld, 0, rows * sizeof *y);
     }
-    for (int i = BUF_FIRST_COLUMN; i < nbuffers(); i++) {
+    for (int i = BUF_FIRST_COLUMN; i < startrd_current_nbuffers(); i++) {
         struct column_view w = view(buffers, i);
 
         cblas_zhemm(CblasColMajor, CblasLeft, CblasLower, w.nb, w.nb, &one, w.c, w.ldc,
@@ -93,7 +88,7 @@ static void hemm_columns_cuda(void *buffers[], void *cl_arg)
         if (ce != cudaSuccess)
             startrd_kernel_failure("hemm_columns", "cudaMemset2DAsync", ce);
     }
-    for (int i = BUF_FIRST_COLUMN; i < nbuffers() && st == CUBLAS_STATUS_SUCCESS; i++) {
+    for (int i = BUF_FIRST_COLUMN; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS; i++) {
         struct column_view w = view(buffers, i);
         cuDoubleComplex *c = (cuDoubleComplex *)w.c, *v = (cuDoubleComplex *)w.v, *y = (cuDoubleComplex *)w.y;
 
@@ -119,10 +114,7 @@ static struct starpu_perfmodel hemm_columns_model = {
 static struct starpu_codelet hemm_columns_codelet = {
     .name = "zhemm_columns",
     .cpu_funcs = {hemm_columns_cpu},
-#ifdef STARTRD_USE_CUDA
-    .cuda_funcs = {hemm_columns_cuda},
-    .cuda_flags = {STARPU_CUDA_ASYNC},
-#endif
+    STARTRD_CUDA_ASYNC(hemm_columns_cuda)
     .nbuffers = STARPU_VARIABLE_NBUFFERS,
     .model = &hemm_columns_model,
 };

@@ -36,17 +36,12 @@ static struct update_view view(void *buffers[], int i)
     return u;
 }
 
-static int nbuffers(void)
-{
-    return STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
-}
-
 static void her2k_columns_cpu(void *buffers[], void *cl_arg)
 {
     const double complex one = 1.0, mone = -1.0;
 
     (void)cl_arg;
-    for (int i = BUF_FIRST_COLUMN; i < nbuffers(); i++) {
+    for (int i = BUF_FIRST_COLUMN; i < startrd_current_nbuffers(); i++) {
         struct update_view u = view(buffers, i);
 
         cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, u.m, u.nb, u.nb, &mone,
@@ -64,7 +59,7 @@ static void her2k_columns_cuda(void *buffers[], void *cl_arg)
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
 
     (void)cl_arg;
-    for (int i = BUF_FIRST_COLUMN; i < nbuffers() && st == CUBLAS_STATUS_SUCCESS; i++) {
+    for (int i = BUF_FIRST_COLUMN; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS; i++) {
         struct update_view u = view(buffers, i);
         const cuDoubleComplex *v = (const cuDoubleComplex *)u.v, *w = (const cuDoubleComplex *)u.w;
 
@@ -87,10 +82,7 @@ static struct starpu_perfmodel her2k_columns_model = {
 static struct starpu_codelet her2k_columns_codelet = {
     .name = "zher2k_columns",
     .cpu_funcs = {her2k_columns_cpu},
-#ifdef STARTRD_USE_CUDA
-    .cuda_funcs = {her2k_columns_cuda},
-    .cuda_flags = {STARPU_CUDA_ASYNC},
-#endif
+    STARTRD_CUDA_ASYNC(her2k_columns_cuda)
     .nbuffers = STARPU_VARIABLE_NBUFFERS,
     .model = &her2k_columns_model,
 };

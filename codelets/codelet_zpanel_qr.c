@@ -123,10 +123,7 @@ static struct starpu_perfmodel panel_qr_model = {
 static struct starpu_codelet panel_qr_codelet = {
     .name = "zpanel_qr",
     .cpu_funcs = {panel_qr_cpu},
-#ifdef STARTRD_USE_CUDA
-    .cuda_funcs = {panel_qr_cuda},
-    .cuda_flags = {STARPU_CUDA_ASYNC},
-#endif
+    STARTRD_CUDA_ASYNC(panel_qr_cuda)
     .nbuffers = 4,
     .modes = {STARPU_RW, STARPU_W, STARPU_W, STARPU_W},
     .model = &panel_qr_model,

@@ -9,6 +9,21 @@
 #include "bulge_plan.h"
 #include "starpu_include.h"
 
+/* A codelet's CUDA implementation, in builds with CUDA: its kernels are
+ * queued on the worker's stream and StarPU waits on the stream, not on the
+ * function's return. */
+#ifdef STARTRD_USE_CUDA
+#define STARTRD_CUDA_ASYNC(func) .cuda_funcs = {func}, .cuda_flags = {STARPU_CUDA_ASYNC},
+#else
+#define STARTRD_CUDA_ASYNC(func)
+#endif
+
+/* Number of buffers of the running task, for codelets with STARPU_VARIABLE_NBUFFERS. */
+static inline int startrd_current_nbuffers(void)
+{
+    return STARPU_TASK_GET_NBUFFERS(starpu_task_get_current());
+}
+
 /** Where and how urgently a task runs. */
 typedef struct startrd_place {
     int worker;      /**< worker id, or -1 to let the scheduler choose */

@@ -3,9 +3,8 @@
  * orthogonality of Q1 formed from the stored reflectors, and no write outside
  * the referenced triangle, for both storages, several bandwidths and
  * distribution blocks, and lda > n. */
-#include "context.h"
 #include "stage1.h"
-#include "testing.h"
+#include "testing_context.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -52,17 +51,12 @@ out:
 int main(void)
 {
     static const int64_t nbs[] = {8, 16, 32};
-    startrd_options_t opt;
     startrd_context_t *ctx;
     uint64_t seed = 1;
 
-    startrd_options_init(&opt);
-    opt.ngpu = tst_env_ngpu();
-    if (startrd_context_acquire(&opt, 0, &ctx) != 0) {
-        tst_check(false, "runtime context");
+    ctx = tst_open_context();
+    if (ctx == NULL)
         return tst_summary();
-    }
-    printf("# %d GPU worker(s), %u CPU worker(s)\n", ctx->ncuda, starpu_cpu_worker_get_count());
     for (size_t b = 0; b < sizeof nbs / sizeof nbs[0]; b++) {
         int64_t nb = nbs[b];
         int64_t sizes[] = {1, 2, nb - 1, nb, nb + 1, 3 * nb + 5, 200, 513};

@@ -3,10 +3,9 @@
  * whatever workers the context has, with tasks that write a tile of C placed
  * on the owner of its block column. */
 #include "codelets.h"
-#include "context.h"
 #include "descriptor.h"
 #include "error.h"
-#include "testing.h"
+#include "testing_context.h"
 
 #include <cblas.h>
 #include <float.h>
@@ -102,16 +101,11 @@ int main(void)
         {'C', 'C', 77, 65, 33, 8, 24},
         {'N', 'N', 300, 200, 150, 64, 128},
     };
-    startrd_options_t opt;
     startrd_context_t *ctx;
 
-    startrd_options_init(&opt);
-    opt.ngpu = tst_env_ngpu();
-    if (startrd_context_acquire(&opt, 0, &ctx) != 0) {
-        tst_check(false, "runtime context");
+    ctx = tst_open_context();
+    if (ctx == NULL)
         return tst_summary();
-    }
-    printf("# %d GPU worker(s), %u CPU worker(s)\n", ctx->ncuda, starpu_cpu_worker_get_count());
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
         run_case(ctx, &cases[c]);
     startrd_context_release();

@@ -1,0 +1,28 @@
+/* Opening the library's runtime context in tests that drive its internal
+ * layers (descriptors, codelets, stages) rather than the public API. */
+#ifndef STARTRD_TESTING_CONTEXT_H
+#define STARTRD_TESTING_CONTEXT_H
+
+#include "context.h"
+#include "testing.h"
+
+#include <stdio.h>
+
+/** The context with the GPUs $STARTRD_NGPU asks for, or NULL after a failed check. */
+static inline startrd_context_t *tst_open_context(void)
+{
+    startrd_options_t opt;
+    startrd_context_t *ctx;
+
+    startrd_options_init(&opt);
+    opt.ngpu = tst_env_ngpu();
+    if (startrd_context_acquire(&opt, 0, &ctx) != 0) {
+        tst_check(false, "runtime context");
+        return NULL;
+    }
+    printf("# %d GPU worker(s), %u CPU worker(s)\n", ctx->ncuda, starpu_cpu_worker_get_count());
+    fflush(stdout);
+    return ctx;
+}
+
+#endif
