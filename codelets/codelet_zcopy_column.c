@@ -82,14 +82,15 @@ static struct starpu_perfmodel copy_column_model = {
 static struct starpu_codelet copy_column_codelet = {
     .name = "zcopy_column",
     .cpu_funcs = {copy_column_cpu},
-    .nbuffers = 1,
-    .modes = {STARPU_RW},
+    .nbuffers = 2,
+    .modes = {STARPU_RW, STARPU_R},
     .model = &copy_column_model,
 };
 
 int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int64_t n,
                               double complex *a, int64_t lda, int64_t col0,
-                              starpu_data_handle_t column, atomic_int *nonfinite)
+                              starpu_data_handle_t column, atomic_int *nonfinite,
+                              starpu_data_handle_t scanned)
 {
     struct copy_column_args *args = malloc(sizeof *args);
 
@@ -98,9 +99,30 @@ int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int
     *args = (struct copy_column_args){to_user, uplo, n, lda, a, col0, nonfinite};
     return starpu_task_insert(&copy_column_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
-                              STARPU_RW, column,
+                              STARPU_RW, column, STARPU_R, scanned,
                               STARPU_EXECUTE_ON_WORKER, place.worker,
                               STARPU_PRIORITY, place.priority,
                               STARPU_NAME, to_user ? "copy_out" : "copy_in",
                               0);
+}
+
+/* Nothing to compute: the task only orders, through its write of the token,
+ * every copy out after every copy in, so that the verdict of the scan is
+ * final before anything is written back. */
+static void copied_in_cpu(void *buffers[], void *cl_arg)
+{
+    (void)buffers;
+    (void)cl_arg;
+}
+
+static struct starpu_codelet copied_in_codelet = {
+    .name = "copied_in",
+    .cpu_funcs = {copied_in_cpu},
+    .nbuffers = 1,
+    .modes = {STARPU_W},
+};
+
+int startrd_task_copied_in(starpu_data_handle_t scanned)
+{
+    return starpu_task_insert(&copied_in_codelet, STARPU_W, scanned, 0);
 }

@@ -64,11 +64,16 @@ int startrd_task_zher2k_columns(startrd_place_t place, starpu_data_handle_t V, s
  * matrix (@p uplo triangle, leading dimension @p lda) and a lower-storage
  * column handle: into the handle, or back to the caller with @p to_user.
  * With @p nonfinite, copying in sets it on a NaN or Inf, and copying out
- * does nothing once it is set.
+ * does nothing once it is set.  Both read the token @p scanned, which
+ * startrd_task_copied_in() writes between the copies in and the copies out.
  */
 int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int64_t n,
                               double complex *a, int64_t lda, int64_t col0,
-                              starpu_data_handle_t column, atomic_int *nonfinite);
+                              starpu_data_handle_t column, atomic_int *nonfinite,
+                              starpu_data_handle_t scanned);
+
+/** Orders every copy out after every copy in submitted before it (see above). */
+int startrd_task_copied_in(starpu_data_handle_t scanned);
 
 /**
  * Bulge-chasing kernels of sweeps s0..s1-1 whose skewed position q = m + 2(s-s0)

@@ -13,6 +13,19 @@
 #include <string.h>
 #include <unistd.h>
 
+/* AddressSanitizer keeps freed memory in quarantine, so resident memory grows
+ * by design there; LeakSanitizer checks for leaks in that build instead. */
+#ifdef __SANITIZE_ADDRESS__
+static const long growth_limit_kib = -1;
+#else
+static const long growth_limit_kib = 2048;
+#endif
+
+static bool bounded_growth(long before, long after)
+{
+    return growth_limit_kib < 0 || (before > 0 && after - before < growth_limit_kib);
+}
+
 struct problem {
     char uplo;
     int n, lda;
@@ -175,7 +188,7 @@ int main(void)
             failures += reduce(&p) != 0 || eig_ratio(&p) > 10.0;
         }
         after = resident_kib();
-        tst_check(failures == 0 && before > 0 && after - before < 2048,
+        tst_check(failures == 0 && bounded_growth(before, after),
                   "100 calls of order 64: %d failures, resident memory %ld -> %ld KiB", failures, before, after);
     }
     problem_free(&p);
@@ -194,7 +207,7 @@ int main(void)
             failures += startrd_finalize() != 0;
         }
         after = resident_kib();
-        tst_check(failures == 0 && after - before < 4096,
+        tst_check(failures == 0 && bounded_growth(before, after),
                   "12 init/reduce/finalize cycles: %d failures, resident memory %ld -> %ld KiB",
                   failures, before, after);
     }

@@ -38,9 +38,10 @@ cp "$starpu_prefix/bin/starpu_fxt_tool" "$dest/bin/"
 
 # Copy what the dynamic loader resolves, minus the C runtime and CUDA, which
 # every GPU node has and which must match its kernel and driver.
-system_lib='^(linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libgcc_s|libcuda|libcudart|libcublas|libcublasLt|libcusparse|libcusolver|libnvidia|libnvJitLink)[.-]'
+system_lib='^(linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libgcc_s|libcuda|libcudart|libcublas|libcublasLt|libcusparse|libcusolver|libcusolverMg|libnvidia|libnvJitLink)[.-]'
 for f in "$dest"/bin/* "$dest"/tests/*; do
-    ldd "$f" | awk '$2 == "=>" && $3 ~ /^\// {print $3}'
+    # Scripts (the trace renderer) have no libraries to bring.
+    ldd "$f" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $3}' || true
 done | sort -u | while read -r lib; do
     base=$(basename "$lib")
     [[ $base =~ $system_lib ]] || cp -L "$lib" "$dest/lib/$base"

@@ -17,7 +17,7 @@ starpu_prefix=$prefix/starpu-$starpu_version
 cuda_dir=${CUDA_HOME:-/usr/local/cuda}
 packages=(build-essential gfortran autoconf automake libtool pkgconf dpkg-dev
           libhwloc-dev hwloc libfxt-dev libopenblas-dev liblapacke-dev
-          libnuma-dev xz-utils)
+          libnuma-dev xz-utils python3)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }

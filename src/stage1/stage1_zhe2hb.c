@@ -32,6 +32,7 @@ struct stage1 {
     starpu_data_handle_t *tau;             /* each panel's part of the caller's TAU */
     starpu_data_handle_t *cols;            /* scratch list of block columns for one task */
     atomic_int nonfinite;                  /* a NaN or Inf was read from A */
+    starpu_data_handle_t scanned;          /* orders copies out after all copies in */
     double complex *tau_work;              /* TAU until the reduction succeeded */
 };
 
@@ -189,7 +190,8 @@ static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t 
 
     for (int64_t j = 0; j < nt; j++)
         ret |= startrd_task_zcopy_column(anywhere, 0, uplo, s->n, a, lda, j * nb,
-                                         startrd_desc_column(&s->A, j), nonfinite);
+                                         startrd_desc_column(&s->A, j), nonfinite, s->scanned);
+    ret |= startrd_task_copied_in(s->scanned);
     if (nt > 1)
         ret |= panel(s, 0);
     for (int64_t k = 0; k + 1 < nt; k++) {
@@ -201,7 +203,7 @@ static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t 
     anywhere.priority = 0;
     for (int64_t j = 0; j < nt; j++)
         ret |= startrd_task_zcopy_column(anywhere, 1, uplo, s->n, a, lda, j * nb,
-                                         startrd_desc_column(&s->A, j), nonfinite);
+                                         startrd_desc_column(&s->A, j), nonfinite, s->scanned);
     return ret;
 }
 
@@ -239,11 +241,13 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     }
     register_workspaces(&s, s.tau_work);
     atomic_init(&s.nonfinite, 0);
+    starpu_void_data_register(&s.scanned);
     if (insert_tasks(&s, uplo, A, lda, check_finite) != 0) {
         startrd_error("stage 1: task submission failed");
         ret = STARTRD_ERR_RUNTIME;
     }
     starpu_task_wait_for_all();
+    starpu_data_unregister(s.scanned);
     unregister_workspaces(&s);
     if (ret == 0 && startrd_kernel_failures_take() > 0)
         ret = STARTRD_ERR_KERNEL;

@@ -1,0 +1,838 @@
+/* startrd-bench: StarTRD against cuSOLVER (cusolverDnZhetrd, one GPU),
+ * cusolverMg (cusolverMgSyevd, eigenvalues only, several GPUs) and LAPACK
+ * (ZHETRD_2STAGE on the host cores), in one process, on the same random
+ * Hermitian matrices.
+ *
+ * Every time is a wall time from the matrix in (pageable) host memory to the
+ * result in host memory: d and e for the reductions, the eigenvalues for
+ * cusolverMg, whose time therefore also covers its tridiagonal eigensolver.
+ * It includes what a caller does per call (device allocations, copies in,
+ * workspace queries and allocations, the computation, copies out, frees),
+ * not what it does once per process (StarPU start-up, library handles,
+ * peer access).  The input is copied fresh from the generated matrix before
+ * every run; with --repeat R the best of R runs is kept.
+ *
+ * For each n the methods run one after the other: StarTRD for each GPU count
+ * in a runtime context of its own (startrd_init/startrd_finalize around it),
+ * so that StarPU holds no GPU memory and no core while the others run.  The
+ * eigenvalues of each method (LAPACK's DSTERF of d and e where a method gives
+ * those) are compared with a reference: LAPACK when it ran for this n,
+ * otherwise the first method that ran.  Exit status 1 if an agreement
+ * exceeds 10 n eps max|lambda|. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#include "startrd.h"
+
+#include "config.h"
+#ifdef STARTRD_USE_CUDA
+#include <cuda_runtime.h>
+#include <cusolverDn.h>
+/* CUDA 13 marks cusolverMg deprecated; it is still the multi-GPU baseline. */
+#define DISABLE_CUSOLVERMG_DEPRECATED
+#include <cusolverMg.h>
+#include <pthread.h>
+#endif
+#ifdef HAVE_OPENBLAS_SET_NUM_THREADS
+#include <cblas.h>
+#endif
+
+#include <complex.h>
+#include <errno.h>
+#include <float.h>
+#include <getopt.h>
+#include <lapack.h>
+#include <lapacke.h>
+#include <limits.h>
+#include <math.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_LIST 64
+#define AGREEMENT_TOL 10.0 /* in units of n eps max|lambda| */
+
+enum method { M_STARTRD, M_CUSOLVER, M_CUSOLVERMG, M_LAPACK, M_COUNT };
+static const char *const method_name[M_COUNT] = {"startrd", "cusolver", "cusolvermg", "lapack"};
+
+/* One (method, GPU count) at one n. */
+typedef struct result {
+    enum method method;
+    int gpus;
+    int nb;          /* StarTRD's bandwidth, 0 elsewhere */
+    double stage1;   /* seconds, < 0 where the method has no stages */
+    double stage2;
+    double total;    /* best of the runs */
+    double sterf;    /* seconds of the host DSTERF of d, e (not in total), < 0: none */
+    double *w;       /* the n eigenvalues, ascending */
+} result_t;
+
+static double now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void *xmalloc(size_t bytes, const char *what)
+{
+    void *p = malloc(bytes > 0 ? bytes : 1);
+
+    if (p == NULL) {
+        fprintf(stderr, "startrd-bench: cannot allocate %zu bytes for %s\n", bytes, what);
+        exit(1);
+    }
+    return p;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+#ifdef STARTRD_USE_CUDA
+static const char *cusolver_status_name(cusolverStatus_t s)
+{
+    switch (s) {
+    case CUSOLVER_STATUS_SUCCESS: return "CUSOLVER_STATUS_SUCCESS";
+    case CUSOLVER_STATUS_NOT_INITIALIZED: return "CUSOLVER_STATUS_NOT_INITIALIZED";
+    case CUSOLVER_STATUS_ALLOC_FAILED: return "CUSOLVER_STATUS_ALLOC_FAILED";
+    case CUSOLVER_STATUS_INVALID_VALUE: return "CUSOLVER_STATUS_INVALID_VALUE";
+    case CUSOLVER_STATUS_ARCH_MISMATCH: return "CUSOLVER_STATUS_ARCH_MISMATCH";
+    case CUSOLVER_STATUS_MAPPING_ERROR: return "CUSOLVER_STATUS_MAPPING_ERROR";
+    case CUSOLVER_STATUS_EXECUTION_FAILED: return "CUSOLVER_STATUS_EXECUTION_FAILED";
+    case CUSOLVER_STATUS_INTERNAL_ERROR: return "CUSOLVER_STATUS_INTERNAL_ERROR";
+    case CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED: return "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED";
+    case CUSOLVER_STATUS_NOT_SUPPORTED: return "CUSOLVER_STATUS_NOT_SUPPORTED";
+    default: return "unknown cusolverStatus_t";
+    }
+}
+
+static void cuda_fail(cudaError_t err, const char *call, int line)
+{
+    fprintf(stderr, "startrd-bench: %s failed: %s (%s, line %d)\n", call, cudaGetErrorString(err),
+            cudaGetErrorName(err), line);
+    exit(1);
+}
+
+static void cusolver_fail(cusolverStatus_t st, const char *call, int line)
+{
+    fprintf(stderr, "startrd-bench: %s failed: %s (%d, line %d)\n", call, cusolver_status_name(st),
+            (int)st, line);
+    exit(1);
+}
+
+#define CUDA_CHECK(call)                                                                           \
+    do {                                                                                           \
+        cudaError_t err_ = (call);                                                                 \
+        if (err_ != cudaSuccess)                                                                   \
+            cuda_fail(err_, #call, __LINE__);                                                      \
+    } while (0)
+#define CUSOLVER_CHECK(call)                                                                       \
+    do {                                                                                           \
+        cusolverStatus_t st_ = (call);                                                             \
+        if (st_ != CUSOLVER_STATUS_SUCCESS)                                                        \
+            cusolver_fail(st_, #call, __LINE__);                                                   \
+    } while (0)
+#endif
+
+/* ------------------------------------------------------------- the input */
+
+/* A random Hermitian matrix, both triangles, real diagonal (as in
+ * startrd-reduce, so that the two programs see the same matrices). */
+static void generate(int64_t n, double complex *a, int seed)
+{
+    lapack_int iseed[4] = {seed & 4095, 17, 29, 31};
+
+    for (int64_t j = 0; j < n; j++) {
+        lapack_int info = LAPACKE_zlarnv(2, iseed, (lapack_int)(n - j), a + j * n + j);
+        if (info != 0) {
+            fprintf(stderr, "startrd-bench: LAPACKE_zlarnv returned %d\n", (int)info);
+            exit(1);
+        }
+        a[j * n + j] = creal(a[j * n + j]);
+        for (int64_t i = j + 1; i < n; i++)
+            a[i * n + j] = conj(a[j * n + i]);
+    }
+}
+
+/* The eigenvalues of the tridiagonal (d, e) into w (ascending) by DSTERF;
+ * d and e are left as they are.  Returns DSTERF's time. */
+static double tridiagonal_eigenvalues(int64_t n, const double *d, const double *e, double *w)
+{
+    double *ework = xmalloc((size_t)n * sizeof *ework, "DSTERF");
+    double t0;
+    lapack_int info;
+
+    memcpy(w, d, (size_t)n * sizeof *w);
+    if (n > 1)
+        memcpy(ework, e, (size_t)(n - 1) * sizeof *ework);
+    t0 = now();
+    info = LAPACKE_dsterf((lapack_int)n, w, ework);
+    t0 = now() - t0;
+    if (info != 0) {
+        fprintf(stderr, "startrd-bench: LAPACKE_dsterf returned %d (n = %lld)\n", (int)info, (long long)n);
+        exit(1);
+    }
+    free(ework);
+    return t0;
+}
+
+/* --------------------------------------------------------------- StarTRD */
+
+static void run_startrd(int64_t n, int ngpu, int repeat, const double complex *a0, double complex *a,
+                        double *d, double *e, double complex *tau, result_t *res)
+{
+    startrd_options_t opt;
+    startrd_stats_t st;
+    int info;
+
+    startrd_options_init(&opt);
+    opt.ngpu = ngpu;
+    if ((info = startrd_init(&opt)) != 0) {
+        fprintf(stderr, "startrd-bench: startrd_init with %d GPUs failed (%d)\n", ngpu, info);
+        exit(1);
+    }
+    res->total = INFINITY;
+    for (int r = 0; r < repeat; r++) {
+        memcpy(a, a0, (size_t)n * (size_t)n * sizeof *a);
+        double t0 = now();
+        info = zhetrd_2stage_mgpu('N', 'L', (int)n, a, (int)n, d, e, tau, NULL, 0, NULL, 0, ngpu);
+        double t = now() - t0;
+        if (info != 0) {
+            fprintf(stderr, "startrd-bench: zhetrd_2stage_mgpu (n = %lld, %d GPUs) returned %d\n",
+                    (long long)n, ngpu, info);
+            startrd_finalize();
+            exit(1);
+        }
+        if (t < res->total) {
+            startrd_last_stats(&st);
+            res->total = t;
+            res->stage1 = st.stage1_seconds;
+            res->stage2 = st.stage2_seconds;
+            res->gpus = st.ngpu;
+            res->nb = st.nb;
+        }
+    }
+    if ((info = startrd_finalize()) != 0) {
+        fprintf(stderr, "startrd-bench: startrd_finalize failed (%d)\n", info);
+        exit(1);
+    }
+    res->sterf = tridiagonal_eigenvalues(n, d, e, res->w);
+}
+
+/* ---------------------------------------------------------------- LAPACK */
+
+static void run_lapack(int64_t n, int repeat, int ncores, const double complex *a0, double complex *a,
+                       double *d, double *e, double complex *tau, result_t *res)
+{
+    const lapack_int nn = (lapack_int)n, query = -1;
+    lapack_int info, lhous2, lwork;
+    double complex hq, wq;
+
+    /* The library's context keeps OpenBLAS single-threaded while it is
+     * open; LAPACK gets every core. */
+#ifdef HAVE_OPENBLAS_SET_NUM_THREADS
+    int saved = openblas_get_num_threads();
+    openblas_set_num_threads(ncores);
+#else
+    (void)ncores;
+#endif
+    res->total = INFINITY;
+    for (int r = 0; r < repeat; r++) {
+        memcpy(a, a0, (size_t)n * (size_t)n * sizeof *a);
+        double t0 = now();
+        LAPACK_zhetrd_2stage("N", "L", &nn, a, &nn, d, e, tau, &hq, &query, &wq, &query, &info);
+        if (info != 0) {
+            fprintf(stderr, "startrd-bench: ZHETRD_2STAGE workspace query (n = %lld) returned %d\n",
+                    (long long)n, (int)info);
+            exit(1);
+        }
+        lhous2 = (lapack_int)creal(hq);
+        lwork = (lapack_int)creal(wq);
+        double complex *hous2 = xmalloc((size_t)lhous2 * sizeof *hous2, "ZHETRD_2STAGE's HOUS2");
+        double complex *work = xmalloc((size_t)lwork * sizeof *work, "ZHETRD_2STAGE's WORK");
+        LAPACK_zhetrd_2stage("N", "L", &nn, a, &nn, d, e, tau, hous2, &lhous2, work, &lwork, &info);
+        free(hous2);
+        free(work);
+        double t = now() - t0;
+        if (info != 0) {
+            fprintf(stderr, "startrd-bench: ZHETRD_2STAGE (n = %lld) returned %d\n", (long long)n, (int)info);
+            exit(1);
+        }
+        res->total = fmin(res->total, t);
+    }
+#ifdef HAVE_OPENBLAS_SET_NUM_THREADS
+    openblas_set_num_threads(saved);
+#endif
+    res->stage1 = res->stage2 = -1.0;
+    res->gpus = 0;
+    res->nb = 0;
+    res->sterf = tridiagonal_eigenvalues(n, d, e, res->w);
+}
+
+/* -------------------------------------------------------------- cuSOLVER */
+
+#ifdef STARTRD_USE_CUDA
+/* CUDA devices this process sees; 0 when there is no GPU or no driver. */
+static int visible_gpus(void)
+{
+    int count = 0;
+
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return count;
+}
+
+/* cusolverDnZhetrd on GPU 0: reduction, then d and e back to the host. */
+static void run_cusolver(int64_t n, int repeat, const double complex *a0, double complex *a, double *d,
+                         double *e, result_t *res)
+{
+    const size_t bytes = (size_t)n * (size_t)n * sizeof(cuDoubleComplex);
+    cusolverDnHandle_t h;
+
+    /* Once per process in an application: not timed. */
+    CUDA_CHECK(cudaSetDevice(0));
+    CUSOLVER_CHECK(cusolverDnCreate(&h));
+    res->total = INFINITY;
+    for (int r = 0; r < repeat; r++) {
+        cuDoubleComplex *dA, *dtau, *dwork;
+        double *dd, *de;
+        int *dinfo, info, lwork;
+
+        memcpy(a, a0, bytes);
+        double t0 = now();
+        CUDA_CHECK(cudaMalloc((void **)&dA, bytes));
+        CUDA_CHECK(cudaMalloc((void **)&dd, (size_t)n * sizeof(double)));
+        CUDA_CHECK(cudaMalloc((void **)&de, (size_t)n * sizeof(double)));
+        CUDA_CHECK(cudaMalloc((void **)&dtau, (size_t)n * sizeof(cuDoubleComplex)));
+        CUDA_CHECK(cudaMalloc((void **)&dinfo, sizeof(int)));
+        CUDA_CHECK(cudaMemcpy(dA, a, bytes, cudaMemcpyHostToDevice));
+        CUSOLVER_CHECK(cusolverDnZhetrd_bufferSize(h, CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n, dd, de,
+                                                   dtau, &lwork));
+        CUDA_CHECK(cudaMalloc((void **)&dwork, (size_t)(lwork > 0 ? lwork : 1) * sizeof(cuDoubleComplex)));
+        CUSOLVER_CHECK(cusolverDnZhetrd(h, CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n, dd, de, dtau, dwork,
+                                        lwork, dinfo));
+        CUDA_CHECK(cudaMemcpy(d, dd, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(e, de, (size_t)(n - 1) * sizeof(double), cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(&info, dinfo, sizeof(int), cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaFree(dwork));
+        CUDA_CHECK(cudaFree(dinfo));
+        CUDA_CHECK(cudaFree(dtau));
+        CUDA_CHECK(cudaFree(de));
+        CUDA_CHECK(cudaFree(dd));
+        CUDA_CHECK(cudaFree(dA));
+        double t = now() - t0;
+        if (info != 0) {
+            fprintf(stderr, "startrd-bench: cusolverDnZhetrd (n = %lld) returned info = %d\n", (long long)n, info);
+            exit(1);
+        }
+        res->total = fmin(res->total, t);
+    }
+    CUSOLVER_CHECK(cusolverDnDestroy(h));
+    res->stage1 = res->stage2 = -1.0;
+    res->gpus = 1;
+    res->nb = 0;
+    res->sterf = tridiagonal_eigenvalues(n, d, e, res->w);
+}
+
+/* cusolverMg's 1-D block-cyclic layout: a grid of 1 x ngpu devices, column
+ * tiles of `tile` columns (all n rows, leading dimension n), tile k on
+ * device k mod ngpu at local tile k / ngpu. */
+typedef struct mg_copy {
+    int device, ngpu, tile;
+    int64_t n;
+    const cuDoubleComplex *a;   /* host, n x n, leading dimension n */
+    cuDoubleComplex *dA;        /* out: this device's local matrix */
+    cudaError_t err;
+    const char *call;
+} mg_copy_t;
+
+/* Allocates one device's local matrix and copies its tiles into it; one
+ * thread per device, so that the copies to the GPUs overlap. */
+static void *mg_distribute(void *arg)
+{
+    mg_copy_t *c = arg;
+    const int64_t ntiles = (c->n + c->tile - 1) / c->tile;
+    const int64_t local = (ntiles + c->ngpu - 1) / c->ngpu;
+    const size_t tile_elems = (size_t)c->n * (size_t)c->tile;
+
+    c->dA = NULL;
+    c->call = "cudaSetDevice";
+    if ((c->err = cudaSetDevice(c->device)) != cudaSuccess)
+        return NULL;
+    c->call = "cudaMalloc (cusolverMg local matrix)";
+    if ((c->err = cudaMalloc((void **)&c->dA, tile_elems * (size_t)local * sizeof(cuDoubleComplex))) != cudaSuccess)
+        return NULL;
+    c->call = "cudaMemcpy (cusolverMg tile)";
+    for (int64_t k = c->device; k < ntiles; k += c->ngpu) {
+        int64_t width = c->n - k * c->tile < c->tile ? c->n - k * c->tile : c->tile;
+        c->err = cudaMemcpy(c->dA + tile_elems * (size_t)(k / c->ngpu), c->a + tile_elems * (size_t)k,
+                            (size_t)c->n * (size_t)width * sizeof(cuDoubleComplex), cudaMemcpyHostToDevice);
+        if (c->err != cudaSuccess)
+            return NULL;
+    }
+    c->call = "cudaDeviceSynchronize";
+    c->err = cudaDeviceSynchronize();
+    return NULL;
+}
+
+/* cusolverMgSyevd, eigenvalues only, on GPUs 0..ngpu-1. */
+static void run_cusolvermg(int64_t n, int ngpu, int tile, int repeat, const double complex *a0,
+                           double complex *a, result_t *res)
+{
+    int32_t devices[MAX_LIST];
+    cusolverMgHandle_t h;
+    cudaLibMgGrid_t grid;
+    cudaLibMgMatrixDesc_t desc;
+    mg_copy_t copy[MAX_LIST];
+    pthread_t thread[MAX_LIST];
+    cuDoubleComplex *dwork[MAX_LIST];
+
+    /* Set-up, not timed: handle, devices, peer access, grid, descriptor. */
+    for (int p = 0; p < ngpu; p++)
+        devices[p] = p;
+    CUSOLVER_CHECK(cusolverMgCreate(&h));
+    CUSOLVER_CHECK(cusolverMgDeviceSelect(h, ngpu, devices));
+    for (int p = 0; p < ngpu; p++) {
+        for (int q = 0; q < ngpu; q++) {
+            int can = 0;
+            if (p == q)
+                continue;
+            CUDA_CHECK(cudaDeviceCanAccessPeer(&can, p, q));
+            if (!can) {
+                fprintf(stderr, "startrd-bench: note: GPU %d cannot access GPU %d directly (cusolverMg)\n", p, q);
+                continue;
+            }
+            CUDA_CHECK(cudaSetDevice(p));
+            cudaError_t err = cudaDeviceEnablePeerAccess(q, 0);
+            if (err == cudaErrorPeerAccessAlreadyEnabled)
+                cudaGetLastError();
+            else if (err != cudaSuccess)
+                cuda_fail(err, "cudaDeviceEnablePeerAccess", __LINE__);
+        }
+    }
+    CUDA_CHECK(cudaSetDevice(0));
+    CUSOLVER_CHECK(cusolverMgCreateDeviceGrid(&grid, 1, ngpu, devices, CUDALIBMG_GRID_MAPPING_COL_MAJOR));
+    CUSOLVER_CHECK(cusolverMgCreateMatrixDesc(&desc, n, n, n, tile, CUDA_C_64F, grid));
+
+    res->total = INFINITY;
+    for (int r = 0; r < repeat; r++) {
+        void *dA_array[MAX_LIST], *dwork_array[MAX_LIST];
+        int64_t lwork = 0;
+        int info = 0;
+
+        memcpy(a, a0, (size_t)n * (size_t)n * sizeof *a);
+        double t0 = now();
+        for (int p = 0; p < ngpu; p++) {
+            copy[p] = (mg_copy_t){.device = p, .ngpu = ngpu, .tile = tile, .n = n, .a = (const cuDoubleComplex *)a};
+            int err = pthread_create(&thread[p], NULL, mg_distribute, &copy[p]);
+            if (err != 0) {
+                fprintf(stderr, "startrd-bench: pthread_create: %s\n", strerror(err));
+                exit(1);
+            }
+        }
+        for (int p = 0; p < ngpu; p++) {
+            int err = pthread_join(thread[p], NULL);
+            if (err != 0) {
+                fprintf(stderr, "startrd-bench: pthread_join: %s\n", strerror(err));
+                exit(1);
+            }
+        }
+        for (int p = 0; p < ngpu; p++) {
+            if (copy[p].err != cudaSuccess) {
+                fprintf(stderr, "startrd-bench: GPU %d: %s failed: %s (%s)\n", p, copy[p].call,
+                        cudaGetErrorString(copy[p].err), cudaGetErrorName(copy[p].err));
+                exit(1);
+            }
+            dA_array[p] = copy[p].dA;
+        }
+        CUDA_CHECK(cudaSetDevice(0));
+        CUSOLVER_CHECK(cusolverMgSyevd_bufferSize(h, CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, (int)n,
+                                                  dA_array, 1, 1, desc, res->w, CUDA_R_64F, CUDA_C_64F, &lwork));
+        /* lwork counts elements of the compute type, per device. */
+        for (int p = 0; p < ngpu; p++) {
+            CUDA_CHECK(cudaSetDevice(p));
+            CUDA_CHECK(cudaMalloc((void **)&dwork[p], (size_t)(lwork > 0 ? lwork : 1) * sizeof(cuDoubleComplex)));
+            dwork_array[p] = dwork[p];
+        }
+        CUDA_CHECK(cudaSetDevice(0));
+        CUSOLVER_CHECK(cusolverMgSyevd(h, CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, (int)n, dA_array, 1,
+                                       1, desc, res->w, CUDA_R_64F, CUDA_C_64F, dwork_array, lwork, &info));
+        for (int p = 0; p < ngpu; p++) {
+            CUDA_CHECK(cudaSetDevice(p));
+            CUDA_CHECK(cudaDeviceSynchronize());
+            CUDA_CHECK(cudaFree(dwork[p]));
+            CUDA_CHECK(cudaFree(copy[p].dA));
+        }
+        double t = now() - t0;
+        if (info != 0) {
+            fprintf(stderr, "startrd-bench: cusolverMgSyevd (n = %lld, %d GPUs) returned info = %d\n",
+                    (long long)n, ngpu, info);
+            exit(1);
+        }
+        res->total = fmin(res->total, t);
+    }
+    CUDA_CHECK(cudaSetDevice(0));
+    CUSOLVER_CHECK(cusolverMgDestroyMatrixDesc(desc));
+    CUSOLVER_CHECK(cusolverMgDestroyGrid(grid));
+    CUSOLVER_CHECK(cusolverMgDestroy(h));
+    res->stage1 = res->stage2 = -1.0;
+    res->gpus = ngpu;
+    res->nb = 0;
+    res->sterf = -1.0;
+}
+#endif /* STARTRD_USE_CUDA */
+
+/* ------------------------------------------------------------- reporting */
+
+static void print_seconds(FILE *f, double s, int width)
+{
+    if (s >= 0.0)
+        fprintf(f, " %*.3f", width, s);
+    else
+        fprintf(f, " %*s", width, "-");
+}
+
+/* One line per result on stdout and one row per result in the CSV. */
+static int report(int64_t n, result_t *res, int count, FILE *csv)
+{
+    const double flops = 16.0 / 3.0 * (double)n * (double)n * (double)n;
+    double best_startrd = INFINITY;
+    int ref = 0, failed = 0;
+
+    for (int i = 0; i < count; i++) {
+        if (res[i].method == M_STARTRD)
+            best_startrd = fmin(best_startrd, res[i].total);
+        if (res[i].method == M_LAPACK)
+            ref = i;
+    }
+    double scale = 0.0;
+    for (int64_t k = 0; k < n; k++)
+        scale = fmax(scale, fabs(res[ref].w[k]));
+    scale *= (double)n * DBL_EPSILON;
+    for (int i = 0; i < count; i++) {
+        const result_t *r = &res[i];
+        double diff = 0.0;
+
+        for (int64_t k = 0; k < n; k++)
+            diff = fmax(diff, fabs(r->w[k] - res[ref].w[k]));
+        double agreement = diff / fmax(scale, DBL_MIN);
+        int bad = !(agreement <= AGREEMENT_TOL);
+        double ratio = isfinite(best_startrd) ? r->total / best_startrd : -1.0;
+
+        failed |= bad;
+        printf("%7lld  %-10s %4d", (long long)n, method_name[r->method], r->gpus);
+        if (r->nb > 0)
+            printf(" %4d", r->nb);
+        else
+            printf(" %4s", "-");
+        print_seconds(stdout, r->stage1, 9);
+        print_seconds(stdout, r->stage2, 9);
+        print_seconds(stdout, r->total, 9);
+        printf(" %8.3f", flops / r->total * 1e-12);
+        if (ratio >= 0.0)
+            printf(" %9.2f", ratio);
+        else
+            printf(" %9s", "-");
+        if (i == ref)
+            printf(" %10s\n", "ref");
+        else
+            printf(" %10.3f%s\n", agreement, bad ? "  FAIL" : "");
+
+        if (csv != NULL) {
+            fprintf(csv, "%lld,%s,%d,", (long long)n, method_name[r->method], r->gpus);
+            if (r->nb > 0)
+                fprintf(csv, "%d", r->nb);
+            fprintf(csv, ",");
+            if (r->stage1 >= 0.0)
+                fprintf(csv, "%.6f", r->stage1);
+            fprintf(csv, ",");
+            if (r->stage2 >= 0.0)
+                fprintf(csv, "%.6f", r->stage2);
+            fprintf(csv, ",%.6f,%.6f,", r->total, flops / r->total * 1e-12);
+            if (ratio >= 0.0)
+                fprintf(csv, "%.4f", ratio);
+            fprintf(csv, ",%.4f,%s,", i == ref ? 0.0 : agreement, method_name[res[ref].method]);
+            if (r->sterf >= 0.0)
+                fprintf(csv, "%.6f", r->sterf);
+            fprintf(csv, "\n");
+        }
+    }
+    fflush(stdout);
+    if (csv != NULL)
+        fflush(csv);
+    return failed;
+}
+
+/* ----------------------------------------------------------------- main */
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: startrd-bench [--n N1,N2,...] [--ngpu K1,K2,...] [--methods M1,M2,...]\n"
+            "                     [--lapack-max N] [--repeat R] [--csv FILE] [--seed S] [--mg-tile T]\n"
+            "  --n          orders of the random Hermitian matrices (default 4096,8192,16384)\n"
+            "  --ngpu       GPU counts for StarTRD, 0 = CPU workers only (default: 1 and every\n"
+            "               visible GPU, 0 without a GPU); cusolverMg uses the largest\n"
+            "  --methods    any of startrd,cusolver,cusolvermg,lapack (default: those available;\n"
+            "               the cuSOLVER ones need a CUDA build and a GPU)\n"
+            "  --lapack-max LAPACK ZHETRD_2STAGE only for n <= N (default 8192)\n"
+            "  --repeat     best of R runs per method (default 1)\n"
+            "  --csv        also write the results to FILE (one row per n, method, GPUs)\n"
+            "  --seed       seed of the matrices (default 1)\n"
+            "  --mg-tile    columns per tile of cusolverMg's block-cyclic layout (default 256)\n"
+            "Times run from the matrix in host memory to d, e (cusolverMg: eigenvalues) in host\n"
+            "memory.  Eigenvalue agreement: max|dlambda| / (n eps max|lambda|) against LAPACK\n"
+            "when it ran, else the first method; the exit status is 1 if one exceeds %g.\n",
+            AGREEMENT_TOL);
+}
+
+/* A comma-separated list of integers in [lo, hi]; returns its length or -1. */
+static int parse_list(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+    int count = 0;
+
+    while (*s != '\0') {
+        char *end;
+        errno = 0;
+        long long v = strtoll(s, &end, 10);
+        if (end == s || errno != 0 || v < lo || v > hi || count == MAX_LIST || (*end != ',' && *end != '\0'))
+            return -1;
+        out[count++] = v;
+        s = *end == ',' ? end + 1 : end;
+    }
+    return count;
+}
+
+static int parse_methods(const char *s, int *want)
+{
+    char buf[256], *tok, *save = NULL;
+
+    if (strlen(s) >= sizeof buf)
+        return -1;
+    strcpy(buf, s);
+    for (int m = 0; m < M_COUNT; m++)
+        want[m] = 0;
+    for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+        int m;
+        for (m = 0; m < M_COUNT && strcmp(tok, method_name[m]) != 0; m++)
+            ;
+        if (m == M_COUNT) {
+            fprintf(stderr, "startrd-bench: unknown method '%s' (startrd, cusolver, cusolvermg, lapack)\n", tok);
+            return -1;
+        }
+        want[m] = 1;
+    }
+    return 0;
+}
+
+static int cpu_count(void)
+{
+    cpu_set_t set;
+
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    return c > 0 ? (int)c : 1;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"n", required_argument, 0, 'n'},          {"ngpu", required_argument, 0, 'g'},
+        {"methods", required_argument, 0, 'm'},    {"lapack-max", required_argument, 0, 'l'},
+        {"repeat", required_argument, 0, 'r'},     {"csv", required_argument, 0, 'c'},
+        {"seed", required_argument, 0, 's'},       {"mg-tile", required_argument, 0, 't'},
+        {"help", no_argument, 0, 'h'},             {0, 0, 0, 0}};
+    int64_t sizes[MAX_LIST] = {4096, 8192, 16384}, gpus[MAX_LIST], lapack_max = 8192;
+    int nsizes = 3, ngpus = -1, repeat = 1, seed = 1, tile = 256, want[M_COUNT], methods_given = 0, c;
+    const char *csv_path = NULL;
+    char *end;
+
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            if ((nsizes = parse_list(optarg, 1, 1 << 20, sizes)) < 1) {
+                fprintf(stderr, "startrd-bench: --n wants orders in [1, 2^20], comma-separated\n");
+                return 2;
+            }
+            break;
+        case 'g':
+            if ((ngpus = parse_list(optarg, 0, MAX_LIST, gpus)) < 1) {
+                fprintf(stderr, "startrd-bench: --ngpu wants GPU counts in [0, %d], comma-separated\n", MAX_LIST);
+                return 2;
+            }
+            break;
+        case 'm':
+            if (parse_methods(optarg, want) != 0)
+                return 2;
+            methods_given = 1;
+            break;
+        case 'l':
+            errno = 0;
+            lapack_max = strtoll(optarg, &end, 10);
+            if (end == optarg || *end != '\0' || errno != 0 || lapack_max < 0) {
+                fprintf(stderr, "startrd-bench: --lapack-max wants an order >= 0\n");
+                return 2;
+            }
+            break;
+        case 'r':
+            repeat = atoi(optarg);
+            if (repeat < 1) {
+                fprintf(stderr, "startrd-bench: --repeat wants R >= 1\n");
+                return 2;
+            }
+            break;
+        case 'c': csv_path = optarg; break;
+        case 's': seed = atoi(optarg); break;
+        case 't':
+            tile = atoi(optarg);
+            if (tile < 1) {
+                fprintf(stderr, "startrd-bench: --mg-tile wants T >= 1\n");
+                return 2;
+            }
+            break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "startrd-bench: unexpected argument '%s'\n", argv[optind]);
+        usage(stderr);
+        return 2;
+    }
+
+    /* Before any StarPU start-up, which may bind this thread to one core. */
+    const int ncores = cpu_count();
+#ifdef STARTRD_USE_CUDA
+    const int ndev = visible_gpus();
+#else
+    const int ndev = 0;
+#endif
+    if (ngpus < 0) {
+        ngpus = 0;
+        gpus[ngpus++] = ndev > 0 ? 1 : 0;
+        if (ndev > 1)
+            gpus[ngpus++] = ndev;
+    }
+    int kmax = 0;
+    for (int i = 0; i < ngpus; i++) {
+        if (gpus[i] > ndev) {
+#ifdef STARTRD_USE_CUDA
+            fprintf(stderr, "startrd-bench: --ngpu %lld but %d GPUs are visible\n", (long long)gpus[i], ndev);
+#else
+            fprintf(stderr, "startrd-bench: --ngpu %lld but this StarTRD was built without CUDA\n",
+                    (long long)gpus[i]);
+#endif
+            return 2;
+        }
+        kmax = gpus[i] > kmax ? (int)gpus[i] : kmax;
+    }
+    if (!methods_given) {
+        want[M_STARTRD] = want[M_LAPACK] = 1;
+        want[M_CUSOLVER] = ndev > 0;
+        want[M_CUSOLVERMG] = kmax > 0;
+    } else {
+#ifndef STARTRD_USE_CUDA
+        if (want[M_CUSOLVER] || want[M_CUSOLVERMG]) {
+            fprintf(stderr, "startrd-bench: cusolver and cusolvermg need a StarTRD built with CUDA\n");
+            return 2;
+        }
+#endif
+        if ((want[M_CUSOLVER] || want[M_CUSOLVERMG]) && ndev == 0) {
+            fprintf(stderr, "startrd-bench: cusolver and cusolvermg need a GPU; none is visible\n");
+            return 2;
+        }
+        if (want[M_CUSOLVERMG] && kmax == 0) {
+            fprintf(stderr, "startrd-bench: cusolvermg runs on the largest --ngpu count, which is 0\n");
+            return 2;
+        }
+    }
+    for (int i = 0; i < nsizes; i++) {
+        int any = want[M_STARTRD] || want[M_CUSOLVER] || want[M_CUSOLVERMG] || (want[M_LAPACK] && sizes[i] <= lapack_max);
+        if (!any) {
+            fprintf(stderr, "startrd-bench: no method runs at n = %lld (lapack only up to --lapack-max %lld)\n",
+                    (long long)sizes[i], (long long)lapack_max);
+            return 2;
+        }
+    }
+
+    FILE *csv = NULL;
+    if (csv_path != NULL) {
+        if ((csv = fopen(csv_path, "w")) == NULL) {
+            fprintf(stderr, "startrd-bench: cannot write %s: %s\n", csv_path, strerror(errno));
+            return 1;
+        }
+        fprintf(csv, "n,method,gpus,nb,stage1_s,stage2_s,total_s,tflops,ratio_to_startrd,eig_agreement,"
+                     "reference,sterf_s\n");
+    }
+
+    printf("startrd-bench: %d cores, %d GPUs visible, best of %d; methods:", ncores, ndev, repeat);
+    for (int m = 0; m < M_COUNT; m++)
+        if (want[m])
+            printf(" %s", method_name[m]);
+    if (want[M_STARTRD]) {
+        printf("; StarTRD GPU counts:");
+        for (int i = 0; i < ngpus; i++)
+            printf(" %lld", (long long)gpus[i]);
+    }
+    if (want[M_CUSOLVERMG])
+        printf("; cusolverMg on %d GPUs, tile %d", kmax, tile);
+    printf("\n  TFLOP/s = 16n^3/3 / total; /startrd = total / best StarTRD total; eig = max|dlambda| / "
+           "(n eps max|lambda|) vs ref\n");
+    printf("%7s  %-10s %4s %4s %9s %9s %9s %8s %9s %10s\n", "n", "method", "gpus", "nb", "stage1_s", "stage2_s",
+           "total_s", "TFLOP/s", "/startrd", "eig");
+    fflush(stdout);
+
+    int failed = 0;
+    for (int i = 0; i < nsizes; i++) {
+        const int64_t n = sizes[i];
+        const size_t nn = (size_t)n * (size_t)n;
+        double complex *a0 = xmalloc(nn * sizeof *a0, "the matrix");
+        double complex *a = xmalloc(nn * sizeof *a, "the matrix's working copy");
+        double complex *tau = xmalloc((size_t)n * sizeof *tau, "tau");
+        double *d = xmalloc((size_t)n * sizeof *d, "d"), *e = xmalloc((size_t)n * sizeof *e, "e");
+        result_t res[MAX_LIST + 3];
+        int count = 0;
+
+        generate(n, a0, seed);
+        for (int m = 0; m < M_COUNT; m++) {
+            if (!want[m] || (m == M_LAPACK && n > lapack_max))
+                continue;
+            int runs = m == M_STARTRD ? ngpus : 1;
+            for (int k = 0; k < runs; k++) {
+                result_t *r = &res[count++];
+                memset(r, 0, sizeof *r);
+                r->method = (enum method)m;
+                r->w = xmalloc((size_t)n * sizeof *r->w, "eigenvalues");
+                switch (m) {
+                case M_STARTRD: run_startrd(n, (int)gpus[k], repeat, a0, a, d, e, tau, r); break;
+#ifdef STARTRD_USE_CUDA
+                case M_CUSOLVER: run_cusolver(n, repeat, a0, a, d, e, r); break;
+                case M_CUSOLVERMG: run_cusolvermg(n, kmax, tile, repeat, a0, a, r); break;
+#endif
+                case M_LAPACK: run_lapack(n, repeat, ncores, a0, a, d, e, tau, r); break;
+                default: break;
+                }
+            }
+        }
+        failed |= report(n, res, count, csv);
+        for (int k = 0; k < count; k++)
+            free(res[k].w);
+        free(a0);
+        free(a);
+        free(tau);
+        free(d);
+        free(e);
+    }
+    if (csv != NULL && fclose(csv) != 0) {
+        fprintf(stderr, "startrd-bench: error writing %s: %s\n", csv_path, strerror(errno));
+        return 1;
+    }
+    if (failed)
+        fprintf(stderr, "startrd-bench: eigenvalues disagree by more than %g n eps max|lambda|\n", AGREEMENT_TOL);
+    return failed;
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Plots the CSV of startrd-bench: total time against n, one line per method
+# and GPU count, both axes logarithmic.
+#   tools/plot-bench.sh RESULTS.csv [PLOT.png]     default: RESULTS.png
+# Needs gnuplot (apt-get install gnuplot-nox).
+set -euo pipefail
+
+usage() { echo "usage: $0 RESULTS.csv [PLOT.png]" >&2; exit 2; }
+[ $# -ge 1 ] && [ $# -le 2 ] || usage
+csv=$1
+png=${2:-${csv%.csv}.png}
+
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "$0: gnuplot not found; install it (e.g. apt-get install gnuplot-nox)" >&2
+    exit 1
+fi
+[ -r "$csv" ] || { echo "$0: cannot read $csv" >&2; exit 1; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# One data file per (method, GPUs) with "n total_s" lines; the columns are
+# found by name in the header.  series.txt: file and title of each series;
+# range.txt: the smallest and largest n; xtics.txt: gnuplot's xtics list.
+awk -F, -v dir="$work" '
+    NR == 1 {
+        for (i = 1; i <= NF; i++) col[$i] = i
+        if (!("n" in col) || !("method" in col) || !("gpus" in col) || !("total_s" in col)) {
+            print "header lacks one of n, method, gpus, total_s: not a startrd-bench CSV" > "/dev/stderr"
+            bad = 1
+            exit 1
+        }
+        next
+    }
+    $col["total_s"] != "" && $col["total_s"] + 0 > 0 {
+        n = $col["n"] + 0; m = $col["method"]; g = $col["gpus"] + 0
+        gsub(/[^A-Za-z0-9_.-]/, "", m)
+        key = m "/" g
+        if (!(key in file)) {
+            file[key] = dir "/s" ++count ".dat"
+            if (g > 0) title = m ", " g (g == 1 ? " GPU" : " GPUs")
+            else title = m (m == "lapack" ? ", host cores" : ", CPU workers")
+            print file[key] "\t" title > (dir "/series.txt")
+        }
+        print n, $col["total_s"] > file[key]
+        if (!(n in seen)) { seen[n] = 1; ns[++nn] = n }
+        if (lo == "" || n < lo) lo = n
+        if (hi == "" || n > hi) hi = n
+    }
+    END {
+        if (bad) exit 1
+        if (count == 0) { print "no results in the CSV" > "/dev/stderr"; exit 1 }
+        print lo, hi > (dir "/range.txt")
+        tics = ""
+        for (i = 1; i <= nn; i++) tics = tics (i > 1 ? ", " : "") "\"" ns[i] "\" " ns[i]
+        print tics > (dir "/xtics.txt")
+    }' "$csv" || { echo "$0: cannot plot $csv" >&2; exit 1; }
+
+read -r lo hi < "$work/range.txt"
+plot=""
+while IFS=$'\t' read -r f title; do
+    sort -n -o "$f" "$f"
+    plot+="${plot:+, }'$f' using 1:2 with linespoints lw 2 pt 7 title '$title'"
+done < "$work/series.txt"
+
+terminal="pngcairo size 1000,650 font ',11'"
+gnuplot -e "set terminal pngcairo" >/dev/null 2>&1 || terminal="png size 1000,650"
+
+gnuplot <<EOF
+set terminal $terminal
+set output '$png'
+set title 'Complex Hermitian matrix to real tridiagonal form: wall time, host memory to host memory'
+set xlabel 'n'
+set ylabel 'seconds'
+set logscale xy
+set xrange [$lo / 1.15 : $hi * 1.15]
+set xtics ($(cat "$work/xtics.txt"))
+set format y '%g'
+set grid xtics ytics mytics
+set key top left box opaque
+plot $plot
+EOF
+echo "$png"
