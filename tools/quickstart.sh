@@ -3,7 +3,8 @@
 #   tools/quickstart.sh reduce   set up, build, and reduce a generated 4096x4096
 #                                Hermitian matrix on every GPU present (CPU
 #                                workers when there is none), checked against LAPACK
-#   tools/quickstart.sh check    set up, build, and run the test suite
+#   tools/quickstart.sh check    set up, build, and run the test suite, then
+#                                again under the sanitizers (CPU path)
 # The build lives in ./build; dependencies come from tools/setup.sh.
 set -euo pipefail
 
@@ -31,8 +32,10 @@ reduce)
 check)
     status=0
     make -C "$build" -j"$(nproc)" check || status=$?
+    # The same suite once more, the CPU path built with ASan, UBSan and LSan.
+    bash "$top/tools/check-sanitizers.sh" "$starpu_prefix" || status=$?
     # Each test program ends with "N passed, M failed"; add them up.
-    cat "$build"/tests/*.log 2>/dev/null |
+    cat "$build"/tests/*.log "$top"/build-sanitize/tests/*.log 2>/dev/null |
         awk '/^[0-9]+ passed, [0-9]+ failed$/ {p += $1; f += $3}
              END {printf "check: %d passed, %d failed\n", p, f}'
     exit $status
