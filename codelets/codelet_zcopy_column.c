@@ -5,7 +5,7 @@
  * conjugate transpose of the stored upper triangle, which is the lower
  * triangle of the same Hermitian matrix, so the stage-1 algorithm only has
  * a lower variant.  Only the referenced triangle of the caller's matrix is
- * read or written; padding in the copy is left as is (zero). */
+ * read or written. */
 #include "codelets.h"
 
 #include <math.h>
@@ -64,7 +64,20 @@ static void copy_column_cpu(void *buffers[], void *cl_arg)
                 cq[r] = conj(*ar);
         }
     }
-    if (!x->to_user && x->nonfinite != NULL) {
+    if (x->to_user)
+        return;
+    /* The library's copy is allocated, not cleared: what the caller's matrix
+     * does not fill (the padding below row n and right of column n, and the
+     * unused triangle of the diagonal tile) is zeroed here, by the tasks,
+     * in parallel, and only for the block columns' own rows. */
+    for (int64_t q = 0; q < width; q++) {
+        int64_t height = STARPU_MATRIX_GET_NX(buffers[0]);
+        int64_t first = q < cols ? q : height, last = q < cols ? x->n - x->col0 : height;
+
+        memset(c + q * ldc, 0, (size_t)first * sizeof *c);
+        memset(c + q * ldc + last, 0, (size_t)(height - last) * sizeof *c);
+    }
+    if (x->nonfinite != NULL) {
         int finite = 1;
 
         for (int64_t q = 0; q < cols; q++)

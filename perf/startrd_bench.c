@@ -22,6 +22,8 @@
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "startrd.h"
 
+#include "hermitian_gen.h"
+
 #include "config.h"
 #ifdef STARTRD_USE_CUDA
 #include <cuda_runtime.h>
@@ -138,23 +140,6 @@ static void cusolver_fail(cusolverStatus_t st, const char *call, int line)
 
 /* ------------------------------------------------------------- the input */
 
-/* A random Hermitian matrix, both triangles, real diagonal (as in
- * startrd-reduce, so that the two programs see the same matrices). */
-static void generate(int64_t n, double complex *a, int seed)
-{
-    lapack_int iseed[4] = {seed & 4095, 17, 29, 31};
-
-    for (int64_t j = 0; j < n; j++) {
-        lapack_int info = LAPACKE_zlarnv(2, iseed, (lapack_int)(n - j), a + j * n + j);
-        if (info != 0) {
-            fprintf(stderr, "startrd-bench: LAPACKE_zlarnv returned %d\n", (int)info);
-            exit(1);
-        }
-        a[j * n + j] = creal(a[j * n + j]);
-        for (int64_t i = j + 1; i < n; i++)
-            a[i * n + j] = conj(a[j * n + i]);
-    }
-}
 
 /* The eigenvalues of the tridiagonal (d, e) into w (ascending) by DSTERF;
  * d and e are left as they are.  Returns DSTERF's time. */
@@ -798,7 +783,7 @@ int main(int argc, char **argv)
         result_t res[MAX_LIST + 3];
         int count = 0;
 
-        generate(n, a0, seed);
+        perf_hermitian(n, a0, (uint64_t)seed);
         for (int m = 0; m < M_COUNT; m++) {
             if (!want[m] || (m == M_LAPACK && n > lapack_max))
                 continue;

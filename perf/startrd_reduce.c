@@ -3,6 +3,8 @@
  * LAPACK's ZHEEVD. */
 #include "startrd.h"
 
+#include "hermitian_gen.h"
+
 #include "config.h"
 #ifdef STARTRD_USE_CUDA
 #include <cublas_v2.h>
@@ -76,20 +78,6 @@ static void usage(FILE *f)
                "  --trace  DIR: record the reduction's trace into DIR (paje.trace, tasks.rec)\n");
 }
 
-/* A random Hermitian matrix, both triangles, real diagonal. */
-static int generate(int64_t n, double complex *a, int seed)
-{
-    lapack_int iseed[4] = {seed & 4095, 17, 29, 31};
-
-    for (int64_t j = 0; j < n; j++) {
-        if (LAPACKE_zlarnv(2, iseed, (lapack_int)(n - j), a + j * n + j) != 0)
-            return -1;
-        a[j * n + j] = creal(a[j * n + j]);
-        for (int64_t i = j + 1; i < n; i++)
-            a[i * n + j] = conj(a[j * n + i]);
-    }
-    return 0;
-}
 
 static int compare(const double *x, const double *y)
 {
@@ -152,11 +140,11 @@ int main(int argc, char **argv)
     double *d = malloc((size_t)n * sizeof *d), *e = malloc((size_t)n * sizeof *e);
     int lhous2 = -1;
 
-    if (a == NULL || tau == NULL || d == NULL || e == NULL || (check && a0 == NULL) ||
-        generate(n, a, seed) != 0) {
-        fprintf(stderr, "cannot allocate or generate a matrix of order %lld\n", (long long)n);
+    if (a == NULL || tau == NULL || d == NULL || e == NULL || (check && a0 == NULL)) {
+        fprintf(stderr, "cannot allocate a matrix of order %lld\n", (long long)n);
         return 1;
     }
+    perf_hermitian(n, a, (uint64_t)seed);
     if (check)
         memcpy(a0, a, nn * sizeof *a);
     if (zhetrd_2stage_mgpu(vect, uplo, (int)n, a, (int)n, d, e, tau, &q, lhous2, NULL, 0, ngpu) != 0)

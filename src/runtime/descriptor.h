@@ -34,8 +34,8 @@ typedef struct startrd_desc {
 } startrd_desc_t;
 
 /**
- * Describe an m x n matrix stored at @p mat (or, if @p mat is NULL, in a
- * zeroed pinned buffer with leading dimension @p ld allocated here) and
+ * Describe an m x n matrix stored at @p mat (or, if @p mat is NULL, in an
+ * uninitialised pinned buffer with leading dimension @p ld allocated here) and
  * register its tiles under @p name.  Block column j belongs to
  * owner_worker[(j*nb / dist_nb) % nowners]; with nowners = 0 no tile has an
  * owner.  @return 0, or a positive startrd_status.
