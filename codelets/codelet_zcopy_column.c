@@ -113,8 +113,7 @@ int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int
     return starpu_task_insert(&copy_column_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
                               STARPU_RW, column, STARPU_R, scanned,
-                              STARPU_EXECUTE_ON_WORKER, place.worker,
-                              STARPU_PRIORITY, place.priority,
+                              STARTRD_PLACE_ARGS(place),
                               STARPU_NAME, to_user ? "copy_out" : "copy_in",
                               0);
 }

@@ -54,8 +54,7 @@ int startrd_task_zgeadd(startrd_place_t place, starpu_data_handle_t A, starpu_da
 {
     return starpu_task_insert(&geadd_codelet,
                               STARPU_R, A, STARPU_RW, B,
-                              STARPU_EXECUTE_ON_WORKER, place.worker,
-                              STARPU_PRIORITY, place.priority,
+                              STARTRD_PLACE_ARGS(place),
                               STARPU_FLOPS, 2.0 * (double)starpu_matrix_get_nx(B) * (double)starpu_matrix_get_ny(B),
                               0);
 }

@@ -84,8 +84,7 @@ int startrd_task_zgemm(startrd_place_t place, char transa, char transb,
     return starpu_task_insert(&zgemm_codelet[beta == 0.0],
                               STARPU_CL_ARGS, args, sizeof *args,
                               STARPU_R, A, STARPU_R, B, beta == 0.0 ? STARPU_W : STARPU_RW, C,
-                              STARPU_EXECUTE_ON_WORKER, place.worker,
-                              STARPU_PRIORITY, place.priority,
+                              STARTRD_PLACE_ARGS(place),
                               STARPU_FLOPS, 8.0 * m * n * k,
                               0);
 }

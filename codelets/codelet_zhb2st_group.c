@@ -64,8 +64,7 @@ int startrd_task_zhb2st_group(startrd_place_t place, const startrd_bulge_plan_t 
     return starpu_task_insert(&zhb2st_group_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
                               STARPU_R, before, STARPU_RW, self, STARPU_R, after,
-                              STARPU_EXECUTE_ON_WORKER, place.worker,
-                              STARPU_PRIORITY, place.priority,
+                              STARTRD_PLACE_ARGS(place),
                               /* Roughly 20 kd^2 flops per kernel, one kernel per (sweep, q). */
                               STARPU_FLOPS, 20.0 * (double)(plan->kd * plan->kd) * (double)((s1 - s0) * (q1 - q0)),
                               0);

@@ -145,8 +145,7 @@ int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, st
     ret = starpu_task_insert(&hemm_columns_codelet,
                              STARPU_CL_ARGS, args, sizeof *args,
                              STARPU_DATA_MODE_ARRAY, descr, ncolumns + 2,
-                             STARPU_EXECUTE_ON_WORKER, place.worker,
-                             STARPU_PRIORITY, place.priority,
+                             STARTRD_PLACE_ARGS(place),
                              STARPU_FLOPS, flops,
                              0);
     free(descr);

@@ -105,8 +105,7 @@ int startrd_task_zher2k_columns(startrd_place_t place, starpu_data_handle_t V, s
     }
     ret = starpu_task_insert(&her2k_columns_codelet,
                              STARPU_DATA_MODE_ARRAY, descr, ncolumns + 2,
-                             STARPU_EXECUTE_ON_WORKER, place.worker,
-                             STARPU_PRIORITY, place.priority,
+                             STARTRD_PLACE_ARGS(place),
                              STARPU_FLOPS, flops,
                              0);
     free(descr);

@@ -141,8 +141,7 @@ int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, i
     return starpu_task_insert(&panel_qr_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
                               STARPU_RW, column, STARPU_W, V, STARPU_W, T, STARPU_W, tau,
-                              STARPU_EXECUTE_ON_WORKER, place.worker,
-                              STARPU_PRIORITY, place.priority,
+                              STARTRD_PLACE_ARGS(place),
                               STARPU_FLOPS, 8.0 * (m * nb * nb - nb * nb * nb / 3.0),
                               0);
 }

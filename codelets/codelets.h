@@ -28,7 +28,18 @@ static inline int startrd_current_nbuffers(void)
 typedef struct startrd_place {
     int worker;      /**< worker id, or -1 to let the scheduler choose */
     int priority;    /**< StarPU priority: higher runs first */
+    int cpu_only;    /**< keep the task off the GPUs (a reduction asked for CPU workers) */
 } startrd_place_t;
+
+static inline unsigned long long startrd_place_where(startrd_place_t place)
+{
+    return place.cpu_only ? STARPU_CPU : (unsigned long long)-1;   /* -1: any kind of worker */
+}
+
+/* The task_insert arguments that put a task where @p place says. */
+#define STARTRD_PLACE_ARGS(place)                                                  \
+    STARPU_EXECUTE_ON_WORKER, (place).worker, STARPU_EXECUTE_WHERE,               \
+        startrd_place_where(place), STARPU_PRIORITY, (place).priority
 
 /** C = alpha * op(A) * op(B) + beta * C on whole handles; op is 'N', 'T' or 'C'. */
 int startrd_task_zgemm(startrd_place_t place, char transa, char transb,

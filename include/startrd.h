@@ -37,9 +37,11 @@ enum startrd_status {
 /** Options of the runtime context, set by startrd_options_init() then adjusted. */
 typedef struct startrd_options {
     int ngpu;               /**< < 0: every visible GPU; 0: CPU workers only; k > 0: the first k GPUs. */
-    int ncpu;               /**< CPU workers; < 0 lets StarPU choose (one per core not driving a GPU). */
+    int ncpu;               /**< CPU workers, at least 1; < 0 lets StarPU choose (one per core not
+                                 driving a GPU). */
     const char *scheduler;  /**< StarPU scheduling policy; NULL selects "dmdas". */
-    int nb;                 /**< Bandwidth of the intermediate band (and stage-1 block size); 0 chooses. */
+    int nb;                 /**< Bandwidth of the intermediate band (and stage-1 block size), at
+                                 most 1024; 0 chooses. */
     int dist_nb;            /**< Columns per block of the block-cyclic distribution over GPUs, a
                                  multiple of nb; 0 means nb. */
     int check_finite;       /**< Scan A for NaN and Inf while copying it in (no extra pass);
@@ -61,14 +63,15 @@ void startrd_options_init(startrd_options_t *opt);
  * @brief Open the runtime context.
  *
  * Starts StarPU with @p opt (NULL means defaults) unless the application
- * already did, and creates a cuBLAS handle for every CUDA worker.  While the
- * context is open, OpenBLAS runs single-threaded: StarPU's CPU workers
- * provide the parallelism.  Calls nest:
+ * already did, and creates a cuBLAS handle for every CUDA worker.  During a
+ * reduction OpenBLAS runs single-threaded (StarPU's CPU workers provide the
+ * parallelism); between reductions it keeps the application's setting.  Calls nest:
  * each successful startrd_init() needs one startrd_finalize(); options of a
  * nested call are ignored.
  *
- * @return 0, -1 when @p opt holds an invalid value (negative nb or dist_nb,
- *         dist_nb not a multiple of nb), or a positive ::startrd_status.
+ * @return 0, -1 when @p opt holds an invalid value (ncpu = 0, nb outside
+ *         0..1024, negative dist_nb or one that is not a multiple of nb), or
+ *         a positive ::startrd_status.
  */
 int startrd_init(const startrd_options_t *opt);
 
@@ -110,7 +113,9 @@ int startrd_gpu_count(void);
  * @param e      real off-diagonal of T, n-1 entries.
  * @param tau    scalar factors of the stage-1 reflectors, n-kd entries.
  * @param hous2  stage-2 reflectors (VECT = 'V') or scratch (VECT = 'N'), or NULL
- *               with lhous2 = 0 to let the library allocate it.
+ *               with lhous2 = 0 to let the library allocate it (with 'V' the
+ *               reflectors are then discarded).  With 'V' its size grows as
+ *               n^2/2 and must fit an int: n up to about 64000.
  * @param lhous2 its length: at least max(1, 4n) for 'N', the size a query
  *               returns for 'V'; -1 asks for that size in hous2[0].
  * @param work   workspace (it holds the band during stage 2), or NULL with

@@ -38,6 +38,8 @@ AC_DEFUN([STARTRD_CHECK_CUDA], [
     for startrd_a in $NVCC_ARCHS; do
       NVCC_GENCODE="$NVCC_GENCODE -gencode arch=compute_$startrd_a,code=sm_$startrd_a"
     done
+    # PTX of the newest architecture too, so that later GPUs can JIT the kernels.
+    NVCC_GENCODE="$NVCC_GENCODE -gencode arch=compute_$startrd_a,code=compute_$startrd_a"
     AC_DEFINE([STARTRD_USE_CUDA], [1], [CUDA codelets are built])])
   AC_SUBST([CUDA_CFLAGS])
   AC_SUBST([CUDA_LIBS])

@@ -41,6 +41,7 @@ Run tools/setup.sh, which builds it with CUDA and FxT, or pass --with-starpu=DIR
   CPPFLAGS="$startrd_cppflags_saved"
   startrd_starpu_cuda=$startrd_cv_starpu_cuda
   startrd_starpu_fxt=$startrd_cv_starpu_fxt
+  AM_CONDITIONAL([HAVE_FXT], [test "x$startrd_starpu_fxt" = xyes])
   AS_IF([test "x$startrd_starpu_fxt" != xyes],
     [AC_MSG_WARN([StarPU was built without FxT: traces cannot be recorded (tools/setup.sh builds one with FxT)])])
   AC_PATH_PROG([STARPU_FXT_TOOL], [starpu_fxt_tool], [], [$STARTRD_STARPU_PREFIX/bin$PATH_SEPARATOR$PATH])

@@ -13,6 +13,7 @@
 
 #include <float.h>
 #include <getopt.h>
+#include <limits.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
@@ -149,8 +150,17 @@ int main(int argc, char **argv)
         memcpy(a0, a, nn * sizeof *a);
     if (zhetrd_2stage_mgpu(vect, uplo, (int)n, a, (int)n, d, e, tau, &q, lhous2, NULL, 0, ngpu) != 0)
         return 1;
+    if (creal(q) > INT_MAX) {
+        fprintf(stderr, "VECT = 'V' at n = %lld needs %.0f entries of HOUS2, more than an int counts\n",
+                (long long)n, creal(q));
+        return 1;
+    }
     lhous2 = (int)creal(q);
     double complex *hous2 = malloc((size_t)lhous2 * sizeof *hous2);
+    if (hous2 == NULL) {
+        fprintf(stderr, "cannot allocate HOUS2 (%d entries)\n", lhous2);
+        return 1;
+    }
     double t0 = now();
 
     info = zhetrd_2stage_mgpu(vect, uplo, (int)n, a, (int)n, d, e, tau, hous2, lhous2, NULL, 0, ngpu);

@@ -131,7 +131,7 @@ static void *reduce_thread(void *arg)
 int main(void)
 {
     startrd_options_t opt;
-    struct problem p, q;
+    struct problem p = {0}, q = {0};
 
     startrd_options_init(&opt);
     opt.ngpu = tst_env_ngpu();
@@ -153,7 +153,9 @@ int main(void)
         nonfinite(uplo, 1, NAN, 0, 0, "NaN");
     }
     /* Outside the referenced triangle a NaN is none of the library's business. */
-    if (problem_init(&p, 'L', 120, 5) == 0) {
+    if (problem_init(&p, 'L', 120, 5) != 0) {
+        tst_check(false, "NaN in the other triangle: setup");
+    } else {
         p.a0[3 + 77 * 120] = NAN;
         reduce(&p);
         tst_check(p.info == 0 && eig_ratio(&p) <= 10.0, "NaN in the other triangle ignored: info %d", p.info);
@@ -161,7 +163,9 @@ int main(void)
     problem_free(&p);
 
     /* Same input, same machine, same workers: bitwise the same d and e. */
-    if (problem_init(&p, 'L', 300, 21) == 0 && reduce(&p) == 0) {
+    if (problem_init(&p, 'L', 300, 21) != 0 || reduce(&p) != 0) {
+        tst_check(false, "reproducibility: setup or first reduction (info %d)", p.info);
+    } else {
         double *d1 = malloc(300 * sizeof *d1), *e1 = malloc(300 * sizeof *e1);
 
         if (d1 != NULL && e1 != NULL) {
@@ -178,7 +182,9 @@ int main(void)
     problem_free(&p);
 
     /* 100 calls: resident memory after the first 10 must stay put. */
-    if (problem_init(&p, 'U', 64, 3) == 0) {
+    if (problem_init(&p, 'U', 64, 3) != 0) {
+        tst_check(false, "100 calls: setup");
+    } else {
         long before = 0, after;
         int failures = 0;
 
@@ -195,7 +201,9 @@ int main(void)
     tst_check(startrd_finalize() == 0, "startrd_finalize");
 
     /* init/finalize cycles, each with a reduction. */
-    if (problem_init(&p, 'L', 64, 4) == 0) {
+    if (problem_init(&p, 'L', 64, 4) != 0) {
+        tst_check(false, "init/finalize cycles: setup");
+    } else {
         long before = 0, after;
         int failures = 0;
 
@@ -214,7 +222,9 @@ int main(void)
     problem_free(&p);
 
     /* Two threads at once, on the context opened implicitly by the first call. */
-    if (problem_init(&p, 'L', 200, 8) == 0 && problem_init(&q, 'U', 170, 9) == 0) {
+    if (problem_init(&p, 'L', 200, 8) != 0 || problem_init(&q, 'U', 170, 9) != 0) {
+        tst_check(false, "two threads: setup");
+    } else {
         pthread_t t1, t2;
         int started = pthread_create(&t1, NULL, reduce_thread, &p) == 0;
 

@@ -17,8 +17,10 @@ static int blas_threads_saved;
 #endif
 
 /* Every CPU worker calls BLAS on its own core: a threaded BLAS underneath
- * would oversubscribe the cores (it made the bulge chasing 300x slower). */
-static void blas_single_threaded(int on)
+ * would oversubscribe the cores (it made the bulge chasing 300x slower).
+ * Only while the library's tasks run: the application's own BLAS calls
+ * between reductions keep their threads. */
+void startrd_blas_serial(int on)
 {
 #ifdef HAVE_OPENBLAS_SET_NUM_THREADS
     if (on) {
@@ -129,7 +131,6 @@ static int open_context(const startrd_options_t *opt)
 #else
     (void)cublas_ready;
 #endif
-    blas_single_threaded(1);
     context.opt = *opt;
     context.trace_dir = opt->trace_dir != NULL ? strdup(opt->trace_dir) : NULL;
     context.opt.trace_dir = context.trace_dir;
@@ -142,7 +143,6 @@ static int close_context(void)
     int ret = 0;
 
     context.refcount = 0;
-    blas_single_threaded(0);
     if (context.owns_starpu) {
         starpu_task_wait_for_all();
 #ifdef STARTRD_USE_CUDA
@@ -166,7 +166,10 @@ static void release_implicit_at_exit(void)
 
 static int options_valid(const startrd_options_t *opt)
 {
-    return opt->ngpu < STARPU_NMAXWORKERS && opt->ncpu < STARPU_NMAXWORKERS && opt->nb >= 0 &&
+    /* The copies and the bulge chasing need CPU workers; nb up to 1024 keeps
+     * the GPU panel's T factor within one thread block. */
+    return opt->ngpu < STARPU_NMAXWORKERS && opt->ncpu != 0 && opt->ncpu < STARPU_NMAXWORKERS &&
+           opt->nb >= 0 && opt->nb <= 1024 &&
            opt->dist_nb >= 0 && (opt->dist_nb == 0 || (opt->nb > 0 && opt->dist_nb % opt->nb == 0));
 }
 

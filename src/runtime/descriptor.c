@@ -114,11 +114,14 @@ starpu_data_handle_t startrd_desc_column(const startrd_desc_t *A, int64_t j)
     return A->handles[j];
 }
 
+int startrd_desc_owner_index(const startrd_desc_t *A, int64_t j)
+{
+    return (int)((j * A->nb / A->dist_nb) % A->nowners);
+}
+
 int startrd_desc_owner(const startrd_desc_t *A, int64_t j)
 {
-    if (A->nowners == 0)
-        return -1;
-    return A->owner_worker[(j * A->nb / A->dist_nb) % A->nowners];
+    return A->nowners == 0 ? -1 : A->owner_worker[startrd_desc_owner_index(A, j)];
 }
 
 void startrd_workspace_register(starpu_data_handle_t *h, const char *name, int64_t rows, int64_t cols)

@@ -54,6 +54,9 @@ starpu_data_handle_t startrd_desc_tile(const startrd_desc_t *A, int64_t i, int64
 /** Block column j of a STARTRD_DESC_LOWER_COLUMNS descriptor. */
 starpu_data_handle_t startrd_desc_column(const startrd_desc_t *A, int64_t j);
 
+/** Index in owner_worker[] of the owner of block column j (nowners > 0). */
+int startrd_desc_owner_index(const startrd_desc_t *A, int64_t j);
+
 /** Worker that owns block column j, or -1 when tasks on it may run anywhere. */
 int startrd_desc_owner(const startrd_desc_t *A, int64_t j);
 

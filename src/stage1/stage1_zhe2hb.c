@@ -13,6 +13,7 @@
 #include "stage1.h"
 
 #include "codelets.h"
+#include "context.h"
 #include "descriptor.h"
 #include "error.h"
 #include "startrd.h"
@@ -39,21 +40,33 @@ struct stage1 {
 /* Which partial product (and, with GPUs, which GPU) block column j feeds. */
 static int part_of(const struct stage1 *s, int64_t j)
 {
-    if (s->A.nowners == 0)
-        return (int)(j % s->nparts);
-    return (int)((j * s->A.nb / s->A.dist_nb) % s->A.nowners);
+    return s->A.nowners == 0 ? (int)(j % s->nparts) : startrd_desc_owner_index(&s->A, j);
+}
+
+/* Which copy of W partial product p's block columns are updated with. */
+static int copy_of_part(const struct stage1 *s, int p)
+{
+    return s->A.nowners == 0 ? 0 : p;
 }
 
 static int copy_of(const struct stage1 *s, int64_t j)
 {
-    return s->A.nowners == 0 ? 0 : part_of(s, j);
+    return copy_of_part(s, part_of(s, j));
 }
 
+/* With GPUs, on the one that owns partial product p; without, on CPU
+ * workers only, even when the runtime has GPUs this reduction is not to use. */
 static startrd_place_t on_part(const struct stage1 *s, int p, int priority)
 {
-    startrd_place_t place = {s->A.nowners == 0 ? -1 : s->A.owner_worker[p], priority};
+    int cpu = s->A.nowners == 0;
+    startrd_place_t place = {cpu ? -1 : s->A.owner_worker[p], priority, cpu};
 
     return place;
+}
+
+static startrd_place_t on_owner(const struct stage1 *s, int64_t j, int priority)
+{
+    return on_part(s, part_of(s, j), priority);
 }
 
 static void register_workspaces(struct stage1 *s, double complex *tau)
@@ -101,9 +114,8 @@ static void unregister_workspaces(struct stage1 *s)
 /* On the GPU that owns the panel's column, which then never leaves it. */
 static int panel(struct stage1 *s, int64_t k)
 {
-    startrd_place_t place = {startrd_desc_owner(&s->A, k), PRIO_CRITICAL};
-
-    return startrd_task_zpanel_qr(place, startrd_desc_column(&s->A, k), (k + 1) * s->A.nb,
+    return startrd_task_zpanel_qr(on_owner(s, k, PRIO_CRITICAL), startrd_desc_column(&s->A, k),
+                                  (k + 1) * s->A.nb,
                                   s->V[k % 2], s->T[k % 2], s->tau[k]);
 }
 
@@ -166,18 +178,16 @@ static void update(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int 
 {
     int b = k % 2;
     starpu_data_handle_t next = startrd_desc_column(&s->A, k + 1);
-    startrd_place_t place = {startrd_desc_owner(&s->A, k + 1), PRIO_CRITICAL};
-
-    *ret |= startrd_task_zher2k_columns(place, s->V[b], s->W[b * s->ncopies + copy_of(s, k + 1)], 1, &next);
+    *ret |= startrd_task_zher2k_columns(on_owner(s, k + 1, PRIO_CRITICAL), s->V[b],
+                                        s->W[b * s->ncopies + copy_of(s, k + 1)], 1, &next);
     if (k + 2 < s->A.nt)
         *ret |= panel(s, k + 1);
     for (int p = 0; p < s->nparts; p++) {
         int count = columns_of_part(s, p, k + 2, cols);
-        int c = s->A.nowners == 0 ? 0 : p;
 
         if (count > 0)
             *ret |= startrd_task_zher2k_columns(on_part(s, p, PRIO_UPDATE), s->V[b],
-                                                s->W[b * s->ncopies + c], count, cols);
+                                                s->W[b * s->ncopies + copy_of_part(s, p)], count, cols);
     }
 }
 
@@ -185,23 +195,23 @@ static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t 
 {
     atomic_int *nonfinite = check_finite ? &s->nonfinite : NULL;
     int64_t nt = s->A.nt, nb = s->A.nb;
-    startrd_place_t anywhere = {-1, PRIO_CRITICAL};
+    startrd_place_t anywhere = {-1, PRIO_CRITICAL, 0};
     int ret = 0;
 
-    for (int64_t j = 0; j < nt; j++)
+    for (int64_t j = 0; j < nt && ret == 0; j++)
         ret |= startrd_task_zcopy_column(anywhere, 0, uplo, s->n, a, lda, j * nb,
                                          startrd_desc_column(&s->A, j), nonfinite, s->scanned);
     ret |= startrd_task_copied_in(s->scanned);
     if (nt > 1)
         ret |= panel(s, 0);
-    for (int64_t k = 0; k + 1 < nt; k++) {
+    for (int64_t k = 0; k + 1 < nt && ret == 0; k++) {
         int y = hemm(s, k, s->cols, &ret);
 
         compute_w(s, k, y, &ret);
         update(s, k, s->cols, &ret);
     }
     anywhere.priority = 0;
-    for (int64_t j = 0; j < nt; j++)
+    for (int64_t j = 0; j < nt && ret == 0; j++)
         ret |= startrd_task_zcopy_column(anywhere, 1, uplo, s->n, a, lda, j * nb,
                                          startrd_desc_column(&s->A, j), nonfinite, s->scanned);
     return ret;
@@ -242,14 +252,16 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     register_workspaces(&s, s.tau_work);
     atomic_init(&s.nonfinite, 0);
     starpu_void_data_register(&s.scanned);
+    startrd_blas_serial(1);
     if (insert_tasks(&s, uplo, A, lda, check_finite) != 0) {
         startrd_error("stage 1: task submission failed");
         ret = STARTRD_ERR_RUNTIME;
     }
     starpu_task_wait_for_all();
+    startrd_blas_serial(0);
     starpu_data_unregister(s.scanned);
     unregister_workspaces(&s);
-    if (ret == 0 && startrd_kernel_failures_take() > 0)
+    if (startrd_kernel_failures_take() > 0 && ret == 0)
         ret = STARTRD_ERR_KERNEL;
     if (ret == 0 && atomic_load(&s.nonfinite)) {
         startrd_error("the matrix holds NaN or Inf; A is left unchanged");

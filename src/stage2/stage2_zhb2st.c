@@ -11,6 +11,7 @@
 #include "stage2.h"
 
 #include "codelets.h"
+#include "context.h"
 #include "error.h"
 #include "kernels_stage2.h"
 #include "startrd.h"
@@ -57,7 +58,7 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
     startrd_bulge_plan_t plan;
     int64_t nsweeps, windows = 0;
     starpu_data_handle_t *token;
-    startrd_place_t anywhere = {-1, 0};
+    startrd_place_t anywhere = {-1, 0, 1};
     int ret = 0;
 
     if (startrd_bulge_plan_init(&plan, vect, n, kd) != 0) {
@@ -79,6 +80,7 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
     }
     for (int64_t w = 0; w < windows + 2; w++)
         starpu_void_data_register(&token[w]);
+    startrd_blas_serial(1);
 
     for (int64_t s0 = 0; s0 < nsweeps && ret == 0; s0 += G) {
         int64_t s1 = s0 + G < nsweeps ? s0 + G : nsweeps, reach = 0;
@@ -101,10 +103,11 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
         ret = STARTRD_ERR_RUNTIME;
     }
     starpu_task_wait_for_all();
+    startrd_blas_serial(0);
     for (int64_t w = 0; w < windows + 2; w++)
         starpu_data_unregister(token[w]);
     free(token);
-    if (ret == 0 && startrd_kernel_failures_take() > 0)
+    if (startrd_kernel_failures_take() > 0 && ret == 0)
         ret = STARTRD_ERR_KERNEL;
     if (ret == 0)
         startrd_kernel_zhb2st_tridiag(uplo, n, kd, AB, ldab, d, e);
