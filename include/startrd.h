@@ -134,7 +134,8 @@ int startrd_gpu_count(void);
  *         is written; ::STARTRD_ERR_NONFINITE when the referenced triangle
  *         holds NaN or Inf (unless the check is off), in which case A, d, e and
  *         tau are left unchanged; another positive ::startrd_status for a
- *         run-time failure, explained by one line on stderr.
+ *         run-time failure, explained by one line on stderr, after which the
+ *         contents of A, d, e, tau and hous2 are unspecified.
  */
 int zhetrd_2stage_mgpu(char vect, char uplo, int n, double _Complex *A, int lda,
                        double *d, double *e, double _Complex *tau,
