@@ -63,9 +63,12 @@ void startrd_options_init(startrd_options_t *opt);
  * @brief Open the runtime context.
  *
  * Starts StarPU with @p opt (NULL means defaults) unless the application
- * already did, and creates a cuBLAS handle for every CUDA worker.  During a
- * reduction OpenBLAS runs single-threaded (StarPU's CPU workers provide the
- * parallelism); between reductions it keeps the application's setting.  Calls nest:
+ * already did, and creates a cuBLAS handle for every CUDA worker.  While the
+ * context is open OpenBLAS runs single-threaded: StarPU's CPU workers hold
+ * the cores, and a threaded BLAS beside them would oversubscribe them.  The
+ * context opened implicitly by a first zhetrd_2stage_mgpu() call (a
+ * workspace query included) stays open until exit; call startrd_init() and
+ * startrd_finalize() around the reductions to bound it.  Calls nest:
  * each successful startrd_init() needs one startrd_finalize(); options of a
  * nested call are ignored.
  *

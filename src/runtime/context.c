@@ -16,11 +16,11 @@ static int implicit_reference;     /* the reference released at exit */
 static int blas_threads_saved;
 #endif
 
-/* Every CPU worker calls BLAS on its own core: a threaded BLAS underneath
- * would oversubscribe the cores (it made the bulge chasing 300x slower).
- * Only while the library's tasks run: the application's own BLAS calls
- * between reductions keep their threads. */
-void startrd_blas_serial(int on)
+/* StarPU binds a CPU worker to every core it does not give to a GPU: a
+ * threaded BLAS underneath, in the library's tasks or in the application's
+ * own calls while the context is open, oversubscribes them (the bulge
+ * chasing ran 300x slower, a reference ZHEEVD beside idle workers 20x). */
+static void blas_serial(int on)
 {
 #ifdef HAVE_OPENBLAS_SET_NUM_THREADS
     if (on) {
@@ -131,6 +131,7 @@ static int open_context(const startrd_options_t *opt)
 #else
     (void)cublas_ready;
 #endif
+    blas_serial(1);
     context.opt = *opt;
     context.trace_dir = opt->trace_dir != NULL ? strdup(opt->trace_dir) : NULL;
     context.opt.trace_dir = context.trace_dir;
@@ -143,6 +144,7 @@ static int close_context(void)
     int ret = 0;
 
     context.refcount = 0;
+    blas_serial(0);
     if (context.owns_starpu) {
         starpu_task_wait_for_all();
 #ifdef STARTRD_USE_CUDA

@@ -26,7 +26,4 @@ int startrd_context_acquire(const startrd_options_t *opt, int implicit, startrd_
 /** Drop one reference taken by startrd_context_acquire(). */
 int startrd_context_release(void);
 
-/** BLAS single-threaded (on = 1) while a stage's tasks run, back as it was after (on = 0). */
-void startrd_blas_serial(int on);
-
 #endif

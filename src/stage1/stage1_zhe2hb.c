@@ -13,7 +13,6 @@
 #include "stage1.h"
 
 #include "codelets.h"
-#include "context.h"
 #include "descriptor.h"
 #include "error.h"
 #include "startrd.h"
@@ -252,13 +251,11 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     register_workspaces(&s, s.tau_work);
     atomic_init(&s.nonfinite, 0);
     starpu_void_data_register(&s.scanned);
-    startrd_blas_serial(1);
     if (insert_tasks(&s, uplo, A, lda, check_finite) != 0) {
         startrd_error("stage 1: task submission failed");
         ret = STARTRD_ERR_RUNTIME;
     }
     starpu_task_wait_for_all();
-    startrd_blas_serial(0);
     starpu_data_unregister(s.scanned);
     unregister_workspaces(&s);
     if (startrd_kernel_failures_take() > 0 && ret == 0)

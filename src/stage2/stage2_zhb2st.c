@@ -11,7 +11,6 @@
 #include "stage2.h"
 
 #include "codelets.h"
-#include "context.h"
 #include "error.h"
 #include "kernels_stage2.h"
 #include "startrd.h"
@@ -80,7 +79,6 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
     }
     for (int64_t w = 0; w < windows + 2; w++)
         starpu_void_data_register(&token[w]);
-    startrd_blas_serial(1);
 
     for (int64_t s0 = 0; s0 < nsweeps && ret == 0; s0 += G) {
         int64_t s1 = s0 + G < nsweeps ? s0 + G : nsweeps, reach = 0;
@@ -103,7 +101,6 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
         ret = STARTRD_ERR_RUNTIME;
     }
     starpu_task_wait_for_all();
-    startrd_blas_serial(0);
     for (int64_t w = 0; w < windows + 2; w++)
         starpu_data_unregister(token[w]);
     free(token);
