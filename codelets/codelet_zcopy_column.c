@@ -87,10 +87,7 @@ static void copy_column_cpu(void *buffers[], void *cl_arg)
     }
 }
 
-static struct starpu_perfmodel copy_column_model = {
-    .type = STARPU_HISTORY_BASED,
-    .symbol = "startrd_zcopy_column",
-};
+STARTRD_HISTORY_MODEL(copy_column_model, "startrd_zcopy_column");
 
 static struct starpu_codelet copy_column_codelet = {
     .name = "zcopy_column",

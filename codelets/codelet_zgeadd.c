@@ -36,10 +36,7 @@ static void geadd_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-static struct starpu_perfmodel geadd_model = {
-    .type = STARPU_HISTORY_BASED,
-    .symbol = "startrd_zgeadd",
-};
+STARTRD_HISTORY_MODEL(geadd_model, "startrd_zgeadd");
 
 static struct starpu_codelet geadd_codelet = {
     .name = "zgeadd",

@@ -55,10 +55,7 @@ static void zgemm_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-static struct starpu_perfmodel zgemm_model = {
-    .type = STARPU_HISTORY_BASED,
-    .symbol = "startrd_zgemm",
-};
+STARTRD_HISTORY_MODEL(zgemm_model, "startrd_zgemm");
 
 /* With beta = 0 the task only writes C: mode W spares fetching it and lets C
  * be a workspace nothing wrote before. */

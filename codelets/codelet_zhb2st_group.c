@@ -37,10 +37,7 @@ static void zhb2st_group_cpu(void *buffers[], void *cl_arg)
     free(work);
 }
 
-static struct starpu_perfmodel zhb2st_group_model = {
-    .type = STARPU_HISTORY_BASED,
-    .symbol = "startrd_zhb2st_group",
-};
+STARTRD_HISTORY_MODEL(zhb2st_group_model, "startrd_zhb2st_group");
 
 static struct starpu_codelet zhb2st_group_codelet = {
     .name = "zhb2st_group",

@@ -106,10 +106,7 @@ static void hemm_columns_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-static struct starpu_perfmodel hemm_columns_model = {
-    .type = STARPU_HISTORY_BASED,
-    .symbol = "startrd_zhemm_columns",
-};
+STARTRD_HISTORY_MODEL(hemm_columns_model, "startrd_zhemm_columns");
 
 static struct starpu_codelet hemm_columns_codelet = {
     .name = "zhemm_columns",

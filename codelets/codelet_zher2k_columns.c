@@ -74,10 +74,7 @@ static void her2k_columns_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-static struct starpu_perfmodel her2k_columns_model = {
-    .type = STARPU_HISTORY_BASED,
-    .symbol = "startrd_zher2k_columns",
-};
+STARTRD_HISTORY_MODEL(her2k_columns_model, "startrd_zher2k_columns");
 
 static struct starpu_codelet her2k_columns_codelet = {
     .name = "zher2k_columns",

@@ -115,10 +115,7 @@ static void panel_qr_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-static struct starpu_perfmodel panel_qr_model = {
-    .type = STARPU_HISTORY_BASED,
-    .symbol = "startrd_zpanel_qr",
-};
+STARTRD_HISTORY_MODEL(panel_qr_model, "startrd_zpanel_qr");
 
 static struct starpu_codelet panel_qr_codelet = {
     .name = "zpanel_qr",

@@ -18,6 +18,10 @@
 #define STARTRD_CUDA_ASYNC(func)
 #endif
 
+/* A performance model StarPU calibrates from measured runs, per data size. */
+#define STARTRD_HISTORY_MODEL(var, symbol_name) \
+    static struct starpu_perfmodel var = {.type = STARPU_HISTORY_BASED, .symbol = symbol_name}
+
 /* Number of buffers of the running task, for codelets with STARPU_VARIABLE_NBUFFERS. */
 static inline int startrd_current_nbuffers(void)
 {
