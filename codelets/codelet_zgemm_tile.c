@@ -41,13 +41,18 @@ static cublasOperation_t cublas_trans(char t)
 static void zgemm_cuda(void *buffers[], void *cl_arg)
 {
     const struct zgemm_args *a = cl_arg;
+    /* cuDoubleComplex is 16-byte aligned and cuBLAS reads host scalars with
+     * aligned loads; in the argument block a double complex is only 8-byte
+     * aligned (a misaligned alpha crashes cublasZgemm on small products). */
+    const cuDoubleComplex alpha = {creal(a->alpha), cimag(a->alpha)};
+    const cuDoubleComplex beta = {creal(a->beta), cimag(a->beta)};
     cublasStatus_t st = cublasZgemm(
         starpu_cublas_get_local_handle(), cublas_trans(a->transa), cublas_trans(a->transb),
         (int)STARPU_MATRIX_GET_NX(buffers[2]), (int)STARPU_MATRIX_GET_NY(buffers[2]),
-        inner_dim(a->transa, buffers[0]), (const cuDoubleComplex *)&a->alpha,
+        inner_dim(a->transa, buffers[0]), &alpha,
         (const cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[0]), (int)STARPU_MATRIX_GET_LD(buffers[0]),
         (const cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[1]), (int)STARPU_MATRIX_GET_LD(buffers[1]),
-        (const cuDoubleComplex *)&a->beta,
+        &beta,
         (cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[2]), (int)STARPU_MATRIX_GET_LD(buffers[2]));
 
     if (st != CUBLAS_STATUS_SUCCESS)
