@@ -1,16 +1,15 @@
 /* Block columns' share of Y = A22 * V, A22 Hermitian in lower storage.  A
- * block column holds its diagonal tile Ajj (lower triangle valid) and the
- * tiles below it, Bj; its contribution to Y is
- *     Y[j]     += Ajj * V[j] + Bj^H * V[below j]
- *     Y[below] += Bj * V[j]
- * so one pass over the column covers both triangles of A22 (the paper's
+ * piece of block columns (see column_pieces.h) holds its diagonal block P
+ * (lower triangle valid) and the rows below it, B; its contribution to Y is
+ *     Y[P]     += A_PP * V[P] + A_BP^H * V[B]
+ *     Y[B]     += A_BP * V[P]
+ * so one pass over the piece covers both triangles of A22 (the paper's
  * column-oriented HEMM).  V and Y are full-height workspaces indexed by
- * absolute row; a column of height m starts at row height(V) - m.  One task
- * takes all the block columns one worker owns in a step: the GPU then runs
- * them back to back instead of paying the runtime's cost per column.  The
- * task that first touches Y zeroes it, so partial products need no separate
- * initialisation task. */
+ * absolute row.  One task takes all the block columns one worker owns in a
+ * step.  The task that first touches Y zeroes it, so partial products need
+ * no separate initialisation task. */
 #include "codelets.h"
+#include "column_pieces.h"
 #include "error.h"
 
 #include <cblas.h>
@@ -23,32 +22,32 @@ struct hemm_columns_args {
     int zero_y;       /* this task is the first to write Y */
 };
 
-struct column_view {
-    int nb, below;    /* width, rows below the diagonal tile */
-    double complex *c, *v, *y;
-    int ldc, ldv, ldy;
+struct hemm_piece {
+    startrd_piece_t p;
+    int nv, below, ldv, ldy;
+    double complex *v, *y;     /* at the piece's first row */
 };
 
-static struct column_view view(void *buffers[], int i)
+/* The piece starting at buffer i, with V and Y placed at its rows. */
+static int next_piece(void *buffers[], int i, struct hemm_piece *h)
 {
-    struct column_view w;
-    int64_t m = STARPU_MATRIX_GET_NX(buffers[i]), row = STARPU_MATRIX_GET_NX(buffers[BUF_V]) - m;
+    int next = startrd_next_piece(buffers, i, startrd_current_nbuffers(),
+                                  STARPU_MATRIX_GET_NX(buffers[BUF_V]), &h->p);
 
-    w.nb = (int)STARPU_MATRIX_GET_NY(buffers[i]);
-    w.below = (int)(m - w.nb);
-    w.c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[i]);
-    w.ldc = (int)STARPU_MATRIX_GET_LD(buffers[i]);
-    w.ldv = (int)STARPU_MATRIX_GET_LD(buffers[BUF_V]);
-    w.v = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_V]) + row;
-    w.ldy = (int)STARPU_MATRIX_GET_LD(buffers[BUF_Y]);
-    w.y = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_Y]) + row;
-    return w;
+    h->nv = (int)STARPU_MATRIX_GET_NY(buffers[BUF_V]);
+    h->below = h->p.m - h->p.w;
+    h->ldv = (int)STARPU_MATRIX_GET_LD(buffers[BUF_V]);
+    h->v = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_V]) + h->p.row;
+    h->ldy = (int)STARPU_MATRIX_GET_LD(buffers[BUF_Y]);
+    h->y = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_Y]) + h->p.row;
+    return next;
 }
 
 static void hemm_columns_cpu(void *buffers[], void *cl_arg)
 {
     const struct hemm_columns_args *a = cl_arg;
     const double complex one = 1.0;
+    struct hemm_piece h;
 
     if (a->zero_y) {
         double complex *y = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_Y]);
@@ -57,17 +56,16 @@ static void hemm_columns_cpu(void *buffers[], void *cl_arg)
         for (size_t c = 0; c < STARPU_MATRIX_GET_NY(buffers[BUF_Y]); c++)
             memset(y + c * ld, 0, rows * sizeof *y);
     }
-    for (int i = BUF_FIRST_COLUMN; i < startrd_current_nbuffers(); i++) {
-        struct column_view w = view(buffers, i);
-
-        cblas_zhemm(CblasColMajor, CblasLeft, CblasLower, w.nb, w.nb, &one, w.c, w.ldc,
-                    w.v, w.ldv, &one, w.y, w.ldy);
-        if (w.below == 0)
+    for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers(); i = next) {
+        next = next_piece(buffers, i, &h);
+        cblas_zhemm(CblasColMajor, CblasLeft, CblasLower, h.p.w, h.nv, &one, h.p.c, h.p.ld,
+                    h.v, h.ldv, &one, h.y, h.ldy);
+        if (h.below == 0)
             continue;
-        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, w.below, w.nb, w.nb, &one,
-                    w.c + w.nb, w.ldc, w.v, w.ldv, &one, w.y + w.nb, w.ldy);
-        cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, w.nb, w.nb, w.below, &one,
-                    w.c + w.nb, w.ldc, w.v + w.nb, w.ldv, &one, w.y, w.ldy);
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, h.below, h.nv, h.p.w, &one,
+                    h.p.c + h.p.w, h.p.ld, h.v, h.ldv, &one, h.y + h.p.w, h.ldy);
+        cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, h.p.w, h.nv, h.below, &one,
+                    h.p.c + h.p.w, h.p.ld, h.v + h.p.w, h.ldv, &one, h.y, h.ldy);
     }
 }
 
@@ -76,8 +74,9 @@ static void hemm_columns_cuda(void *buffers[], void *cl_arg)
 {
     const struct hemm_columns_args *a = cl_arg;
     const cuDoubleComplex one = {1.0, 0.0};
-    cublasHandle_t h = starpu_cublas_get_local_handle();
+    cublasHandle_t hd = starpu_cublas_get_local_handle();
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+    struct hemm_piece h;
 
     if (a->zero_y) {
         cudaError_t ce = cudaMemset2DAsync(
@@ -88,18 +87,19 @@ static void hemm_columns_cuda(void *buffers[], void *cl_arg)
         if (ce != cudaSuccess)
             startrd_kernel_failure("hemm_columns", "cudaMemset2DAsync", ce);
     }
-    for (int i = BUF_FIRST_COLUMN; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS; i++) {
-        struct column_view w = view(buffers, i);
-        cuDoubleComplex *c = (cuDoubleComplex *)w.c, *v = (cuDoubleComplex *)w.v, *y = (cuDoubleComplex *)w.y;
+    for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS;
+         i = next) {
+        next = next_piece(buffers, i, &h);
+        cuDoubleComplex *c = (cuDoubleComplex *)h.p.c, *v = (cuDoubleComplex *)h.v, *y = (cuDoubleComplex *)h.y;
 
-        st = cublasZhemm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, w.nb, w.nb, &one, c, w.ldc,
-                         v, w.ldv, &one, y, w.ldy);
-        if (st == CUBLAS_STATUS_SUCCESS && w.below > 0)
-            st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, w.below, w.nb, w.nb, &one, c + w.nb, w.ldc,
-                             v, w.ldv, &one, y + w.nb, w.ldy);
-        if (st == CUBLAS_STATUS_SUCCESS && w.below > 0)
-            st = cublasZgemm(h, CUBLAS_OP_C, CUBLAS_OP_N, w.nb, w.nb, w.below, &one, c + w.nb, w.ldc,
-                             v + w.nb, w.ldv, &one, y, w.ldy);
+        st = cublasZhemm(hd, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, h.p.w, h.nv, &one, c, h.p.ld,
+                         v, h.ldv, &one, y, h.ldy);
+        if (st == CUBLAS_STATUS_SUCCESS && h.below > 0)
+            st = cublasZgemm(hd, CUBLAS_OP_N, CUBLAS_OP_N, h.below, h.nv, h.p.w, &one, c + h.p.w, h.p.ld,
+                             v, h.ldv, &one, y + h.p.w, h.ldy);
+        if (st == CUBLAS_STATUS_SUCCESS && h.below > 0)
+            st = cublasZgemm(hd, CUBLAS_OP_C, CUBLAS_OP_N, h.p.w, h.nv, h.below, &one, c + h.p.w, h.p.ld,
+                             v + h.p.w, h.ldv, &one, y, h.ldy);
     }
     if (st != CUBLAS_STATUS_SUCCESS)
         startrd_kernel_failure("hemm_columns", "cuBLAS", st);

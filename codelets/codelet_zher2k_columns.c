@@ -1,12 +1,12 @@
 /* The two-sided update of block columns of the trailing matrix,
- *     C -= W * V[j]^H + V * W[j]^H,
- * as two GEMMs over each whole column, diagonal tile included: the diagonal
- * tile's strictly upper triangle is not part of the lower storage, so it
- * serves as scratch instead of costing a separate HER2K call.  V and W are
- * full-height workspaces indexed by absolute row; a column of height m starts
- * at row height(V) - m.  One task updates all the columns one worker owns
- * in a step. */
+ *     C -= W * V[C]^H + V * W[C]^H.
+ * On each piece of block columns (see column_pieces.h) that is a HER2K on
+ * the diagonal block, which writes its lower triangle only, and two GEMMs
+ * on the rows below it.  V and W are full-height workspaces indexed by
+ * absolute row.  One task updates all the columns one worker owns in a
+ * step. */
 #include "codelets.h"
+#include "column_pieces.h"
 #include "error.h"
 
 #include <cblas.h>
@@ -14,40 +14,42 @@
 
 enum { BUF_V, BUF_W, BUF_FIRST_COLUMN };
 
-struct update_view {
-    int m, nb, ldc, ldv, ldw;
-    double complex *c;
-    const double complex *v, *w;
+struct update_piece {
+    startrd_piece_t p;
+    int nv, below, ldv, ldw;
+    const double complex *v, *w;   /* at the piece's first row */
 };
 
-static struct update_view view(void *buffers[], int i)
+static int next_piece(void *buffers[], int i, struct update_piece *u)
 {
-    struct update_view u;
-    int64_t row = STARPU_MATRIX_GET_NX(buffers[BUF_V]) - STARPU_MATRIX_GET_NX(buffers[i]);
+    int next = startrd_next_piece(buffers, i, startrd_current_nbuffers(),
+                                  STARPU_MATRIX_GET_NX(buffers[BUF_V]), &u->p);
 
-    u.m = (int)STARPU_MATRIX_GET_NX(buffers[i]);
-    u.nb = (int)STARPU_MATRIX_GET_NY(buffers[i]);
-    u.c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[i]);
-    u.ldc = (int)STARPU_MATRIX_GET_LD(buffers[i]);
-    u.v = (const double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_V]) + row;
-    u.ldv = (int)STARPU_MATRIX_GET_LD(buffers[BUF_V]);
-    u.w = (const double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_W]) + row;
-    u.ldw = (int)STARPU_MATRIX_GET_LD(buffers[BUF_W]);
-    return u;
+    u->nv = (int)STARPU_MATRIX_GET_NY(buffers[BUF_V]);
+    u->below = u->p.m - u->p.w;
+    u->ldv = (int)STARPU_MATRIX_GET_LD(buffers[BUF_V]);
+    u->v = (const double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_V]) + u->p.row;
+    u->ldw = (int)STARPU_MATRIX_GET_LD(buffers[BUF_W]);
+    u->w = (const double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_W]) + u->p.row;
+    return next;
 }
 
 static void her2k_columns_cpu(void *buffers[], void *cl_arg)
 {
     const double complex one = 1.0, mone = -1.0;
+    struct update_piece u;
 
     (void)cl_arg;
-    for (int i = BUF_FIRST_COLUMN; i < startrd_current_nbuffers(); i++) {
-        struct update_view u = view(buffers, i);
-
-        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, u.m, u.nb, u.nb, &mone,
-                    u.w, u.ldw, u.v, u.ldv, &one, u.c, u.ldc);
-        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, u.m, u.nb, u.nb, &mone,
-                    u.v, u.ldv, u.w, u.ldw, &one, u.c, u.ldc);
+    for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers(); i = next) {
+        next = next_piece(buffers, i, &u);
+        cblas_zher2k(CblasColMajor, CblasLower, CblasNoTrans, u.p.w, u.nv, &mone, u.w, u.ldw,
+                     u.v, u.ldv, 1.0, u.p.c, u.p.ld);
+        if (u.below == 0)
+            continue;
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, u.below, u.p.w, u.nv, &mone,
+                    u.w + u.p.w, u.ldw, u.v, u.ldv, &one, u.p.c + u.p.w, u.p.ld);
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, u.below, u.p.w, u.nv, &mone,
+                    u.v + u.p.w, u.ldv, u.w, u.ldw, &one, u.p.c + u.p.w, u.p.ld);
     }
 }
 
@@ -55,22 +57,28 @@ static void her2k_columns_cpu(void *buffers[], void *cl_arg)
 static void her2k_columns_cuda(void *buffers[], void *cl_arg)
 {
     const cuDoubleComplex one = {1.0, 0.0}, mone = {-1.0, 0.0};
+    const double rone = 1.0;
     cublasHandle_t h = starpu_cublas_get_local_handle();
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+    struct update_piece u;
 
     (void)cl_arg;
-    for (int i = BUF_FIRST_COLUMN; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS; i++) {
-        struct update_view u = view(buffers, i);
+    for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS; i = next) {
+        next = next_piece(buffers, i, &u);
         const cuDoubleComplex *v = (const cuDoubleComplex *)u.v, *w = (const cuDoubleComplex *)u.w;
+        cuDoubleComplex *c = (cuDoubleComplex *)u.p.c;
 
-        st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, u.m, u.nb, u.nb, &mone, w, u.ldw, v, u.ldv,
-                         &one, (cuDoubleComplex *)u.c, u.ldc);
-        if (st == CUBLAS_STATUS_SUCCESS)
-            st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, u.m, u.nb, u.nb, &mone, v, u.ldv, w, u.ldw,
-                             &one, (cuDoubleComplex *)u.c, u.ldc);
+        st = cublasZher2k(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, u.p.w, u.nv, &mone, w, u.ldw, v, u.ldv,
+                          &rone, c, u.p.ld);
+        if (st == CUBLAS_STATUS_SUCCESS && u.below > 0)
+            st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, u.below, u.p.w, u.nv, &mone, w + u.p.w, u.ldw,
+                             v, u.ldv, &one, c + u.p.w, u.p.ld);
+        if (st == CUBLAS_STATUS_SUCCESS && u.below > 0)
+            st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, u.below, u.p.w, u.nv, &mone, v + u.p.w, u.ldv,
+                             w, u.ldw, &one, c + u.p.w, u.p.ld);
     }
     if (st != CUBLAS_STATUS_SUCCESS)
-        startrd_kernel_failure("her2k_columns", "cublasZgemm", st);
+        startrd_kernel_failure("her2k_columns", "cuBLAS", st);
 }
 #endif
 

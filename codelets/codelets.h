@@ -70,7 +70,7 @@ int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, i
 int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, starpu_data_handle_t Y,
                                int zero_y, int ncolumns, const starpu_data_handle_t *columns);
 
-/** Each block column C -= W * V[C]^H + V * W[C]^H, diagonal tile's upper triangle as scratch. */
+/** Each block column C -= W * V[C]^H + V * W[C]^H, in the lower triangle of its diagonal tile and below. */
 int startrd_task_zher2k_columns(startrd_place_t place, starpu_data_handle_t V, starpu_data_handle_t W,
                                 int ncolumns, const starpu_data_handle_t *columns);
 
@@ -90,16 +90,24 @@ int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int
 /** Orders every copy out after every copy in submitted before it (see above). */
 int startrd_task_copied_in(starpu_data_handle_t scanned);
 
+/** The bulge chase as the ranks of startrd_task_zhb2st_sweeps() share it. */
+typedef struct startrd_zhb2st_schedule {
+    const startrd_bulge_plan_t *plan;
+    char uplo;
+    double complex *AB, *hous;   /* the band and the reflectors, shared by the ranks */
+    int64_t ldab;
+    int64_t G;                   /* sweeps per group */
+    int64_t nsweeps, ngroups;
+    const int64_t *nwindows;     /* per group: windows of 2G skewed kernel positions */
+    _Atomic int64_t *done;       /* per group: windows completed */
+    double complex *work;        /* kd per rank */
+} startrd_zhb2st_schedule_t;
+
 /**
- * Bulge-chasing kernels of sweeps s0..s1-1 whose skewed position q = m + 2(s-s0)
- * lies in [q0, q1), on the shared band AB and HOUS.  The task reads the
- * tokens @p before and @p after and writes @p self, which orders it after the
- * groups it depends on.
+ * Rank @p rank of @p nranks of the bulge chase (codelet_zhb2st_sweeps.c), on
+ * CPU worker @p worker.  The ranks wait for one another, so all of them must
+ * be able to run at the same time: one per CPU worker.
  */
-int startrd_task_zhb2st_group(startrd_place_t place, const startrd_bulge_plan_t *plan, char uplo,
-                              double complex *AB, int64_t ldab, double complex *hous,
-                              int64_t s0, int64_t s1, int64_t q0, int64_t q1,
-                              starpu_data_handle_t before, starpu_data_handle_t self,
-                              starpu_data_handle_t after);
+int startrd_task_zhb2st_sweeps(int worker, const startrd_zhb2st_schedule_t *sched, int rank, int nranks);
 
 #endif

@@ -31,8 +31,7 @@
  * @par Threads
  * The kernels hold no state: they may run concurrently on disjoint data (the
  * plan's dependencies guarantee that), each with its own work array of at
- * least max(1, kd) entries.  Their BLAS calls are of order kd at most: with
- * a multithreaded BLAS, keep it on one thread inside a parallel driver.
+ * least max(1, kd) entries.
  */
 #ifndef STARTRD_KERNELS_STAGE2_H
 #define STARTRD_KERNELS_STAGE2_H
@@ -44,6 +43,20 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/**
+ * C := H C (side 'L') or C := C H (side 'R') for the m x n matrix C, with
+ * H = I - tau v v^H, as LAPACK's ZLARFX.  work: m entries for side 'R'.
+ */
+void startrd_zreflect_side(char side, int m, int n, const double _Complex *v, double _Complex tau,
+                           double _Complex *c, int ldc, double _Complex *work);
+
+/**
+ * C := H C H^H on the @p uplo triangle of the n x n Hermitian C, with
+ * H = I - tau v v^H, as LAPACK's ZLARFY.  work: n entries.
+ */
+void startrd_zreflect_hermitian(char uplo, int n, const double _Complex *v, double _Complex tau,
+                                double _Complex *c, int ldc, double _Complex *work);
 
 /**
  * Type 1, the start of sweep st-1: annihilates A(st+1:ed, st-1) with a new

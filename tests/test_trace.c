@@ -29,7 +29,7 @@ int main(void)
 {
     static const char *const kinds[] = {"startrd_zpanel_qr", "startrd_zhemm_columns",
                                         "startrd_zher2k_columns", "startrd_zgemm",
-                                        "startrd_zhb2st_group", "copy_in", "copy_out"};
+                                        "startrd_zhb2st_sweeps", "copy_in", "copy_out"};
     const char *dir = "tests/trace-test";
     const int n = 300;
     double complex *a = malloc(sizeof *a * n * n), *tau = malloc(sizeof *tau * n);

@@ -6,7 +6,7 @@
  * vector a reflector annihilates is a piece of a column, A(i:i+len-1, j) with
  * i > j.  With uplo = 'U' the same entries are held conjugated along row j,
  * so that the lower-triangle view costs a conjugation and a stride, nothing
- * else; zlarfy handles both triangles by itself.
+ * else; startrd_zreflect_hermitian handles both triangles by itself.
  */
 #ifndef STARTRD_KERNEL_ZHB2ST_COMMON_H
 #define STARTRD_KERNEL_ZHB2ST_COMMON_H
@@ -19,14 +19,7 @@
 
 #include <lapack.h>
 
-/* OpenBLAS exports ZLARFY (LAPACK >= 3.7) but <lapack.h> does not declare it;
- * gfortran passes the length of UPLO last. */
-#define STARTRD_LAPACK_zlarfy LAPACK_GLOBAL(zlarfy, ZLARFY)
-void STARTRD_LAPACK_zlarfy(const char *uplo, const lapack_int *n,
-                           const lapack_complex_double *v, const lapack_int *incv,
-                           const lapack_complex_double *tau,
-                           lapack_complex_double *c, const lapack_int *ldc,
-                           lapack_complex_double *work, size_t uplo_len);
+#include "kernels_stage2.h"
 
 /* LAPACK integer argument from a 64-bit size. */
 static inline lapack_int zhb2st_int(int64_t x)
@@ -81,12 +74,9 @@ zhb2st_apply_diag(char uplo, int64_t kd, double complex *AB, int64_t ldab,
                   int64_t st, int64_t len, const double complex *v, const double complex *tau,
                   double complex *work)
 {
-    /* zlarfy applies G A G^H with G = I - tau' v v^H: tau' = conj(tau) gives G = H^H. */
-    double complex tauh = conj(*tau);
-    lapack_int n = zhb2st_int(len), one = 1, ld = zhb2st_int(ldab - 1);
-
-    STARTRD_LAPACK_zlarfy(&uplo, &n, v, &one, &tauh,
-                          zhb2st_elem(uplo, kd, AB, ldab, st, st), &ld, work, 1);
+    /* This applies G A G^H with G = I - tau' v v^H: tau' = conj(tau) gives G = H^H. */
+    startrd_zreflect_hermitian(uplo, zhb2st_int(len), v, conj(*tau),
+                               zhb2st_elem(uplo, kd, AB, ldab, st, st), zhb2st_int(ldab - 1), work);
 }
 
 /* Argument checks common to the three kernels. */

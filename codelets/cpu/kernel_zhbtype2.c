@@ -17,8 +17,7 @@ static void offdiag_reflect(char uplo, char side, int64_t kd, double complex *AB
                             const double complex *v, const double complex *tau,
                             double complex *work)
 {
-    lapack_int ld = zhb2st_int(ldab - 1);
-    lapack_int rows, cols;
+    int ld = zhb2st_int(ldab - 1), rows, cols;
     double complex *c;
     double complex t;
 
@@ -32,9 +31,9 @@ static void offdiag_reflect(char uplo, char side, int64_t kd, double complex *AB
         cols = zhb2st_int(nc);
         c = zhb2st_elem(uplo, kd, AB, ldab, i, j);
     }
-    /* zlarfx applies G = I - tau' v v^H: C G from the right, G C from the left. */
+    /* This applies G = I - tau' v v^H: C G from the right, G C from the left. */
     t = side == 'R' ? *tau : conj(*tau);
-    LAPACK_zlarfx(&side, &rows, &cols, v, &t, c, &ld, work);
+    startrd_zreflect_side(side, rows, cols, v, t, c, ld, work);
 }
 
 void startrd_kernel_zhbtype2(char uplo, int64_t n, int64_t kd, int64_t st, int64_t ed,

@@ -83,12 +83,22 @@ static int check_arguments(char vect, char uplo, int n, const double complex *A,
     return 0;
 }
 
+/* Blocks of several block columns let a GPU update its neighbouring block
+ * columns with a few large calls; eight or more blocks per GPU keep the
+ * shrinking trailing matrix balanced between the GPUs. */
+static int64_t default_dist_nb(int64_t n, const struct sizes *sz)
+{
+    int64_t per_block = sz->kd > 0 && sz->ngpu > 0 ? n / (sz->kd * 8 * sz->ngpu) : 1;
+
+    return sz->kd * (per_block < 1 ? 1 : per_block > 8 ? 8 : per_block);
+}
+
 static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t lda, double *d,
                   double *e, double complex *tau, double complex *hous2, double complex *work,
                   const startrd_context_t *ctx, const struct sizes *sz)
 {
     double complex *hous = hous2, *band = work;
-    int64_t ldab = 2 * sz->kd + 1, dist_nb = ctx->opt.dist_nb > 0 ? ctx->opt.dist_nb : sz->kd;
+    int64_t ldab = 2 * sz->kd + 1, dist_nb = ctx->opt.dist_nb > 0 ? ctx->opt.dist_nb : default_dist_nb(n, sz);
     double t0 = starpu_timing_now(), t1;
     int ret = 0;
 

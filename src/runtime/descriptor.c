@@ -26,6 +26,42 @@ static void register_tile(const startrd_desc_t *A, starpu_data_handle_t *h, cons
     starpu_data_set_name(*h, name);
 }
 
+/* On a GPU, StarPU would give each block column a buffer of its own, and
+ * a task over several block columns would then need a few small BLAS calls
+ * per column.  Instead each GPU owner gets one allocation in which its block
+ * columns lie side by side, as in the host copy: column j at local index l
+ * starts at row j*nb of local column l*nb, leading dimension m.  Block
+ * columns that are neighbours in the matrix are then neighbours in memory,
+ * and tasks update them with a few large calls (column_pieces.h).  If the
+ * GPU is short of memory StarPU allocates per column as usual. */
+static void place_columns_on_gpus(startrd_desc_t *A)
+{
+    for (int p = 0; p < A->nowners; p++) {
+        unsigned node = starpu_worker_get_memory_node((unsigned)A->owner_worker[p]);
+        int64_t owned = 0, l = 0;
+
+        if (starpu_node_get_kind(node) != STARPU_CUDA_RAM)
+            continue;
+        for (int64_t j = 0; j < A->nt; j++)
+            owned += startrd_desc_owner_index(A, j) == p;
+        if (owned == 0)
+            continue;
+        A->gpu_bytes[p] = (size_t)A->m * (size_t)(owned * A->nb) * sizeof(double complex);
+        A->gpu_mat[p] = starpu_malloc_on_node(node, A->gpu_bytes[p]);
+        if (A->gpu_mat[p] == 0) {
+            A->gpu_bytes[p] = 0;
+            continue;
+        }
+        for (int64_t j = 0; j < A->nt; j++) {
+            if (startrd_desc_owner_index(A, j) != p)
+                continue;
+            uintptr_t ptr = A->gpu_mat[p] + ((size_t)(l++ * A->nb) * (size_t)A->m + (size_t)(j * A->nb)) *
+                                                sizeof(double complex);
+            starpu_matrix_ptr_register(A->handles[j], node, ptr, ptr, 0, (uint32_t)A->m);
+        }
+    }
+}
+
 int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t layout,
                       double complex *mat, int64_t ld, int64_t m, int64_t n,
                       int64_t mb, int64_t nb, int64_t dist_nb,
@@ -87,6 +123,8 @@ int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t
             register_tile(A, &A->handles[j * A->mt + i], name, i * mb, j * nb,
                           startrd_desc_tile_rows(A, i), cols, i, j);
     }
+    if (layout == STARTRD_DESC_LOWER_COLUMNS && A->nt * nb == m)
+        place_columns_on_gpus(A);
     return 0;
 }
 
@@ -98,6 +136,10 @@ void startrd_desc_finish(startrd_desc_t *A)
                 starpu_data_unregister(A->handles[k]);
         free(A->handles);
     }
+    for (int p = 0; p < A->nowners; p++)
+        if (A->gpu_mat[p] != 0)
+            starpu_free_on_node(starpu_worker_get_memory_node((unsigned)A->owner_worker[p]), A->gpu_mat[p],
+                                A->gpu_bytes[p]);
     if (A->owns_mat)
         starpu_free_flags(A->mat, (size_t)A->ld * (size_t)A->n * sizeof(double complex),
                           STARPU_MALLOC_PINNED);

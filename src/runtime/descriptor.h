@@ -31,6 +31,10 @@ typedef struct startrd_desc {
     int owner_worker[STARPU_NMAXWORKERS];
     starpu_data_handle_t *handles;
     int owns_mat;             /* mat was allocated (pinned) here */
+    /* STARTRD_DESC_LOWER_COLUMNS with GPU owners: each owner's block columns
+     * on its GPU, side by side with leading dimension m (see descriptor.c). */
+    uintptr_t gpu_mat[STARPU_NMAXWORKERS];
+    size_t gpu_bytes[STARPU_NMAXWORKERS];
 } startrd_desc_t;
 
 /**

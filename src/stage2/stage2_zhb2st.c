@@ -1,13 +1,11 @@
-/* Stage 2 as a task graph.  Kernel (s, m) of the plan waits for (s, m-1) and
- * for (s-1, about m+2) (bulge_plan.h).  Writing q = m + 2r for sweep s0 + r of
- * a group of G consecutive sweeps turns both into "same or earlier q, same or
- * earlier sweep", so a task may run all the group's kernels in a q-window of
- * width 2G, sweep by sweep.  Task (S, M) of group S and window M then waits
- * only for (S, M-1) and (S-1, M+1): window M of a group reaches 2G positions
- * further into the previous group's skew.  Each window has a token handle;
- * task (S, M) reads tokens M-1 and M+1 and writes token M, and since tasks
- * are submitted group by group, window by window, the last writers of those
- * tokens are exactly the two tasks it waits for. */
+/* Stage 2.  Kernel (s, m) of the plan waits for (s, m-1) and for (s-1,
+ * about m+2) (bulge_plan.h).  Writing q = m + 2r for sweep s0 + r of a
+ * group of G consecutive sweeps turns both into "same or earlier q, same or
+ * earlier sweep", so all the group's kernels in a q-window of width 2G can
+ * run together, sweep by sweep, and window M of group S then waits only for
+ * window M-1 of S and window M+1 of S-1.  The CPU workers share the groups
+ * round robin and follow each other through progress counters
+ * (codelet_zhb2st_sweeps.c). */
 #include "stage2.h"
 
 #include "codelets.h"
@@ -18,18 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Sweeps per task, G: a task runs about 2G^2 kernels of some 20 kd^2 flops.
- * A group of sweeps spans about n/(kd G) windows, of which half can run at
- * once (each waits for the next window of the previous group), so G is
- * chosen to give every CPU worker a window, within bounds that keep tasks
- * long enough for the runtime. */
-static int64_t sweeps_per_group(int64_t n, int64_t kd)
-{
-    int64_t workers = (int64_t)starpu_cpu_worker_get_count();
-    int64_t g = n / ((kd > 0 ? kd : 1) * 2 * (workers > 0 ? workers : 1));
-
-    return g < 2 ? 2 : g > 8 ? 8 : g;
-}
+/* Sweeps per group, G: a window runs about 2G^2 kernels and keeps a
+ * stretch of 2G+kd columns of the band in cache.  A group spans about
+ * 2(n-s)/(kd 2G) windows, and as many groups as that can be in progress at
+ * once: G = 2 leaves the CPU workers enough of them until the last sweeps. */
+enum { SWEEPS_PER_GROUP = 2 };
 
 void startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const double complex *A,
                                     int64_t lda, double complex *AB, int64_t ldab)
@@ -53,60 +44,61 @@ void startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const doub
 int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double complex *AB,
                           int64_t ldab, double *d, double *e, double complex *hous)
 {
-    const int64_t G = sweeps_per_group(n, kd), width = 2 * G;
+    const int64_t G = SWEEPS_PER_GROUP, width = 2 * G;
     startrd_bulge_plan_t plan;
-    int64_t nsweeps, windows = 0;
-    starpu_data_handle_t *token;
-    startrd_place_t anywhere = {-1, 0, 1};
+    startrd_zhb2st_schedule_t x = {.plan = &plan, .uplo = uplo, .AB = AB, .hous = hous, .ldab = ldab, .G = G};
+    int workers[STARPU_NMAXWORKERS];
+    int nranks = (int)starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, workers, STARPU_NMAXWORKERS);
+    int64_t *nwindows;
     int ret = 0;
 
     if (startrd_bulge_plan_init(&plan, vect, n, kd) != 0) {
         startrd_error("stage 2: invalid band n=%lld kd=%lld", (long long)n, (long long)kd);
         return STARTRD_ERR_STATE;
     }
-    nsweeps = startrd_bulge_nsweeps(&plan);
-    /* The first group reaches furthest: its sweeps have the most kernels. */
-    for (int64_t s = 0; s < nsweeps && s < G; s++) {
-        int64_t last = startrd_bulge_nkernels(&plan, s) - 1 + 2 * s;
-
-        windows = last / width + 1 > windows ? last / width + 1 : windows;
+    if (nranks < 1) {
+        startrd_error("stage 2 needs a CPU worker");
+        return STARTRD_ERR_RUNTIME;
     }
-    /* Tokens for windows -1 .. windows, the outer two never written. */
-    token = calloc((size_t)(windows + 2), sizeof *token);
-    if (token == NULL) {
-        startrd_error("stage 2: cannot allocate %lld tokens", (long long)windows + 2);
-        return STARTRD_ERR_MEMORY;
+    x.nsweeps = startrd_bulge_nsweeps(&plan);
+    x.ngroups = (x.nsweeps + G - 1) / G;
+    nwindows = calloc((size_t)(x.ngroups > 0 ? x.ngroups : 1), sizeof *nwindows);
+    x.done = calloc((size_t)(x.ngroups > 0 ? x.ngroups : 1), sizeof *x.done);
+    x.work = malloc((size_t)nranks * (size_t)(kd > 0 ? kd : 1) * sizeof *x.work);
+    if (nwindows == NULL || x.done == NULL || x.work == NULL) {
+        startrd_error("stage 2: cannot allocate the schedule of %lld groups", (long long)x.ngroups);
+        ret = STARTRD_ERR_MEMORY;
+        goto out;
     }
-    for (int64_t w = 0; w < windows + 2; w++)
-        starpu_void_data_register(&token[w]);
+    /* A group reaches as far as its furthest sweep's last kernel, skewed. */
+    for (int64_t s = 0; s < x.nsweeps; s++) {
+        int64_t last = startrd_bulge_nkernels(&plan, s) - 1 + 2 * (s % G), S = s / G;
 
-    for (int64_t s0 = 0; s0 < nsweeps && ret == 0; s0 += G) {
-        int64_t s1 = s0 + G < nsweeps ? s0 + G : nsweeps, reach = 0;
-
-        for (int64_t s = s0; s < s1; s++) {
-            int64_t last = startrd_bulge_nkernels(&plan, s) - 1 + 2 * (s - s0);
-
-            reach = last > reach ? last : reach;
-        }
-        /* Earlier windows first, so that the chain within a group is in order;
-         * the priority lets older groups, which unblock the most, go first. */
-        anywhere.priority = (int)((nsweeps - s0) / G);
-        for (int64_t w = 0; w * width <= reach && ret == 0; w++)
-            ret = startrd_task_zhb2st_group(anywhere, &plan, uplo, AB, ldab, hous, s0, s1,
-                                            w * width, (w + 1) * width,
-                                            token[w], token[w + 1], token[w + 2]);
+        nwindows[S] = last / width + 1 > nwindows[S] ? last / width + 1 : nwindows[S];
     }
+    x.nwindows = nwindows;
+    int submitted = 0;
+
+    while (submitted < nranks && ret == 0)
+        if ((ret = startrd_task_zhb2st_sweeps(workers[submitted], &x, submitted, nranks)) == 0)
+            submitted++;
     if (ret != 0) {
+        /* The ranks that run would wait forever for the groups of those
+         * that do not: mark those groups done, and discard the result. */
+        for (int64_t S = 0; S < x.ngroups; S++)
+            if (S % nranks >= submitted)
+                atomic_store(&x.done[S], nwindows[S]);
         startrd_error("stage 2: task submission failed (%d)", ret);
         ret = STARTRD_ERR_RUNTIME;
     }
     starpu_task_wait_for_all();
-    for (int64_t w = 0; w < windows + 2; w++)
-        starpu_data_unregister(token[w]);
-    free(token);
     if (startrd_kernel_failures_take() > 0 && ret == 0)
         ret = STARTRD_ERR_KERNEL;
     if (ret == 0)
         startrd_kernel_zhb2st_tridiag(uplo, n, kd, AB, ldab, d, e);
+out:
+    free(nwindows);
+    free(x.done);
+    free(x.work);
     return ret;
 }

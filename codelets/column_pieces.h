@@ -1,0 +1,50 @@
+/* Stage-1 tasks take a list of block-column handles.  Where consecutive
+ * block columns lie side by side in memory (same leading dimension, each
+ * starting nb rows and nb columns after the previous one) they form one
+ * trapezoid, and a task updates it piece by piece with a few large BLAS
+ * calls instead of a few small ones per block column: on a GPU the small
+ * calls run far below the device's rate.  The descriptor lays block columns
+ * out this way on the host and on each GPU (descriptor.c). */
+#ifndef STARTRD_COLUMN_PIECES_H
+#define STARTRD_COLUMN_PIECES_H
+
+#include <complex.h>
+#include <stdint.h>
+
+#include "starpu_include.h"
+
+/* Widest piece: its diagonal block goes to one HEMM or HER2K call, the rows
+ * below it to GEMMs; wider pieces would move flops from GEMM to those. */
+#define STARTRD_PIECE_COLS 512
+
+typedef struct startrd_piece {
+    int m;               /* rows: from the piece's diagonal to the last row */
+    int w;               /* columns */
+    int ld;
+    double complex *c;   /* the piece's first diagonal element */
+    int64_t row;         /* absolute row of that element in full-height workspaces */
+} startrd_piece_t;
+
+/* The piece that starts at buffer @p i (buffers i..end-1 being block
+ * columns of a matrix whose full-height workspaces have @p height rows);
+ * returns the index of the buffer after it. */
+static inline int startrd_next_piece(void *buffers[], int i, int end, int64_t height, startrd_piece_t *p)
+{
+    int64_t nb = STARPU_MATRIX_GET_NY(buffers[i]), ld = STARPU_MATRIX_GET_LD(buffers[i]);
+    uintptr_t next = STARPU_MATRIX_GET_PTR(buffers[i]);
+    int j = i;
+
+    p->m = (int)STARPU_MATRIX_GET_NX(buffers[i]);
+    p->ld = (int)ld;
+    p->c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[i]);
+    p->row = height - p->m;
+    do {
+        next += (uintptr_t)((ld + 1) * nb) * sizeof(double complex);
+        j++;
+    } while (j < end && (j - i + 1) * nb <= STARTRD_PIECE_COLS && STARPU_MATRIX_GET_PTR(buffers[j]) == next &&
+             (int64_t)STARPU_MATRIX_GET_LD(buffers[j]) == ld && (int64_t)STARPU_MATRIX_GET_NY(buffers[j]) == nb);
+    p->w = (int)((j - i) * nb);
+    return j;
+}
+
+#endif
