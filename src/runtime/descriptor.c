@@ -94,15 +94,12 @@ int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t
     if (mat == NULL && ld * n > 0) {
         size_t bytes = (size_t)ld * (size_t)n * sizeof(double complex);
 
-        /* Not pinned: on an H200 node at n = 8192, 1.25 s of stage 1's
-         * 1.7 s went by outside any task, around allocating and releasing
-         * this pinned buffer, while pageable copies of the lower triangle
-         * in and out move its 0.5 GiB at about 10 GB/s.  Not cleared: the
-         * tasks that fill the tiles write what they need, and the strict
-         * upper triangle, which no handle covers, is never touched. */
-        A->mat = malloc(bytes);
-        if (A->mat == NULL) {
-            startrd_error("cannot allocate %zu bytes for %s", bytes, name);
+        /* Pinned when CUDA workers exist, so host<->GPU copies run
+         * asynchronously at full speed.  Not cleared: at n = 32768 that is
+         * 16 GiB of single-threaded writes, half of them to a triangle no
+         * handle covers; the tasks that fill the tiles clear what they need. */
+        if (starpu_malloc_flags((void **)&A->mat, bytes, STARPU_MALLOC_PINNED) != 0) {
+            startrd_error("cannot allocate %zu bytes of pinned memory for %s", bytes, name);
             return STARTRD_ERR_MEMORY;
         }
         A->owns_mat = 1;
@@ -144,7 +141,8 @@ void startrd_desc_finish(startrd_desc_t *A)
             starpu_free_on_node(starpu_worker_get_memory_node((unsigned)A->owner_worker[p]), A->gpu_mat[p],
                                 A->gpu_bytes[p]);
     if (A->owns_mat)
-        free(A->mat);
+        starpu_free_flags(A->mat, (size_t)A->ld * (size_t)A->n * sizeof(double complex),
+                          STARPU_MALLOC_PINNED);
     memset(A, 0, sizeof *A);
 }
 

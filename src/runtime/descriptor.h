@@ -30,7 +30,7 @@ typedef struct startrd_desc {
     int nowners;              /* 0: tasks may run anywhere */
     int owner_worker[STARPU_NMAXWORKERS];
     starpu_data_handle_t *handles;
-    int owns_mat;             /* mat was allocated here */
+    int owns_mat;             /* mat was allocated (pinned) here */
     /* STARTRD_DESC_LOWER_COLUMNS with GPU owners: each owner's block columns
      * on its GPU, side by side with leading dimension m (see descriptor.c). */
     uintptr_t gpu_mat[STARPU_NMAXWORKERS];
@@ -39,7 +39,7 @@ typedef struct startrd_desc {
 
 /**
  * Describe an m x n matrix stored at @p mat (or, if @p mat is NULL, in an
- * uninitialised buffer with leading dimension @p ld allocated here) and
+ * uninitialised pinned buffer with leading dimension @p ld allocated here) and
  * register its tiles under @p name.  Block column j belongs to
  * owner_worker[(j*nb / dist_nb) % nowners]; with nowners = 0 no tile has an
  * owner.  @return 0, or a positive startrd_status.
