@@ -7,8 +7,8 @@
  * checks:
  *  - the eigenvalues of the tridiagonal (d, e) against those of LAPACK's
  *    ZHETRD_HB2ST on the same band and of ZHBEVD, within 10 n eps max|lambda|;
- *    max|d - d_hb2st| and max||e| - |e_hb2st|| are reported (zero for
- *    kd >= 2: same arithmetic; for kd = 1 LAPACK only rescales);
+ *    max|d - d_hb2st| and max||e| - |e_hb2st|| are reported (the same
+ *    reflectors, applied with sums in another order);
  *  - with VECT = 'V', Q2 formed from HOUS in the documented order
  *    (tst_form_q2, shared with the test of the public entry point):
  *    ||B - Q2 T Q2^H||_F / (n ||B||_F eps) < 30 and
@@ -17,6 +17,11 @@
  *    ZHETRD_HB2ST, sweep after sweep, always the newest ready sweep, random
  *    ready kernels), with either VECT, give bitwise identical d, e, band and
  *    HOUS.
+ *
+ * Before those, the two reflector kernels are checked on their own against
+ * LAPACK's ZLARFX and ZLARFY (both sides, both triangles, orders up to 70,
+ * leading dimension larger than the order): max|difference| / (m |tau|
+ * ||v||^2 max|C| eps) < 10, a strictly real diagonal from the two-sided one.
  *
  * Prints one line per case and a final "N passed, M failed"; returns 0 when
  * all cases pass.
@@ -47,6 +52,13 @@ void test_zhetrd_hb2st(const char *stage1, const char *vect, const char *uplo,
                        lapack_complex_double *hous, const lapack_int *lhous,
                        lapack_complex_double *work, const lapack_int *lwork,
                        lapack_int *info, size_t, size_t, size_t);
+
+/* LAPACK's ZLARFY, which OpenBLAS exports and <lapack.h> does not declare. */
+#define test_zlarfy LAPACK_GLOBAL(zlarfy, ZLARFY)
+void test_zlarfy(const char *uplo, const lapack_int *n, const lapack_complex_double *v,
+                 const lapack_int *incv, const lapack_complex_double *tau,
+                 lapack_complex_double *c, const lapack_int *ldc, lapack_complex_double *work,
+                 size_t);
 
 #define TOL_EIG 10.0   /* eigenvalues, in units of n eps max|lambda| */
 #define TOL_Q   30.0   /* backward error and orthogonality, in units of n eps */
@@ -404,6 +416,62 @@ static bool run_case(char uplo, int64_t n, int64_t kd, uint64_t seed)
     return ok;
 }
 
+/* The reflector kernels against ZLARFX ('L', 'R') or ZLARFY (uplo) on one
+ * random m x n block; Hermitian for ZLARFY (n = m). */
+static bool reflect_case(char which, char uplo, int m, int n, uint64_t seed)
+{
+    int ld = m + 3, len = which == 'R' ? n : m;
+    double complex *c = xcalloc((size_t)ld * (size_t)n, sizeof *c), *r = xcalloc((size_t)ld * (size_t)n, sizeof *r);
+    double complex *v = xcalloc((size_t)len + 1, sizeof *v), *w = xcalloc((size_t)(m > n ? m : n) + 1, sizeof *w);
+    double complex tau = rng_unif(&seed) + I * rng_unif(&seed);
+    double vnorm2 = 0.0, cmax = 0.0, diff = 0.0, imag_diag = 0.0;
+    bool ok;
+
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++)
+            c[i + (size_t)j * ld] = rng_unif(&seed) - 0.5 + I * (rng_unif(&seed) - 0.5);
+    if (which == 'H')   /* Hermitian, with a real diagonal */
+        for (int j = 0; j < n; j++) {
+            c[j + (size_t)j * ld] = creal(c[j + (size_t)j * ld]);
+            for (int i = j + 1; i < m; i++)
+                c[j + (size_t)i * ld] = conj(c[i + (size_t)j * ld]);
+        }
+    for (int i = 0; i < len; i++) {
+        v[i] = i == 0 ? 1.0 : rng_unif(&seed) - 0.5 + I * (rng_unif(&seed) - 0.5);
+        vnorm2 += creal(v[i] * conj(v[i]));
+    }
+    for (size_t x = 0; x < (size_t)ld * (size_t)n; x++) {
+        r[x] = c[x];
+        cmax = fmax(cmax, cabs(c[x]));
+    }
+    lapack_int lm = m, ln = n, lld = ld, one = 1;
+    if (which == 'H') {
+        startrd_zreflect_hermitian(uplo, m, v, tau, c, ld, w);
+        test_zlarfy(&uplo, &lm, v, &one, &tau, r, &lld, w, 1);
+    } else {
+        startrd_zreflect_side(which, m, n, v, tau, c, ld, w);
+        LAPACK_zlarfx(&which, &lm, &ln, v, &tau, r, &lld, w);
+    }
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            bool stored = which != 'H' || (uplo == 'L' ? i >= j : i <= j);
+
+            if (stored)
+                diff = fmax(diff, cabs(c[i + (size_t)j * ld] - r[i + (size_t)j * ld]));
+            if (which == 'H' && i == j)
+                imag_diag = fmax(imag_diag, fabs(cimag(c[i + (size_t)j * ld])));
+        }
+    double ratio = diff / ((double)(m > 0 ? m : 1) * cabs(tau) * vnorm2 * fmax(cmax, 1.0) * DBL_EPSILON);
+    ok = ratio < 10.0 && imag_diag == 0.0;
+    printf("reflector %c%c m=%3d n=%3d: error %.2f, imag(diag) %.1e  %s\n",
+           which, which == 'H' ? uplo : ' ', m, n, ratio, imag_diag, ok ? "PASS" : "FAIL");
+    free(c);
+    free(r);
+    free(v);
+    free(w);
+    return ok;
+}
+
 static int cmp_case(const void *a, const void *b)
 {
     const int64_t *x = a, *y = b;
@@ -430,6 +498,18 @@ int main(void)
         }
     }
     qsort(cases, (size_t)ncases, sizeof cases[0], cmp_case);
+
+    /* Orders around the vector width, and the kd of the library's runs. */
+    static const int sizes[][2] = {{1, 1}, {2, 3}, {3, 2}, {7, 5}, {16, 16}, {33, 17}, {64, 64}, {70, 41}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        int m = sizes[k][0], n = sizes[k][1];
+        uint64_t seed = 77u + 13u * (uint64_t)k;
+
+        reflect_case('L', 'L', m, n, seed) ? npass++ : nfail++;
+        reflect_case('R', 'L', m, n, seed + 1) ? npass++ : nfail++;
+        reflect_case('H', 'L', m, m, seed + 2) ? npass++ : nfail++;
+        reflect_case('H', 'U', m, m, seed + 3) ? npass++ : nfail++;
+    }
 
     for (int u = 0; u < 2; u++) {
         for (int c = 0; c < ncases; c++) {
