@@ -4,10 +4,11 @@
  *        ZLARFX: C := H C or C := C H with H = I - tau v v^H.
  *
  * The bulge-chasing kernels call it tens of thousands of times a second per
- * core on blocks of order kd.  OpenBLAS's ZGEMV and ZGERC take a process-wide
- * lock for a scratch buffer on every call, which serialises the cores (on
- * 30 cores a kernel took six times as long as on 4); these loops need no
- * scratch beyond the caller's work array.
+ * core on blocks of order kd.  Through OpenBLAS's ZGEMV and ZGERC a kernel
+ * took six times as long with 30 CPU workers as with 4 on a 32-core node,
+ * most likely because those routines take their scratch buffer from a pool
+ * under a process-wide lock; these loops need no scratch beyond the
+ * caller's work array.
  */
 #include "zreflect_simd.h"
 
