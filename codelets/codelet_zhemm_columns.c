@@ -22,32 +22,11 @@ struct hemm_columns_args {
     int zero_y;       /* this task is the first to write Y */
 };
 
-struct hemm_piece {
-    startrd_piece_t p;
-    int nv, below, ldv, ldy;
-    double complex *v, *y;     /* at the piece's first row */
-};
-
-/* The piece starting at buffer i, with V and Y placed at its rows. */
-static int next_piece(void *buffers[], int i, struct hemm_piece *h)
-{
-    int next = startrd_next_piece(buffers, i, startrd_current_nbuffers(),
-                                  STARPU_MATRIX_GET_NX(buffers[BUF_V]), &h->p);
-
-    h->nv = (int)STARPU_MATRIX_GET_NY(buffers[BUF_V]);
-    h->below = h->p.m - h->p.w;
-    h->ldv = (int)STARPU_MATRIX_GET_LD(buffers[BUF_V]);
-    h->v = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_V]) + h->p.row;
-    h->ldy = (int)STARPU_MATRIX_GET_LD(buffers[BUF_Y]);
-    h->y = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_Y]) + h->p.row;
-    return next;
-}
-
 static void hemm_columns_cpu(void *buffers[], void *cl_arg)
 {
     const struct hemm_columns_args *a = cl_arg;
     const double complex one = 1.0;
-    struct hemm_piece h;
+    startrd_piece_t h;
 
     if (a->zero_y) {
         double complex *y = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_Y]);
@@ -57,15 +36,19 @@ static void hemm_columns_cpu(void *buffers[], void *cl_arg)
             memset(y + c * ld, 0, rows * sizeof *y);
     }
     for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers(); i = next) {
-        next = next_piece(buffers, i, &h);
-        cblas_zhemm(CblasColMajor, CblasLeft, CblasLower, h.p.w, h.nv, &one, h.p.c, h.p.ld,
-                    h.v, h.ldv, &one, h.y, h.ldy);
+        next = startrd_next_piece(buffers, i, startrd_current_nbuffers(), &h);
+        const double complex *v = h.ws[BUF_V];
+        double complex *y = h.ws[BUF_Y];
+        int ldv = h.ldws[BUF_V], ldy = h.ldws[BUF_Y];
+
+        cblas_zhemm(CblasColMajor, CblasLeft, CblasLower, h.w, h.nv, &one, h.c, h.ld,
+                    v, ldv, &one, y, ldy);
         if (h.below == 0)
             continue;
-        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, h.below, h.nv, h.p.w, &one,
-                    h.p.c + h.p.w, h.p.ld, h.v, h.ldv, &one, h.y + h.p.w, h.ldy);
-        cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, h.p.w, h.nv, h.below, &one,
-                    h.p.c + h.p.w, h.p.ld, h.v + h.p.w, h.ldv, &one, h.y, h.ldy);
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, h.below, h.nv, h.w, &one,
+                    h.c + h.w, h.ld, v, ldv, &one, y + h.w, ldy);
+        cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, h.w, h.nv, h.below, &one,
+                    h.c + h.w, h.ld, v + h.w, ldv, &one, y, ldy);
     }
 }
 
@@ -76,7 +59,7 @@ static void hemm_columns_cuda(void *buffers[], void *cl_arg)
     const cuDoubleComplex one = {1.0, 0.0};
     cublasHandle_t hd = starpu_cublas_get_local_handle();
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
-    struct hemm_piece h;
+    startrd_piece_t h;
 
     if (a->zero_y) {
         cudaError_t ce = cudaMemset2DAsync(
@@ -89,17 +72,19 @@ static void hemm_columns_cuda(void *buffers[], void *cl_arg)
     }
     for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS;
          i = next) {
-        next = next_piece(buffers, i, &h);
-        cuDoubleComplex *c = (cuDoubleComplex *)h.p.c, *v = (cuDoubleComplex *)h.v, *y = (cuDoubleComplex *)h.y;
+        next = startrd_next_piece(buffers, i, startrd_current_nbuffers(), &h);
+        cuDoubleComplex *c = (cuDoubleComplex *)h.c, *v = (cuDoubleComplex *)h.ws[BUF_V];
+        cuDoubleComplex *y = (cuDoubleComplex *)h.ws[BUF_Y];
+        int ldv = h.ldws[BUF_V], ldy = h.ldws[BUF_Y];
 
-        st = cublasZhemm(hd, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, h.p.w, h.nv, &one, c, h.p.ld,
-                         v, h.ldv, &one, y, h.ldy);
+        st = cublasZhemm(hd, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, h.w, h.nv, &one, c, h.ld,
+                         v, ldv, &one, y, ldy);
         if (st == CUBLAS_STATUS_SUCCESS && h.below > 0)
-            st = cublasZgemm(hd, CUBLAS_OP_N, CUBLAS_OP_N, h.below, h.nv, h.p.w, &one, c + h.p.w, h.p.ld,
-                             v, h.ldv, &one, y + h.p.w, h.ldy);
+            st = cublasZgemm(hd, CUBLAS_OP_N, CUBLAS_OP_N, h.below, h.nv, h.w, &one, c + h.w, h.ld,
+                             v, ldv, &one, y + h.w, ldy);
         if (st == CUBLAS_STATUS_SUCCESS && h.below > 0)
-            st = cublasZgemm(hd, CUBLAS_OP_C, CUBLAS_OP_N, h.p.w, h.nv, h.below, &one, c + h.p.w, h.p.ld,
-                             v + h.p.w, h.ldv, &one, y, h.ldy);
+            st = cublasZgemm(hd, CUBLAS_OP_C, CUBLAS_OP_N, h.w, h.nv, h.below, &one, c + h.w, h.ld,
+                             v + h.w, ldv, &one, y, ldy);
     }
     if (st != CUBLAS_STATUS_SUCCESS)
         startrd_kernel_failure("hemm_columns", "cuBLAS", st);

@@ -14,42 +14,25 @@
 
 enum { BUF_V, BUF_W, BUF_FIRST_COLUMN };
 
-struct update_piece {
-    startrd_piece_t p;
-    int nv, below, ldv, ldw;
-    const double complex *v, *w;   /* at the piece's first row */
-};
-
-static int next_piece(void *buffers[], int i, struct update_piece *u)
-{
-    int next = startrd_next_piece(buffers, i, startrd_current_nbuffers(),
-                                  STARPU_MATRIX_GET_NX(buffers[BUF_V]), &u->p);
-
-    u->nv = (int)STARPU_MATRIX_GET_NY(buffers[BUF_V]);
-    u->below = u->p.m - u->p.w;
-    u->ldv = (int)STARPU_MATRIX_GET_LD(buffers[BUF_V]);
-    u->v = (const double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_V]) + u->p.row;
-    u->ldw = (int)STARPU_MATRIX_GET_LD(buffers[BUF_W]);
-    u->w = (const double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_W]) + u->p.row;
-    return next;
-}
-
 static void her2k_columns_cpu(void *buffers[], void *cl_arg)
 {
     const double complex one = 1.0, mone = -1.0;
-    struct update_piece u;
+    startrd_piece_t u;
 
     (void)cl_arg;
     for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers(); i = next) {
-        next = next_piece(buffers, i, &u);
-        cblas_zher2k(CblasColMajor, CblasLower, CblasNoTrans, u.p.w, u.nv, &mone, u.w, u.ldw,
-                     u.v, u.ldv, 1.0, u.p.c, u.p.ld);
+        next = startrd_next_piece(buffers, i, startrd_current_nbuffers(), &u);
+        const double complex *v = u.ws[BUF_V], *w = u.ws[BUF_W];
+        int ldv = u.ldws[BUF_V], ldw = u.ldws[BUF_W];
+
+        cblas_zher2k(CblasColMajor, CblasLower, CblasNoTrans, u.w, u.nv, &mone, w, ldw,
+                     v, ldv, 1.0, u.c, u.ld);
         if (u.below == 0)
             continue;
-        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, u.below, u.p.w, u.nv, &mone,
-                    u.w + u.p.w, u.ldw, u.v, u.ldv, &one, u.p.c + u.p.w, u.p.ld);
-        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, u.below, u.p.w, u.nv, &mone,
-                    u.v + u.p.w, u.ldv, u.w, u.ldw, &one, u.p.c + u.p.w, u.p.ld);
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, u.below, u.w, u.nv, &mone,
+                    w + u.w, ldw, v, ldv, &one, u.c + u.w, u.ld);
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, u.below, u.w, u.nv, &mone,
+                    v + u.w, ldv, w, ldw, &one, u.c + u.w, u.ld);
     }
 }
 
@@ -60,22 +43,23 @@ static void her2k_columns_cuda(void *buffers[], void *cl_arg)
     const double rone = 1.0;
     cublasHandle_t h = starpu_cublas_get_local_handle();
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
-    struct update_piece u;
+    startrd_piece_t u;
 
     (void)cl_arg;
     for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS; i = next) {
-        next = next_piece(buffers, i, &u);
-        const cuDoubleComplex *v = (const cuDoubleComplex *)u.v, *w = (const cuDoubleComplex *)u.w;
-        cuDoubleComplex *c = (cuDoubleComplex *)u.p.c;
+        next = startrd_next_piece(buffers, i, startrd_current_nbuffers(), &u);
+        const cuDoubleComplex *v = (const cuDoubleComplex *)u.ws[BUF_V], *w = (const cuDoubleComplex *)u.ws[BUF_W];
+        cuDoubleComplex *c = (cuDoubleComplex *)u.c;
+        int ldv = u.ldws[BUF_V], ldw = u.ldws[BUF_W];
 
-        st = cublasZher2k(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, u.p.w, u.nv, &mone, w, u.ldw, v, u.ldv,
-                          &rone, c, u.p.ld);
+        st = cublasZher2k(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, u.w, u.nv, &mone, w, ldw, v, ldv,
+                          &rone, c, u.ld);
         if (st == CUBLAS_STATUS_SUCCESS && u.below > 0)
-            st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, u.below, u.p.w, u.nv, &mone, w + u.p.w, u.ldw,
-                             v, u.ldv, &one, c + u.p.w, u.p.ld);
+            st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, u.below, u.w, u.nv, &mone, w + u.w, ldw,
+                             v, ldv, &one, c + u.w, u.ld);
         if (st == CUBLAS_STATUS_SUCCESS && u.below > 0)
-            st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, u.below, u.p.w, u.nv, &mone, v + u.p.w, u.ldv,
-                             w, u.ldw, &one, c + u.p.w, u.p.ld);
+            st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, u.below, u.w, u.nv, &mone, v + u.w, ldv,
+                             w, ldw, &one, c + u.w, u.ld);
     }
     if (st != CUBLAS_STATUS_SUCCESS)
         startrd_kernel_failure("her2k_columns", "cuBLAS", st);

@@ -17,33 +17,45 @@
  * below it to GEMMs; wider pieces would move flops from GEMM to those. */
 #define STARTRD_PIECE_COLS 512
 
+/* A piece, and the task's two full-height workspaces (buffers 0 and 1 of
+ * every task that takes pieces: V, and Y or W) seen from its first row. */
 typedef struct startrd_piece {
     int m;               /* rows: from the piece's diagonal to the last row */
     int w;               /* columns */
+    int below;           /* rows under the diagonal block, m - w */
     int ld;
     double complex *c;   /* the piece's first diagonal element */
-    int64_t row;         /* absolute row of that element in full-height workspaces */
+    int nv;              /* columns of the workspaces */
+    int ldws[2];
+    double complex *ws[2];
 } startrd_piece_t;
 
-/* The piece that starts at buffer @p i (buffers i..end-1 being block
- * columns of a matrix whose full-height workspaces have @p height rows);
- * returns the index of the buffer after it. */
-static inline int startrd_next_piece(void *buffers[], int i, int end, int64_t height, startrd_piece_t *p)
+/* The piece that starts at buffer @p i of a task whose block columns are
+ * buffers 2..end-1; returns the index of the buffer after it. */
+static inline int startrd_next_piece(void *buffers[], int i, int end, startrd_piece_t *p)
 {
     int64_t nb = STARPU_MATRIX_GET_NY(buffers[i]), ld = STARPU_MATRIX_GET_LD(buffers[i]);
     uintptr_t next = STARPU_MATRIX_GET_PTR(buffers[i]);
+    int64_t row;
     int j = i;
 
     p->m = (int)STARPU_MATRIX_GET_NX(buffers[i]);
     p->ld = (int)ld;
     p->c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[i]);
-    p->row = height - p->m;
     do {
         next += (uintptr_t)((ld + 1) * nb) * sizeof(double complex);
         j++;
     } while (j < end && (j - i + 1) * nb <= STARTRD_PIECE_COLS && STARPU_MATRIX_GET_PTR(buffers[j]) == next &&
              (int64_t)STARPU_MATRIX_GET_LD(buffers[j]) == ld && (int64_t)STARPU_MATRIX_GET_NY(buffers[j]) == nb);
     p->w = (int)((j - i) * nb);
+    p->below = p->m - p->w;
+    /* Workspaces are indexed by absolute row; the piece ends at their last. */
+    row = (int64_t)STARPU_MATRIX_GET_NX(buffers[0]) - p->m;
+    p->nv = (int)STARPU_MATRIX_GET_NY(buffers[0]);
+    for (int k = 0; k < 2; k++) {
+        p->ldws[k] = (int)STARPU_MATRIX_GET_LD(buffers[k]);
+        p->ws[k] = (double complex *)STARPU_MATRIX_GET_PTR(buffers[k]) + row;
+    }
     return j;
 }
 
