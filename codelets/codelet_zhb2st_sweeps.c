@@ -70,17 +70,14 @@ static struct starpu_codelet zhb2st_sweeps_codelet = {
 int startrd_task_zhb2st_sweeps(int worker, const startrd_zhb2st_schedule_t *sched, int rank, int nranks)
 {
     struct zhb2st_sweeps_args *args = malloc(sizeof *args);
-    double kernels = 0.0;
 
     if (args == NULL)
         return -ENOMEM;
     *args = (struct zhb2st_sweeps_args){sched, rank, nranks};
-    for (int64_t s = 0; s < sched->nsweeps; s++)
-        kernels += (double)startrd_bulge_nkernels(sched->plan, s);
     return starpu_task_insert(&zhb2st_sweeps_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
                               STARPU_EXECUTE_ON_WORKER, worker,
                               /* Roughly 20 kd^2 flops per kernel, shared by the ranks. */
-                              STARPU_FLOPS, 20.0 * (double)(sched->plan->kd * sched->plan->kd) * kernels / nranks,
+                              STARPU_FLOPS, 20.0 * (double)(sched->plan->kd * sched->plan->kd) * sched->nkernels / nranks,
                               0);
 }

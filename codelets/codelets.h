@@ -98,6 +98,7 @@ typedef struct startrd_zhb2st_schedule {
     int64_t ldab;
     int64_t G;                   /* sweeps per group */
     int64_t nsweeps, ngroups;
+    double nkernels;             /* over all sweeps: the ranks' flop estimate */
     const int64_t *nwindows;     /* per group: windows of 2G skewed kernel positions */
     _Atomic int64_t *done;       /* per group: windows completed */
     double complex *work;        /* kd per rank */

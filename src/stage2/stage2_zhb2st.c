@@ -72,7 +72,9 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
     }
     /* A group reaches as far as its furthest sweep's last kernel, skewed. */
     for (int64_t s = 0; s < x.nsweeps; s++) {
-        int64_t last = startrd_bulge_nkernels(&plan, s) - 1 + 2 * (s % G), S = s / G;
+        int64_t nk = startrd_bulge_nkernels(&plan, s), last = nk - 1 + 2 * (s % G), S = s / G;
+
+        x.nkernels += (double)nk;
 
         nwindows[S] = last / width + 1 > nwindows[S] ? last / width + 1 : nwindows[S];
     }
