@@ -75,7 +75,6 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
         int64_t nk = startrd_bulge_nkernels(&plan, s), last = nk - 1 + 2 * (s % G), S = s / G;
 
         x.nkernels += (double)nk;
-
         nwindows[S] = last / width + 1 > nwindows[S] ? last / width + 1 : nwindows[S];
     }
     x.nwindows = nwindows;
