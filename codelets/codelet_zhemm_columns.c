@@ -105,7 +105,9 @@ int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, st
                                int zero_y, int ncolumns, const starpu_data_handle_t *columns)
 {
     struct hemm_columns_args *args = malloc(sizeof *args);
-    struct starpu_data_descr *descr = malloc((size_t)(ncolumns + 2) * sizeof *descr);
+    /* The zeroing task needs no earlier value of Y. */
+    struct starpu_data_descr *descr = startrd_pieces_descr(V, STARPU_R, Y, zero_y ? STARPU_W : STARPU_RW,
+                                                           ncolumns, columns, STARPU_R);
     double flops = 0.0;
     int ret;
 
@@ -115,13 +117,9 @@ int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, st
         return -ENOMEM;
     }
     args->zero_y = zero_y;
-    /* The zeroing task needs no earlier value of Y. */
-    descr[BUF_V] = (struct starpu_data_descr){V, STARPU_R};
-    descr[BUF_Y] = (struct starpu_data_descr){Y, zero_y ? STARPU_W : STARPU_RW};
     for (int i = 0; i < ncolumns; i++) {
         double m = (double)starpu_matrix_get_nx(columns[i]), nb = (double)starpu_matrix_get_ny(columns[i]);
 
-        descr[BUF_FIRST_COLUMN + i] = (struct starpu_data_descr){columns[i], STARPU_R};
         flops += 8.0 * nb * nb * (2.0 * m - nb);
     }
     ret = starpu_task_insert(&hemm_columns_codelet,

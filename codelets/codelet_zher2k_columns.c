@@ -79,18 +79,16 @@ static struct starpu_codelet her2k_columns_codelet = {
 int startrd_task_zher2k_columns(startrd_place_t place, starpu_data_handle_t V, starpu_data_handle_t W,
                                 int ncolumns, const starpu_data_handle_t *columns)
 {
-    struct starpu_data_descr *descr = malloc((size_t)(ncolumns + 2) * sizeof *descr);
+    struct starpu_data_descr *descr = startrd_pieces_descr(V, STARPU_R, W, STARPU_R, ncolumns, columns, STARPU_RW);
     double flops = 0.0;
     int ret;
 
     if (descr == NULL)
         return -ENOMEM;
-    descr[BUF_V] = (struct starpu_data_descr){V, STARPU_R};
-    descr[BUF_W] = (struct starpu_data_descr){W, STARPU_R};
     for (int i = 0; i < ncolumns; i++) {
-        descr[BUF_FIRST_COLUMN + i] = (struct starpu_data_descr){columns[i], STARPU_RW};
-        flops += 16.0 * (double)starpu_matrix_get_nx(columns[i]) * (double)starpu_matrix_get_ny(columns[i]) *
-                 (double)starpu_matrix_get_ny(columns[i]);
+        double m = (double)starpu_matrix_get_nx(columns[i]), nb = (double)starpu_matrix_get_ny(columns[i]);
+
+        flops += 16.0 * m * nb * nb;
     }
     ret = starpu_task_insert(&her2k_columns_codelet,
                              STARPU_DATA_MODE_ARRAY, descr, ncolumns + 2,

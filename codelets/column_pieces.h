@@ -10,6 +10,7 @@
 
 #include <complex.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "starpu_include.h"
 
@@ -57,6 +58,25 @@ static inline int startrd_next_piece(void *buffers[], int i, int end, startrd_pi
         p->ws[k] = (double complex *)STARPU_MATRIX_GET_PTR(buffers[k]) + row;
     }
     return j;
+}
+
+/* The buffers of a task that takes pieces: the two workspaces, then the
+ * block columns, all in mode @p column_mode.  NULL when out of memory; the
+ * caller frees it once the task is inserted. */
+static inline struct starpu_data_descr *startrd_pieces_descr(starpu_data_handle_t ws0, enum starpu_data_access_mode mode0,
+                                                             starpu_data_handle_t ws1, enum starpu_data_access_mode mode1,
+                                                             int ncolumns, const starpu_data_handle_t *columns,
+                                                             enum starpu_data_access_mode column_mode)
+{
+    struct starpu_data_descr *descr = malloc((size_t)(ncolumns + 2) * sizeof *descr);
+
+    if (descr == NULL)
+        return NULL;
+    descr[0] = (struct starpu_data_descr){ws0, mode0};
+    descr[1] = (struct starpu_data_descr){ws1, mode1};
+    for (int i = 0; i < ncolumns; i++)
+        descr[2 + i] = (struct starpu_data_descr){columns[i], column_mode};
+    return descr;
 }
 
 #endif
