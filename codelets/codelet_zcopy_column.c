@@ -1,16 +1,21 @@
 /* Moves one block column between the caller's LAPACK-layout matrix and the
- * library's padded lower-storage copy.  Copying in is also where NaN and Inf
- * are caught, at no extra pass over memory; copying out is skipped once one
- * was, so the caller's matrix is left as it was.  For uplo = 'U' the copy holds the
- * conjugate transpose of the stored upper triangle, which is the lower
- * triangle of the same Hermitian matrix, so the stage-1 algorithm only has
- * a lower variant.  Only the referenced triangle of the caller's matrix is
- * read or written. */
+ * library's padded lower-storage copy, on the host or straight to and from
+ * a GPU.  Copying out is skipped once a NaN or Inf was seen, so the caller's
+ * matrix is left as it was.  For uplo = 'U' the copy holds the conjugate
+ * transpose of the stored upper triangle, which is the lower triangle of the
+ * same Hermitian matrix, so the stage-1 algorithm only has a lower variant.
+ * Only the referenced triangle of the caller's matrix is written. */
 #include "codelets.h"
+#include "error.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef STARTRD_USE_CUDA
+#include "kernels_cuda.h"
+#endif
+
+enum { BUF_COLUMN, BUF_SCANNED, BUF_SCRATCH };
 
 struct copy_column_args {
     int to_user;            /* direction */
@@ -21,42 +26,55 @@ struct copy_column_args {
     atomic_int *nonfinite;  /* NULL: no check */
 };
 
-/* x * 0 is 0 for every finite x and NaN for NaN and Inf: one sum tells. */
-static int all_finite(const double complex *x, int64_t count)
-{
-    double sum = 0.0;
+struct column_view {
+    double complex *c;
+    int64_t ldc, height, width;
+    int64_t cols;           /* columns inside the caller's matrix */
+    int64_t rows;           /* rows inside it, from the diagonal down */
+    double complex *a;      /* the caller's diagonal element of this block column */
+};
 
-    for (int64_t i = 0; i < count; i++)
-        sum += creal(x[i]) * 0.0 + cimag(x[i]) * 0.0;
-    return !isnan(sum);
+static struct column_view view(void *buffers[], const struct copy_column_args *x)
+{
+    struct column_view v;
+
+    v.c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_COLUMN]);
+    v.ldc = STARPU_MATRIX_GET_LD(buffers[BUF_COLUMN]);
+    v.height = STARPU_MATRIX_GET_NX(buffers[BUF_COLUMN]);
+    v.width = STARPU_MATRIX_GET_NY(buffers[BUF_COLUMN]);
+    v.cols = x->n - x->col0 < v.width ? x->n - x->col0 : v.width;
+    v.rows = x->n - x->col0;
+    v.a = x->a + x->col0 * x->lda + x->col0;
+    return v;
+}
+
+static int skipped(const struct copy_column_args *x)
+{
+    return x->to_user && x->nonfinite != NULL && atomic_load(x->nonfinite);
 }
 
 static void copy_column_cpu(void *buffers[], void *cl_arg)
 {
     const struct copy_column_args *x = cl_arg;
-    double complex *c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[0]);
-    int64_t ldc = STARPU_MATRIX_GET_LD(buffers[0]);
-    int64_t width = STARPU_MATRIX_GET_NY(buffers[0]);
-    int64_t cols = x->n - x->col0 < width ? x->n - x->col0 : width;
+    struct column_view v = view(buffers, x);
 
-    if (x->to_user && x->nonfinite != NULL && atomic_load(x->nonfinite))
+    if (skipped(x))
         return;
-    for (int64_t q = 0; q < cols; q++) {
-        int64_t col = x->col0 + q, rows = x->n - col;   /* from the diagonal down */
-        double complex *cq = c + q * ldc + q;
+    for (int64_t q = 0; q < v.cols; q++) {
+        double complex *cq = v.c + q * v.ldc + q;
 
         if (x->uplo == 'L') {
-            double complex *aq = x->a + col * x->lda + col;
+            double complex *aq = v.a + q * x->lda + q;
 
             if (x->to_user)
-                memcpy(aq, cq, (size_t)rows * sizeof *cq);
+                memcpy(aq, cq, (size_t)(v.rows - q) * sizeof *cq);
             else
-                memcpy(cq, aq, (size_t)rows * sizeof *cq);
+                memcpy(cq, aq, (size_t)(v.rows - q) * sizeof *cq);
             continue;
         }
-        /* Row `col` of the upper triangle, walked with stride lda. */
-        for (int64_t r = 0; r < rows; r++) {
-            double complex *ar = x->a + (col + r) * x->lda + col;
+        /* Row col0+q of the upper triangle, walked with stride lda. */
+        for (int64_t r = 0; r < v.rows - q; r++) {
+            double complex *ar = v.a + (q + r) * x->lda + q;
 
             if (x->to_user)
                 *ar = conj(cq[r]);
@@ -70,54 +88,143 @@ static void copy_column_cpu(void *buffers[], void *cl_arg)
      * does not fill (the padding below row n and right of column n, and the
      * unused triangle of the diagonal tile) is zeroed here, by the tasks,
      * in parallel, and only for the block columns' own rows. */
-    for (int64_t q = 0; q < width; q++) {
-        int64_t height = STARPU_MATRIX_GET_NX(buffers[0]);
-        int64_t first = q < cols ? q : height, last = q < cols ? x->n - x->col0 : height;
+    for (int64_t q = 0; q < v.width; q++) {
+        int64_t first = q < v.cols ? q : v.height, last = q < v.cols ? v.rows : v.height;
 
-        memset(c + q * ldc, 0, (size_t)first * sizeof *c);
-        memset(c + q * ldc + last, 0, (size_t)(height - last) * sizeof *c);
-    }
-    if (x->nonfinite != NULL) {
-        int finite = 1;
-
-        for (int64_t q = 0; q < cols; q++)
-            finite &= all_finite(c + q * ldc + q, x->n - x->col0 - q);
-        if (!finite)
-            atomic_store(x->nonfinite, 1);
+        memset(v.c + q * v.ldc, 0, (size_t)first * sizeof *v.c);
+        memset(v.c + q * v.ldc + last, 0, (size_t)(v.height - last) * sizeof *v.c);
     }
 }
+
+#ifdef STARTRD_USE_CUDA
+/* The caller's matrix is pageable memory the library must not pin, so the
+ * copies run at the driver's staging rate and return once done; the only
+ * work queued behind them is on the device. */
+static int cuda_ok(const char *call, long status)
+{
+    if (status != 0)
+        startrd_kernel_failure("copy_column", call, status);
+    return status == 0;
+}
+
+/* The diagonal block, whose caller-side triangle (lower for 'L', upper for
+ * 'U') is all that may be written, goes through a small host buffer; d is
+ * its device copy in the caller's orientation, leading dimension ldd. */
+static void diagonal_to_user(const struct copy_column_args *x, const struct column_view *v,
+                             const cuDoubleComplex *d, int64_t ldd, cudaStream_t stream)
+{
+    double complex *h = malloc((size_t)(v->cols * v->cols) * sizeof *h);
+
+    if (h == NULL) {
+        startrd_kernel_failure("copy_column", "malloc", -1);
+        return;
+    }
+    if (cuda_ok("cudaMemcpy2DAsync", cudaMemcpy2DAsync(h, (size_t)v->cols * sizeof *h, d, (size_t)ldd * sizeof *h,
+                                                       (size_t)v->cols * sizeof *h, (size_t)v->cols,
+                                                       cudaMemcpyDeviceToHost, stream)) &&
+        cuda_ok("cudaStreamSynchronize", cudaStreamSynchronize(stream))) {
+        for (int64_t q = 0; q < v->cols; q++)
+            for (int64_t r = x->uplo == 'L' ? q : 0; r < (x->uplo == 'L' ? v->cols : q + 1); r++)
+                v->a[q * x->lda + r] = h[q * v->cols + r];
+    }
+    free(h);
+}
+
+static void copy_column_cuda(void *buffers[], void *cl_arg)
+{
+    const struct copy_column_args *x = cl_arg;
+    struct column_view v = view(buffers, x);
+    cudaStream_t stream = starpu_cuda_get_local_stream();
+    cublasHandle_t blas = starpu_cublas_get_local_handle();
+    const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
+    cuDoubleComplex *c = (cuDoubleComplex *)v.c, *s = NULL;
+    size_t z = sizeof *c, lda = (size_t)x->lda * z, ldc = (size_t)v.ldc * z, lds = 0;
+    int64_t below = v.rows - v.cols;
+
+    if (skipped(x))
+        return;
+    /* For 'U' the caller's row block sits in the scratch buffer untransposed:
+     * s(q, r) = A(col0+q, col0+r). */
+    if (x->uplo == 'U') {
+        s = (cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[BUF_SCRATCH]);
+        lds = (size_t)STARPU_MATRIX_GET_LD(buffers[BUF_SCRATCH]) * z;
+    }
+    if (x->to_user) {
+        if (x->uplo == 'L') {
+            if (below > 0 && !cuda_ok("cudaMemcpy2DAsync",
+                                      cudaMemcpy2DAsync(v.a + v.cols, lda, c + v.cols, ldc, (size_t)below * z,
+                                                        (size_t)v.cols, cudaMemcpyDeviceToHost, stream)))
+                return;
+            diagonal_to_user(x, &v, c, v.ldc, stream);
+            return;
+        }
+        if (!cuda_ok("cublasZgeam", cublasZgeam(blas, CUBLAS_OP_C, CUBLAS_OP_N, (int)v.cols, (int)v.rows, &one, c,
+                                                (int)v.ldc, &zero, s, (int)(lds / z), s, (int)(lds / z))))
+            return;
+        if (below > 0 && !cuda_ok("cudaMemcpy2DAsync",
+                                  cudaMemcpy2DAsync(v.a + v.cols * x->lda, lda, s + v.cols * (lds / z), lds,
+                                                    (size_t)v.cols * z, (size_t)below, cudaMemcpyDeviceToHost,
+                                                    stream)))
+            return;
+        diagonal_to_user(x, &v, s, (int64_t)(lds / z), stream);
+        return;
+    }
+
+    if (x->uplo == 'L') {
+        /* The rectangle from the diagonal block down; the block's upper
+         * triangle, which the caller need not have set, is cleared below. */
+        if (!cuda_ok("cudaMemcpy2DAsync", cudaMemcpy2DAsync(c, ldc, v.a, lda, (size_t)v.rows * z, (size_t)v.cols,
+                                                            cudaMemcpyHostToDevice, stream)))
+            return;
+    } else if (!cuda_ok("cudaMemcpy2DAsync", cudaMemcpy2DAsync(s, lds, v.a, lda, (size_t)v.cols * z, (size_t)v.rows,
+                                                                cudaMemcpyHostToDevice, stream)) ||
+               !cuda_ok("cublasZgeam", cublasZgeam(blas, CUBLAS_OP_C, CUBLAS_OP_N, (int)v.rows, (int)v.cols, &one, s,
+                                                   (int)(lds / z), &zero, c, (int)v.ldc, c, (int)v.ldc))) {
+        return;
+    }
+    /* Padding: rows below n, columns right of n, and the unused triangle. */
+    if (v.height > v.rows)
+        cuda_ok("cudaMemset2DAsync", cudaMemset2DAsync(c + v.rows, ldc, 0, (size_t)(v.height - v.rows) * z,
+                                                       (size_t)v.cols, stream));
+    if (v.width > v.cols)
+        cuda_ok("cudaMemset2DAsync", cudaMemset2DAsync(c + v.cols * v.ldc, ldc, 0, (size_t)v.height * z,
+                                                       (size_t)(v.width - v.cols), stream));
+    cuda_ok("startrd_cuda_zero_upper", startrd_cuda_zero_upper(v.cols, c, v.ldc, stream));
+}
+#endif
 
 STARTRD_HISTORY_MODEL(copy_column_model, "startrd_zcopy_column");
 
 static struct starpu_codelet copy_column_codelet = {
     .name = "zcopy_column",
     .cpu_funcs = {copy_column_cpu},
-    .nbuffers = 2,
-    .modes = {STARPU_RW, STARPU_R},
+    STARTRD_CUDA_ASYNC(copy_column_cuda)
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
     .model = &copy_column_model,
 };
 
 int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int64_t n,
                               double complex *a, int64_t lda, int64_t col0,
                               starpu_data_handle_t column, atomic_int *nonfinite,
-                              starpu_data_handle_t scanned)
+                              starpu_data_handle_t scanned, starpu_data_handle_t scratch)
 {
     struct copy_column_args *args = malloc(sizeof *args);
+    struct starpu_data_descr descr[3] = {{column, STARPU_RW}, {scanned, STARPU_R}, {scratch, STARPU_SCRATCH}};
 
     if (args == NULL)
         return -ENOMEM;
     *args = (struct copy_column_args){to_user, uplo, n, lda, a, col0, nonfinite};
     return starpu_task_insert(&copy_column_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
-                              STARPU_RW, column, STARPU_R, scanned,
+                              STARPU_DATA_MODE_ARRAY, descr, scratch != NULL ? 3 : 2,
                               STARTRD_PLACE_ARGS(place),
                               STARPU_NAME, to_user ? "copy_out" : "copy_in",
                               0);
 }
 
 /* Nothing to compute: the task only orders, through its write of the token,
- * every copy out after every copy in, so that the verdict of the scan is
- * final before anything is written back. */
+ * every copy out after every copy in and every scan, so that the verdict of
+ * the scan is final before anything is written back. */
 static void copied_in_cpu(void *buffers[], void *cl_arg)
 {
     (void)buffers;

@@ -77,17 +77,26 @@ int startrd_task_zher2k_columns(startrd_place_t place, starpu_data_handle_t V, s
 /**
  * Copy block column starting at column @p col0 between the caller's n x n
  * matrix (@p uplo triangle, leading dimension @p lda) and a lower-storage
- * column handle: into the handle, or back to the caller with @p to_user.
- * With @p nonfinite, copying in sets it on a NaN or Inf, and copying out
- * does nothing once it is set.  Both read the token @p scanned, which
- * startrd_task_copied_in() writes between the copies in and the copies out.
+ * column handle: into the handle, or back to the caller with @p to_user,
+ * which does nothing once @p nonfinite (if not NULL) is set.  Both read the
+ * token @p scanned, which startrd_task_copied_in() writes between the copies
+ * in and the copies out.  @p scratch (nb x height of the column) is needed
+ * where the task may run on a GPU, NULL otherwise.
  */
 int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int64_t n,
                               double complex *a, int64_t lda, int64_t col0,
                               starpu_data_handle_t column, atomic_int *nonfinite,
-                              starpu_data_handle_t scanned);
+                              starpu_data_handle_t scanned, starpu_data_handle_t scratch);
 
-/** Orders every copy out after every copy in submitted before it (see above). */
+/**
+ * On a CPU worker, set @p nonfinite if block column col0 .. col0+cols-1 of
+ * the caller's matrix holds a NaN or Inf in its @p uplo triangle.  Reads the
+ * token @p scanned, like the copies in.
+ */
+int startrd_task_zscan_column(char uplo, int64_t n, const double complex *a, int64_t lda, int64_t col0,
+                              int64_t cols, atomic_int *nonfinite, starpu_data_handle_t scanned);
+
+/** Orders every copy out after every copy in and scan submitted before it (see above). */
 int startrd_task_copied_in(starpu_data_handle_t scanned);
 
 /** The bulge chase as the ranks of startrd_task_zhb2st_sweeps() share it. */

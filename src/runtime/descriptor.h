@@ -31,16 +31,19 @@ typedef struct startrd_desc {
     int owner_worker[STARPU_NMAXWORKERS];
     starpu_data_handle_t *handles;
     int owns_mat;             /* mat was allocated (pinned) here */
-    /* STARTRD_DESC_LOWER_COLUMNS with GPU owners: each owner's block columns
-     * on its GPU, side by side with leading dimension m (see descriptor.c). */
+    /* STARTRD_DESC_LOWER_COLUMNS with GPU owners and room on them: each
+     * owner's block columns live on its GPU only, side by side with leading
+     * dimension m, and mat is NULL (see descriptor.c). */
+    int gpu_home;
     uintptr_t gpu_mat[STARPU_NMAXWORKERS];
     size_t gpu_bytes[STARPU_NMAXWORKERS];
 } startrd_desc_t;
 
 /**
- * Describe an m x n matrix stored at @p mat (or, if @p mat is NULL, in an
- * uninitialised pinned buffer with leading dimension @p ld allocated here) and
- * register its tiles under @p name.  Block column j belongs to
+ * Describe an m x n matrix stored at @p mat (or, if @p mat is NULL, in
+ * uninitialised memory allocated here: for STARTRD_DESC_LOWER_COLUMNS owned
+ * by GPUs with room for it, on those GPUs only; otherwise a pinned host
+ * buffer with leading dimension @p ld) and register its tiles under @p name.  Block column j belongs to
  * owner_worker[(j*nb / dist_nb) % nowners]; with nowners = 0 no tile has an
  * owner.  @return 0, or a positive startrd_status.
  */
@@ -49,7 +52,7 @@ int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t
                       int64_t mb, int64_t nb, int64_t dist_nb,
                       int nowners, const int *owner_worker);
 
-/** Unregister every tile (which brings the data back to @p A->mat) and free what init allocated. */
+/** Unregister every tile (which brings the data back to its home) and free what init allocated. */
 void startrd_desc_finish(startrd_desc_t *A);
 
 /** Tile (i, j) of a STARTRD_DESC_TILES descriptor. */

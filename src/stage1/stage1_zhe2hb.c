@@ -33,6 +33,7 @@ struct stage1 {
     starpu_data_handle_t *cols;            /* scratch list of block columns for one task */
     atomic_int nonfinite;                  /* a NaN or Inf was read from A */
     starpu_data_handle_t scanned;          /* orders copies out after all copies in */
+    starpu_data_handle_t scratch;          /* the copies' transpose buffer on a GPU */
     double complex *tau_work;              /* TAU until the reduction succeeded */
 };
 
@@ -190,16 +191,35 @@ static void update(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int 
     }
 }
 
+/* Copies move the caller's triangle to where the block columns live: on
+ * the owner GPUs straight from the caller's matrix, or into the host copy
+ * on CPU workers.  The scan for NaN and Inf runs beside them on CPU workers. */
+static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex *a, int64_t lda,
+                        atomic_int *nonfinite, int priority)
+{
+    int ret = 0;
+
+    for (int64_t j = 0; j < s->A.nt && ret == 0; j++) {
+        startrd_place_t place = {-1, priority, 1};
+
+        if (s->A.gpu_home)
+            place = on_owner(s, j, priority);
+        ret |= startrd_task_zcopy_column(place, to_user, uplo, s->n, a, lda, j * s->A.nb,
+                                         startrd_desc_column(&s->A, j), nonfinite, s->scanned,
+                                         s->A.gpu_home ? s->scratch : NULL);
+    }
+    return ret;
+}
+
 static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t lda, int check_finite)
 {
     atomic_int *nonfinite = check_finite ? &s->nonfinite : NULL;
     int64_t nt = s->A.nt, nb = s->A.nb;
-    startrd_place_t anywhere = {-1, PRIO_CRITICAL, 0};
-    int ret = 0;
+    int ret = copy_columns(s, 0, uplo, a, lda, nonfinite, PRIO_CRITICAL);
 
-    for (int64_t j = 0; j < nt && ret == 0; j++)
-        ret |= startrd_task_zcopy_column(anywhere, 0, uplo, s->n, a, lda, j * nb,
-                                         startrd_desc_column(&s->A, j), nonfinite, s->scanned);
+    for (int64_t j = 0; j < nt && ret == 0 && check_finite; j++)
+        ret |= startrd_task_zscan_column(uplo, s->n, a, lda, j * nb, s->n - j * nb < nb ? s->n - j * nb : nb,
+                                         nonfinite, s->scanned);
     ret |= startrd_task_copied_in(s->scanned);
     if (nt > 1)
         ret |= panel(s, 0);
@@ -209,11 +229,7 @@ static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t 
         compute_w(s, k, y, &ret);
         update(s, k, s->cols, &ret);
     }
-    anywhere.priority = 0;
-    for (int64_t j = 0; j < nt && ret == 0; j++)
-        ret |= startrd_task_zcopy_column(anywhere, 1, uplo, s->n, a, lda, j * nb,
-                                         startrd_desc_column(&s->A, j), nonfinite, s->scanned);
-    return ret;
+    return ret | copy_columns(s, 1, uplo, a, lda, nonfinite, 0);
 }
 
 int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
@@ -251,12 +267,14 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     register_workspaces(&s, s.tau_work);
     atomic_init(&s.nonfinite, 0);
     starpu_void_data_register(&s.scanned);
+    startrd_workspace_register(&s.scratch, "copy scratch", nb, N);
     if (insert_tasks(&s, uplo, A, lda, check_finite) != 0) {
         startrd_error("stage 1: task submission failed");
         ret = STARTRD_ERR_RUNTIME;
     }
     starpu_task_wait_for_all();
     starpu_data_unregister(s.scanned);
+    starpu_data_unregister(s.scratch);
     unregister_workspaces(&s);
     if (startrd_kernel_failures_take() > 0 && ret == 0)
         ret = STARTRD_ERR_KERNEL;
