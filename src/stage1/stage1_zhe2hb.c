@@ -22,6 +22,9 @@
 
 enum { PRIO_UPDATE = 1, PRIO_PRODUCT = 2, PRIO_CRITICAL = 3 };
 
+/* Each partial product is a full-height workspace, double buffered. */
+enum { MAX_CPU_PARTS = 64 };
+
 struct stage1 {
     startrd_desc_t A;
     int64_t n;
@@ -130,10 +133,13 @@ static int columns_of_part(const struct stage1 *s, int p, int64_t j0, starpu_dat
     return count;
 }
 
-/* Y = A22 * V reduced into one partial product; returns its index. */
+/* Y = A22 * V reduced into one partial product; returns its index.  The
+ * partial products are summed pairwise, a tree of depth log2(parts), so
+ * that many CPU workers do not queue behind one chain of additions; the
+ * order of the sums is fixed, and so is the result. */
 static int hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
 {
-    int b = k % 2, first = -1;
+    int b = k % 2, active[STARPU_NMAXWORKERS], nactive = 0;
     starpu_data_handle_t *Y = s->Y + b * s->nparts;
 
     for (int p = 0; p < s->nparts; p++) {
@@ -142,13 +148,12 @@ static int hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *re
         if (count == 0)
             continue;
         *ret |= startrd_task_zhemm_columns(on_part(s, p, PRIO_PRODUCT), s->V[b], Y[p], 1, count, cols);
-        if (first < 0) {
-            first = p;
-            continue;
-        }
-        *ret |= startrd_task_zgeadd(on_part(s, first, PRIO_PRODUCT), Y[p], Y[first]);
+        active[nactive++] = p;
     }
-    return first;
+    for (int stride = 1; stride < nactive; stride *= 2)
+        for (int i = 0; i + stride < nactive; i += 2 * stride)
+            *ret |= startrd_task_zgeadd(on_part(s, active[i], PRIO_PRODUCT), Y[active[i + stride]], Y[active[i]]);
+    return nactive > 0 ? active[0] : -1;
 }
 
 /* W = X - 1/2 V T^H V^H X with X = Y T, on every copy some column needs. */
@@ -248,7 +253,9 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
                             nowners, owner_worker);
     if (ret != 0)
         return ret;
-    s.nparts = nowners > 0 ? nowners : ncpu < 1 ? 1 : ncpu > 8 ? 8 : ncpu;
+    /* On CPU workers, one partial product per worker: the HEMM and the
+     * update are split by partial product, so fewer would idle workers. */
+    s.nparts = nowners > 0 ? nowners : ncpu < 1 ? 1 : ncpu > MAX_CPU_PARTS ? MAX_CPU_PARTS : ncpu;
     s.ncopies = nowners > 0 ? nowners : 1;
     s.Y = calloc((size_t)(2 * s.nparts), sizeof *s.Y);
     s.W = calloc((size_t)(2 * s.ncopies), sizeof *s.W);
