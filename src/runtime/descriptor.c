@@ -169,9 +169,17 @@ int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t
 void startrd_desc_finish(startrd_desc_t *A)
 {
     if (A->handles != NULL) {
-        for (int64_t k = 0; k < handle_count(A); k++)
-            if (A->handles[k] != NULL)
+        /* Memory allocated here is discarded: nothing to bring home. */
+        int discard = A->owns_mat || A->gpu_home;
+
+        for (int64_t k = 0; k < handle_count(A); k++) {
+            if (A->handles[k] == NULL)
+                continue;
+            if (discard)
+                starpu_data_unregister_no_coherency(A->handles[k]);
+            else
                 starpu_data_unregister(A->handles[k]);
+        }
         free(A->handles);
     }
     free_gpu_columns(A);

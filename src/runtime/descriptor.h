@@ -52,7 +52,8 @@ int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t
                       int64_t mb, int64_t nb, int64_t dist_nb,
                       int nowners, const int *owner_worker);
 
-/** Unregister every tile (which brings the data back to its home) and free what init allocated. */
+/** Unregister every tile and free what init allocated; tiles of a caller's
+ *  @p mat are brought back to it first, memory allocated here is discarded. */
 void startrd_desc_finish(startrd_desc_t *A);
 
 /** Tile (i, j) of a STARTRD_DESC_TILES descriptor. */
