@@ -7,14 +7,14 @@
 
 #include <complex.h>
 #include <math.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-/* AddressSanitizer keeps freed memory in quarantine, so resident memory grows
- * by design there; LeakSanitizer checks for leaks in that build instead. */
+/* AddressSanitizer replaces malloc, so its own statistics say nothing
+ * there; LeakSanitizer checks for leaks in that build instead. */
 #ifdef __SANITIZE_ADDRESS__
 static const long growth_limit_kib = -1;
 #else
@@ -109,17 +109,15 @@ static void nonfinite(char uplo, int n, double complex bad, int64_t row, int64_t
     problem_free(&p);
 }
 
-static long resident_kib(void)
+/* Bytes the program holds from malloc, over all arenas, in KiB.  Resident
+ * memory would also count the arenas that StarPU's new threads open and the
+ * pages freed chunks keep: measured with GPUs, it moved between +0.05 and
+ * +2.3 MiB over the same ten cycles, too noisy to tell a leak by. */
+static long heap_kib(void)
 {
-    long pages = 0, resident = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
+    struct mallinfo2 m = mallinfo2();
 
-    if (f == NULL)
-        return -1;
-    if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
-        resident = -1;
-    fclose(f);
-    return resident < 0 ? -1 : resident * (sysconf(_SC_PAGESIZE) / 1024);
+    return (long)((m.uordblks + m.hblkhd) / 1024);
 }
 
 static void *reduce_thread(void *arg)
@@ -181,7 +179,7 @@ int main(void)
     }
     problem_free(&p);
 
-    /* 100 calls: resident memory after the first 10 must stay put. */
+    /* 100 calls: the heap after the first 10 must stay put. */
     if (problem_init(&p, 'U', 64, 3) != 0) {
         tst_check(false, "100 calls: setup");
     } else {
@@ -190,12 +188,12 @@ int main(void)
 
         for (int k = 0; k < 100; k++) {
             if (k == 10)
-                before = resident_kib();
+                before = heap_kib();
             failures += reduce(&p) != 0 || eig_ratio(&p) > 10.0;
         }
-        after = resident_kib();
+        after = heap_kib();
         tst_check(failures == 0 && bounded_growth(before, after),
-                  "100 calls of order 64: %d failures, resident memory %ld -> %ld KiB", failures, before, after);
+                  "100 calls of order 64: %d failures, heap in use %ld -> %ld KiB", failures, before, after);
     }
     problem_free(&p);
     tst_check(startrd_finalize() == 0, "startrd_finalize");
@@ -209,14 +207,14 @@ int main(void)
 
         for (int k = 0; k < 12; k++) {
             if (k == 2)
-                before = resident_kib();
+                before = heap_kib();
             failures += startrd_init(&opt) != 0;
             failures += reduce(&p) != 0 || eig_ratio(&p) > 10.0;
             failures += startrd_finalize() != 0;
         }
-        after = resident_kib();
+        after = heap_kib();
         tst_check(failures == 0 && bounded_growth(before, after),
-                  "12 init/reduce/finalize cycles: %d failures, resident memory %ld -> %ld KiB",
+                  "12 init/reduce/finalize cycles: %d failures, heap in use %ld -> %ld KiB",
                   failures, before, after);
     }
     problem_free(&p);
