@@ -193,7 +193,21 @@ static void copy_column_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-STARTRD_HISTORY_MODEL(copy_column_model, "startrd_zcopy_column");
+/* Copying in and copying out the same column cost different times (the
+ * two directions of the host link, the skipped copies out): the direction
+ * is part of the footprint the history is kept by. */
+static uint32_t copy_column_footprint(struct starpu_task *task)
+{
+    const struct copy_column_args *x = task->cl_arg;
+
+    return starpu_hash_crc32c_be((uint32_t)x->to_user, starpu_task_data_footprint(task));
+}
+
+static struct starpu_perfmodel copy_column_model = {
+    .type = STARPU_HISTORY_BASED,
+    .symbol = "startrd_zcopy_column",
+    .footprint = copy_column_footprint,
+};
 
 static struct starpu_codelet copy_column_codelet = {
     .name = "zcopy_column",

@@ -219,6 +219,26 @@ int main(void)
     }
     problem_free(&p);
 
+    /* Memory pressure: with StarPU's limits below the matrix (64 MiB against
+     * n = 2000), the block columns only visit the GPUs and each task must
+     * take few enough of them to fit; one task over all of a GPU's columns
+     * would never start.  On CPU workers the columns stay home, and the
+     * tasks split under the limit must still give the right eigenvalues. */
+    if (problem_init(&p, 'U', 2000, 12) != 0 || setenv("STARPU_LIMIT_CUDA_MEM", "64", 1) != 0 ||
+        setenv("STARPU_LIMIT_CPU_MEM", "64", 1) != 0) {
+        tst_check(false, "memory pressure: setup");
+    } else {
+        int inited = startrd_init(&opt) == 0;
+
+        if (inited)
+            reduce(&p);
+        tst_check(inited && p.info == 0 && eig_ratio(&p) <= 10.0 && startrd_finalize() == 0,
+                  "n=2000 under a 64 MiB memory limit: info %d", p.info);
+    }
+    unsetenv("STARPU_LIMIT_CUDA_MEM");
+    unsetenv("STARPU_LIMIT_CPU_MEM");
+    problem_free(&p);
+
     /* Two threads at once, on the context opened implicitly by the first call. */
     if (problem_init(&p, 'L', 200, 8) != 0 || problem_init(&q, 'U', 170, 9) != 0) {
         tst_check(false, "two threads: setup");

@@ -17,6 +17,7 @@
 #include "error.h"
 #include "startrd.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,7 @@ struct stage1 {
     starpu_data_handle_t *Y, *W, *Z, *M;   /* [2][nparts] or [2][ncopies] */
     starpu_data_handle_t *tau;             /* each panel's part of the caller's TAU */
     starpu_data_handle_t *cols;            /* scratch list of block columns for one task */
+    size_t task_bytes;                     /* most bytes of block columns one task may take */
     atomic_int nonfinite;                  /* a NaN or Inf was read from A */
     starpu_data_handle_t scanned;          /* orders copies out after all copies in */
     starpu_data_handle_t scratch;          /* the copies' transpose buffer on a GPU */
@@ -144,6 +146,17 @@ static int columns_of_part(const struct stage1 *s, int p, int64_t j0, starpu_dat
     return count;
 }
 
+/* How many of the @p count block columns from cols[0] one task takes. */
+static int chunk(const struct stage1 *s, const starpu_data_handle_t *cols, int count)
+{
+    size_t bytes = starpu_data_get_size(cols[0]);
+    int c = 1;
+
+    while (c < count && bytes + starpu_data_get_size(cols[c]) <= s->task_bytes)
+        bytes += starpu_data_get_size(cols[c++]);
+    return c;
+}
+
 /* Y = A22 * V reduced into one partial product; returns its index.  The
  * partial products are summed pairwise, a tree of depth log2(parts), so
  * that many CPU workers do not queue behind one chain of additions; the
@@ -158,7 +171,11 @@ static int hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *re
 
         if (count == 0)
             continue;
-        *ret |= startrd_task_zhemm_columns(on_part(s, p, PRIO_PRODUCT), s->V[b], Y[p], 1, count, cols);
+        for (int done = 0, c; done < count; done += c) {
+            c = chunk(s, cols + done, count - done);
+            *ret |= startrd_task_zhemm_columns(on_part(s, p, PRIO_PRODUCT), s->V[b], Y[p], done == 0, c,
+                                               cols + done);
+        }
         active[nactive++] = p;
     }
     for (int stride = 1; stride < nactive; stride *= 2)
@@ -201,10 +218,34 @@ static void update(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int 
     for (int p = 0; p < s->nparts; p++) {
         int count = columns_of_part(s, p, k + 2, cols);
 
-        if (count > 0)
+        for (int done = 0, c; done < count; done += c) {
+            c = chunk(s, cols + done, count - done);
             *ret |= startrd_task_zher2k_columns(on_part(s, p, PRIO_UPDATE), s->V[b],
-                                                s->W[b * s->ncopies + copy_of_part(s, p)], count, cols);
+                                                s->W[b * s->ncopies + copy_of_part(s, p)], c, cols + done);
+        }
     }
+}
+
+/* Every buffer of a task must be on its worker's memory node at once.
+ * Where StarPU manages a limited memory the block columns only visit (a GPU
+ * whose columns are copies of the host's, when the matrix did not fit
+ * there; or a limit set with STARPU_LIMIT_*_MEM), a task takes columns of at
+ * most a quarter of it, leaving room for the workspaces and for the next
+ * task's columns to arrive; a task over more could never start. */
+static size_t task_budget(const startrd_desc_t *A)
+{
+    size_t budget = SIZE_MAX;
+
+    if (A->gpu_home)
+        return budget;
+    for (int p = 0; p < (A->nowners > 0 ? A->nowners : 1); p++) {
+        unsigned node = A->nowners > 0 ? starpu_worker_get_memory_node((unsigned)A->owner_worker[p]) : STARPU_MAIN_RAM;
+        starpu_ssize_t total = starpu_memory_get_total(node);
+
+        if (total > 0 && (size_t)total / 4 < budget)
+            budget = (size_t)total / 4;
+    }
+    return budget;
 }
 
 /* Copies move the caller's triangle to where the block columns live: on
@@ -283,6 +324,7 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
         goto out;
     }
     register_workspaces(&s, s.tau_work);
+    s.task_bytes = task_budget(&s.A);
     atomic_init(&s.nonfinite, 0);
     starpu_void_data_register(&s.scanned);
     startrd_workspace_register(&s.scratch, "copy scratch", nb, N);
