@@ -36,7 +36,7 @@ static void hemm_columns_cpu(void *buffers[], void *cl_arg)
             memset(y + c * ld, 0, rows * sizeof *y);
     }
     for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers(); i = next) {
-        next = startrd_next_piece(buffers, i, startrd_current_nbuffers(), &h);
+        next = startrd_next_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), &h);
         const double complex *v = h.ws[BUF_V];
         double complex *y = h.ws[BUF_Y];
         int ldv = h.ldws[BUF_V], ldy = h.ldws[BUF_Y];
@@ -72,7 +72,7 @@ static void hemm_columns_cuda(void *buffers[], void *cl_arg)
     }
     for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS;
          i = next) {
-        next = startrd_next_piece(buffers, i, startrd_current_nbuffers(), &h);
+        next = startrd_next_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), &h);
         cuDoubleComplex *c = (cuDoubleComplex *)h.c, *v = (cuDoubleComplex *)h.ws[BUF_V];
         cuDoubleComplex *y = (cuDoubleComplex *)h.ws[BUF_Y];
         int ldv = h.ldws[BUF_V], ldy = h.ldws[BUF_Y];
@@ -106,8 +106,8 @@ int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, st
 {
     struct hemm_columns_args *args = malloc(sizeof *args);
     /* The zeroing task needs no earlier value of Y. */
-    struct starpu_data_descr *descr = startrd_pieces_descr(V, STARPU_R, Y, zero_y ? STARPU_W : STARPU_RW,
-                                                           ncolumns, columns, STARPU_R);
+    const struct starpu_data_descr ws[] = {{V, STARPU_R}, {Y, zero_y ? STARPU_W : STARPU_RW}};
+    struct starpu_data_descr *descr = startrd_pieces_descr(BUF_FIRST_COLUMN, ws, ncolumns, columns, STARPU_R);
     double flops = 0.0;
     int ret;
 
@@ -124,7 +124,7 @@ int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, st
     }
     ret = starpu_task_insert(&hemm_columns_codelet,
                              STARPU_CL_ARGS, args, sizeof *args,
-                             STARPU_DATA_MODE_ARRAY, descr, ncolumns + 2,
+                             STARPU_DATA_MODE_ARRAY, descr, ncolumns + BUF_FIRST_COLUMN,
                              STARTRD_PLACE_ARGS(place),
                              STARPU_FLOPS, flops,
                              0);

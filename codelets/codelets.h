@@ -70,8 +70,15 @@ int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, i
 int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, starpu_data_handle_t Y,
                                int zero_y, int ncolumns, const starpu_data_handle_t *columns);
 
-/** Each block column C -= W * V[C]^H + V * W[C]^H, in the lower triangle of its diagonal tile and below. */
-int startrd_task_zher2k_columns(startrd_place_t place, starpu_data_handle_t V, starpu_data_handle_t W,
+/** P = [W V W] for startrd_task_zher2k_columns(); W and V are N x nb, P is N x 3nb. */
+int startrd_task_zpack_wvw(startrd_place_t place, starpu_data_handle_t W, starpu_data_handle_t V,
+                           starpu_data_handle_t P);
+
+/**
+ * Each block column C -= W * V[C]^H + V * W[C]^H, in the lower triangle of
+ * its diagonal tile and below, with P = [W V W] (startrd_task_zpack_wvw()).
+ */
+int startrd_task_zher2k_columns(startrd_place_t place, starpu_data_handle_t P,
                                 int ncolumns, const starpu_data_handle_t *columns);
 
 /**

@@ -18,22 +18,23 @@
  * below it to GEMMs; wider pieces would move flops from GEMM to those. */
 #define STARTRD_PIECE_COLS 512
 
-/* A piece, and the task's two full-height workspaces (buffers 0 and 1 of
- * every task that takes pieces: V, and Y or W) seen from its first row. */
+/* A piece, and the task's full-height workspaces (its first buffers: V and
+ * Y for the HEMM, [W V W] for the update) seen from its first row. */
 typedef struct startrd_piece {
     int m;               /* rows: from the piece's diagonal to the last row */
     int w;               /* columns */
     int below;           /* rows under the diagonal block, m - w */
     int ld;
     double complex *c;   /* the piece's first diagonal element */
-    int nv;              /* columns of the workspaces */
+    int nv;              /* columns of the first workspace */
     int ldws[2];
     double complex *ws[2];
 } startrd_piece_t;
 
-/* The piece that starts at buffer @p i of a task whose block columns are
- * buffers 2..end-1; returns the index of the buffer after it. */
-static inline int startrd_next_piece(void *buffers[], int i, int end, startrd_piece_t *p)
+/* The piece that starts at buffer @p i of a task whose first @p nws (1 or
+ * 2) buffers are workspaces and whose block columns are buffers nws..end-1;
+ * returns the index of the buffer after it. */
+static inline int startrd_next_piece(void *buffers[], int nws, int i, int end, startrd_piece_t *p)
 {
     int64_t nb = STARPU_MATRIX_GET_NY(buffers[i]), ld = STARPU_MATRIX_GET_LD(buffers[i]);
     uintptr_t next = STARPU_MATRIX_GET_PTR(buffers[i]);
@@ -53,29 +54,28 @@ static inline int startrd_next_piece(void *buffers[], int i, int end, startrd_pi
     /* Workspaces are indexed by absolute row; the piece ends at their last. */
     row = (int64_t)STARPU_MATRIX_GET_NX(buffers[0]) - p->m;
     p->nv = (int)STARPU_MATRIX_GET_NY(buffers[0]);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < nws; k++) {
         p->ldws[k] = (int)STARPU_MATRIX_GET_LD(buffers[k]);
         p->ws[k] = (double complex *)STARPU_MATRIX_GET_PTR(buffers[k]) + row;
     }
     return j;
 }
 
-/* The buffers of a task that takes pieces: the two workspaces, then the
+/* The buffers of a task that takes pieces: the @p nws workspaces, then the
  * block columns, all in mode @p column_mode.  NULL when out of memory; the
  * caller frees it once the task is inserted. */
-static inline struct starpu_data_descr *startrd_pieces_descr(starpu_data_handle_t ws0, enum starpu_data_access_mode mode0,
-                                                             starpu_data_handle_t ws1, enum starpu_data_access_mode mode1,
+static inline struct starpu_data_descr *startrd_pieces_descr(int nws, const struct starpu_data_descr *ws,
                                                              int ncolumns, const starpu_data_handle_t *columns,
                                                              enum starpu_data_access_mode column_mode)
 {
-    struct starpu_data_descr *descr = malloc((size_t)(ncolumns + 2) * sizeof *descr);
+    struct starpu_data_descr *descr = malloc((size_t)(ncolumns + nws) * sizeof *descr);
 
     if (descr == NULL)
         return NULL;
-    descr[0] = (struct starpu_data_descr){ws0, mode0};
-    descr[1] = (struct starpu_data_descr){ws1, mode1};
+    for (int k = 0; k < nws; k++)
+        descr[k] = ws[k];
     for (int i = 0; i < ncolumns; i++)
-        descr[2 + i] = (struct starpu_data_descr){columns[i], column_mode};
+        descr[nws + i] = (struct starpu_data_descr){columns[i], column_mode};
     return descr;
 }
 

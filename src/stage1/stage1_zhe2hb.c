@@ -3,6 +3,7 @@
  *   Y(p) = sum over p's block columns of A22 * V     (column-oriented HEMM)
  *   Y = sum_p Y(p)                                   (reduction of partial products)
  *   W = Y*T - 1/2 * V * (T^H * (V^H * Y*T))          (on every GPU, not broadcast)
+ *   P = [W V W]                                      (operands of the update's GEMMs)
  *   block column k+1 -= W*V^H + V*W^H, then QR(k+1)  (look-ahead)
  *   every other block column -= W*V^H + V*W^H
  * Each worker's share of the HEMM and of the update is one task over all
@@ -32,7 +33,7 @@ struct stage1 {
     int nparts;        /* partial products of A22 * V */
     int ncopies;       /* copies of W: one per GPU, a single one for CPU workers */
     starpu_data_handle_t V[2], T[2];
-    starpu_data_handle_t *Y, *W, *Z, *M;   /* [2][nparts] or [2][ncopies] */
+    starpu_data_handle_t *Y, *W, *Z, *M, *P;   /* [2][nparts] or [2][ncopies] */
     starpu_data_handle_t *tau;             /* each panel's part of the caller's TAU */
     starpu_data_handle_t *cols;            /* scratch list of block columns for one task */
     size_t task_bytes;                     /* most bytes of block columns one task may take */
@@ -95,6 +96,7 @@ static void register_workspaces(struct stage1 *s, double complex *tau)
             startrd_workspace_register(&s->W[b * s->ncopies + c], "W", N, nb);
             startrd_workspace_register(&s->Z[b * s->ncopies + c], "Z", nb, nb);
             startrd_workspace_register(&s->M[b * s->ncopies + c], "M", nb, nb);
+            startrd_workspace_register(&s->P[b * s->ncopies + c], "WVW", N, 3 * nb);
         }
     }
 }
@@ -112,6 +114,7 @@ static void unregister_workspaces(struct stage1 *s)
             starpu_data_unregister(s->W[b * s->ncopies + c]);
             starpu_data_unregister(s->Z[b * s->ncopies + c]);
             starpu_data_unregister(s->M[b * s->ncopies + c]);
+            starpu_data_unregister(s->P[b * s->ncopies + c]);
         }
     }
 }
@@ -203,6 +206,7 @@ static void compute_w(struct stage1 *s, int64_t k, int y, int *ret)
         *ret |= startrd_task_zgemm(place, 'C', 'N', 1.0, s->V[b], W, 0.0, Z);
         *ret |= startrd_task_zgemm(place, 'C', 'N', 1.0, s->T[b], Z, 0.0, M);
         *ret |= startrd_task_zgemm(place, 'N', 'N', -0.5, s->V[b], M, 1.0, W);
+        *ret |= startrd_task_zpack_wvw(place, W, s->V[b], s->P[b * s->ncopies + c]);
     }
 }
 
@@ -211,8 +215,8 @@ static void update(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int 
 {
     int b = k % 2;
     starpu_data_handle_t next = startrd_desc_column(&s->A, k + 1);
-    *ret |= startrd_task_zher2k_columns(on_owner(s, k + 1, PRIO_CRITICAL), s->V[b],
-                                        s->W[b * s->ncopies + copy_of(s, k + 1)], 1, &next);
+    *ret |= startrd_task_zher2k_columns(on_owner(s, k + 1, PRIO_CRITICAL),
+                                        s->P[b * s->ncopies + copy_of(s, k + 1)], 1, &next);
     if (k + 2 < s->A.nt)
         *ret |= panel(s, k + 1);
     for (int p = 0; p < s->nparts; p++) {
@@ -220,8 +224,8 @@ static void update(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int 
 
         for (int done = 0, c; done < count; done += c) {
             c = chunk(s, cols + done, count - done);
-            *ret |= startrd_task_zher2k_columns(on_part(s, p, PRIO_UPDATE), s->V[b],
-                                                s->W[b * s->ncopies + copy_of_part(s, p)], c, cols + done);
+            *ret |= startrd_task_zher2k_columns(on_part(s, p, PRIO_UPDATE),
+                                                s->P[b * s->ncopies + copy_of_part(s, p)], c, cols + done);
         }
     }
 }
@@ -313,11 +317,12 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     s.W = calloc((size_t)(2 * s.ncopies), sizeof *s.W);
     s.Z = calloc((size_t)(2 * s.ncopies), sizeof *s.Z);
     s.M = calloc((size_t)(2 * s.ncopies), sizeof *s.M);
+    s.P = calloc((size_t)(2 * s.ncopies), sizeof *s.P);
     s.tau = calloc((size_t)s.A.nt, sizeof *s.tau);
     s.cols = calloc((size_t)s.A.nt, sizeof *s.cols);
     /* TAU reaches the caller only on success, like A. */
     s.tau_work = malloc((size_t)(n - nb) * sizeof *s.tau_work);
-    if (s.Y == NULL || s.W == NULL || s.Z == NULL || s.M == NULL || s.tau == NULL || s.cols == NULL ||
+    if (s.Y == NULL || s.W == NULL || s.Z == NULL || s.M == NULL || s.P == NULL || s.tau == NULL || s.cols == NULL ||
         s.tau_work == NULL) {
         startrd_error("stage 1: cannot allocate workspace handles");
         ret = STARTRD_ERR_MEMORY;
@@ -350,6 +355,7 @@ out:
     free(s.W);
     free(s.Z);
     free(s.M);
+    free(s.P);
     free(s.tau);
     free(s.cols);
     free(s.tau_work);
