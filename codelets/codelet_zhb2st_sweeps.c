@@ -50,11 +50,11 @@ static void zhb2st_sweeps_cpu(void *buffers[], void *cl_arg)
             if (S > 0) {
                 int64_t need = M + 2 < x->nwindows[S - 1] ? M + 2 : x->nwindows[S - 1];
 
-                while (atomic_load_explicit(&x->done[S - 1], memory_order_acquire) < need)
+                while (atomic_load_explicit(&x->done[S - 1].windows, memory_order_acquire) < need)
                     cpu_relax();
             }
             run_window(x, S, M, work);
-            atomic_store_explicit(&x->done[S], M + 1, memory_order_release);
+            atomic_store_explicit(&x->done[S].windows, M + 1, memory_order_release);
         }
 }
 

@@ -106,6 +106,16 @@ int startrd_task_zscan_column(char uplo, int64_t n, const double complex *a, int
 /** Orders every copy out after every copy in and scan submitted before it (see above). */
 int startrd_task_copied_in(starpu_data_handle_t scanned);
 
+/**
+ * A group's progress counter, alone in its 128 bytes (a pair of cache
+ * lines, which x86 cores prefetch together): neighbouring groups belong to
+ * different ranks, which would otherwise invalidate the line the others
+ * spin on at every window.
+ */
+typedef struct startrd_progress {
+    _Alignas(128) _Atomic int64_t windows;   /**< windows completed */
+} startrd_progress_t;
+
 /** The bulge chase as the ranks of startrd_task_zhb2st_sweeps() share it. */
 typedef struct startrd_zhb2st_schedule {
     const startrd_bulge_plan_t *plan;
@@ -116,7 +126,7 @@ typedef struct startrd_zhb2st_schedule {
     int64_t nsweeps, ngroups;
     double nkernels;             /* over all sweeps: the ranks' flop estimate */
     const int64_t *nwindows;     /* per group: windows of 2G skewed kernel positions */
-    _Atomic int64_t *done;       /* per group: windows completed */
+    startrd_progress_t *done;    /* per group */
     double complex *work;        /* kd per rank */
 } startrd_zhb2st_schedule_t;
 

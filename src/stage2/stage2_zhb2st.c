@@ -62,8 +62,12 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
     }
     x.nsweeps = startrd_bulge_nsweeps(&plan);
     x.ngroups = (x.nsweeps + G - 1) / G;
+    size_t done_bytes = (size_t)(x.ngroups > 0 ? x.ngroups : 1) * sizeof *x.done;
+
     nwindows = calloc((size_t)(x.ngroups > 0 ? x.ngroups : 1), sizeof *nwindows);
-    x.done = calloc((size_t)(x.ngroups > 0 ? x.ngroups : 1), sizeof *x.done);
+    x.done = aligned_alloc(_Alignof(startrd_progress_t), done_bytes);
+    if (x.done != NULL)
+        memset(x.done, 0, done_bytes);
     x.work = malloc((size_t)nranks * (size_t)(kd > 0 ? kd : 1) * sizeof *x.work);
     if (nwindows == NULL || x.done == NULL || x.work == NULL) {
         startrd_error("stage 2: cannot allocate the schedule of %lld groups", (long long)x.ngroups);
@@ -88,7 +92,7 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
          * that do not: mark those groups done, and discard the result. */
         for (int64_t S = 0; S < x.ngroups; S++)
             if (S % nranks >= submitted)
-                atomic_store(&x.done[S], nwindows[S]);
+                atomic_store(&x.done[S].windows, nwindows[S]);
         startrd_error("stage 2: task submission failed (%d)", ret);
         ret = STARTRD_ERR_RUNTIME;
     }
