@@ -2,6 +2,7 @@
  * repeated calls and init/finalize cycles do not grow memory; concurrent
  * calls from two threads both succeed; the same input gives bitwise the
  * same d and e. */
+#include "starpu_include.h"
 #include "startrd.h"
 #include "testing.h"
 
@@ -12,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 /* AddressSanitizer replaces malloc, so its own statistics say nothing
  * there; LeakSanitizer checks for leaks in that build instead. */
@@ -119,6 +122,72 @@ static long heap_kib(void)
 
     return (long)((m.uordblks + m.hblkhd) / 1024);
 }
+
+#ifndef __SANITIZE_ADDRESS__
+/* Address space the process has mapped, in bytes. */
+static size_t mapped_bytes(void)
+{
+    unsigned long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+
+    if (f == NULL || fscanf(f, "%lu", &pages) != 1)
+        pages = 0;
+    if (f != NULL)
+        fclose(f);
+    return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/* A host allocation that fails: with the address space capped 32 MiB above
+ * what is mapped, a CPU reduction of n = 2000 cannot allocate its 62 MiB
+ * copy of the matrix.  It must say so, leave A as it was and keep nothing;
+ * the same call without the cap works before and after.  (AddressSanitizer maps
+ * terabytes of shadow memory, so no cap fits there.) */
+static void host_allocation_failure(void)
+{
+    const int n = 2000;
+    size_t size = (size_t)n * n;
+    double complex *a0 = malloc(size * sizeof *a0), *a = malloc(size * sizeof *a), *tau = malloc(n * sizeof *tau);
+    double *d = malloc(n * sizeof *d), *e = malloc(n * sizeof *e);
+    struct rlimit old, cap;
+    int info = -99, again = -99;
+    long heap = 0;
+
+    if (a0 == NULL || a == NULL || tau == NULL || d == NULL || e == NULL || tst_gen(TST_KIND_RANDOM, n, a0, n, 14) != 0 ||
+        getrlimit(RLIMIT_AS, &old) != 0) {
+        tst_check(false, "host allocation failure: setup");
+    } else {
+        /* First without the cap, so that the runtime is up before the heap is measured. */
+        again = zhetrd_2stage_mgpu('N', 'L', n, a, n, d, e, tau, NULL, 0, NULL, 0, 0);
+        memcpy(a, a0, size * sizeof *a);
+        /* With GPUs the CUDA driver maps memory of its own at any time; the
+         * path tested is host code, the same with or without them. */
+        if (starpu_cuda_worker_get_count() > 0) {
+            printf("# host allocation failure: not run beside CUDA workers\n");
+            goto out;
+        }
+        heap = heap_kib();
+        cap = old;
+        cap.rlim_cur = mapped_bytes() + ((size_t)32 << 20);
+        if (setrlimit(RLIMIT_AS, &cap) == 0) {
+            info = zhetrd_2stage_mgpu('N', 'L', n, a, n, d, e, tau, NULL, 0, NULL, 0, 0);
+            setrlimit(RLIMIT_AS, &old);
+        }
+        heap = heap_kib() - heap;
+        tst_check(info == STARTRD_ERR_MEMORY && memcmp(a, a0, size * sizeof *a) == 0 && heap < 64,
+                  "n=%d with the address space capped: info %d (want %d), A untouched, heap %+ld KiB", n, info,
+                  STARTRD_ERR_MEMORY, heap);
+        if (again == 0)
+            again = zhetrd_2stage_mgpu('N', 'L', n, a, n, d, e, tau, NULL, 0, NULL, 0, 0);
+        tst_check(again == 0, "the same reduction without the cap, before and after: info %d", again);
+    }
+out:
+    free(a0);
+    free(a);
+    free(tau);
+    free(d);
+    free(e);
+}
+#endif
 
 static void *reduce_thread(void *arg)
 {
@@ -238,6 +307,10 @@ int main(void)
     unsetenv("STARPU_LIMIT_CUDA_MEM");
     unsetenv("STARPU_LIMIT_CPU_MEM");
     problem_free(&p);
+
+#ifndef __SANITIZE_ADDRESS__
+    host_allocation_failure();
+#endif
 
     /* Two threads at once, on the context opened implicitly by the first call. */
     if (problem_init(&p, 'L', 200, 8) != 0 || problem_init(&q, 'U', 170, 9) != 0) {
