@@ -11,10 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef STARTRD_USE_CUDA
-#include "kernels_cuda.h"
-#endif
-
 enum { BUF_COLUMN, BUF_SCANNED, BUF_SCRATCH };
 
 struct copy_column_args {
@@ -40,8 +36,12 @@ static struct column_view view(void *buffers[], const struct copy_column_args *x
 
     v.c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_COLUMN]);
     v.ldc = STARPU_MATRIX_GET_LD(buffers[BUF_COLUMN]);
-    v.height = STARPU_MATRIX_GET_NX(buffers[BUF_COLUMN]);
     v.width = STARPU_MATRIX_GET_NY(buffers[BUF_COLUMN]);
+    /* The column's rows in the padded matrix; a staging buffer, shared by
+     * columns of every height, may have more. */
+    v.height = (x->n + v.width - 1) / v.width * v.width - x->col0;
+    if (v.height > (int64_t)STARPU_MATRIX_GET_NX(buffers[BUF_COLUMN]))
+        v.height = STARPU_MATRIX_GET_NX(buffers[BUF_COLUMN]);
     v.cols = x->n - x->col0 < v.width ? x->n - x->col0 : v.width;
     v.rows = x->n - x->col0;
     v.a = x->a + x->col0 * x->lda + x->col0;
@@ -97,9 +97,8 @@ static void copy_column_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef STARTRD_USE_CUDA
-/* The caller's matrix is pageable memory the library must not pin, so the
- * copies run at the driver's staging rate and return once done; the only
- * work queued behind them is on the device. */
+/* The caller's matrix is pageable memory the library must not pin: the
+ * copies to it return once done. */
 static int cuda_ok(const char *call, long status)
 {
     if (status != 0)
@@ -130,91 +129,71 @@ static void diagonal_to_user(const struct copy_column_args *x, const struct colu
     free(h);
 }
 
-static void copy_column_cuda(void *buffers[], void *cl_arg)
+static void copy_out_cuda(void *buffers[], void *cl_arg)
 {
     const struct copy_column_args *x = cl_arg;
     struct column_view v = view(buffers, x);
     cudaStream_t stream = starpu_cuda_get_local_stream();
-    cublasHandle_t blas = starpu_cublas_get_local_handle();
     const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
-    cuDoubleComplex *c = (cuDoubleComplex *)v.c, *s = NULL;
-    size_t z = sizeof *c, lda = (size_t)x->lda * z, ldc = (size_t)v.ldc * z, lds = 0;
+    cuDoubleComplex *c = (cuDoubleComplex *)v.c, *s;
+    size_t z = sizeof *c, lda = (size_t)x->lda * z, ldc = (size_t)v.ldc * z, lds;
     int64_t below = v.rows - v.cols;
 
     if (skipped(x))
         return;
-    /* For 'U' the caller's row block sits in the scratch buffer untransposed:
-     * s(q, r) = A(col0+q, col0+r). */
-    if (x->uplo == 'U') {
-        s = (cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[BUF_SCRATCH]);
-        lds = (size_t)STARPU_MATRIX_GET_LD(buffers[BUF_SCRATCH]) * z;
-    }
-    if (x->to_user) {
-        if (x->uplo == 'L') {
-            if (below > 0 && !cuda_ok("cudaMemcpy2DAsync",
-                                      cudaMemcpy2DAsync(v.a + v.cols, lda, c + v.cols, ldc, (size_t)below * z,
-                                                        (size_t)v.cols, cudaMemcpyDeviceToHost, stream)))
-                return;
-            diagonal_to_user(x, &v, c, v.ldc, stream);
-            return;
-        }
-        if (!cuda_ok("cublasZgeam", cublasZgeam(blas, CUBLAS_OP_C, CUBLAS_OP_N, (int)v.cols, (int)v.rows, &one, c,
-                                                (int)v.ldc, &zero, s, (int)(lds / z), s, (int)(lds / z))))
-            return;
-        if (below > 0 && !cuda_ok("cudaMemcpy2DAsync",
-                                  cudaMemcpy2DAsync(v.a + v.cols * x->lda, lda, s + v.cols * (lds / z), lds,
-                                                    (size_t)v.cols * z, (size_t)below, cudaMemcpyDeviceToHost,
-                                                    stream)))
-            return;
-        diagonal_to_user(x, &v, s, (int64_t)(lds / z), stream);
-        return;
-    }
-
     if (x->uplo == 'L') {
-        /* The rectangle from the diagonal block down; the block's upper
-         * triangle, which the caller need not have set, is cleared below. */
-        if (!cuda_ok("cudaMemcpy2DAsync", cudaMemcpy2DAsync(c, ldc, v.a, lda, (size_t)v.rows * z, (size_t)v.cols,
-                                                            cudaMemcpyHostToDevice, stream)))
+        if (below > 0 && !cuda_ok("cudaMemcpy2DAsync",
+                                  cudaMemcpy2DAsync(v.a + v.cols, lda, c + v.cols, ldc, (size_t)below * z,
+                                                    (size_t)v.cols, cudaMemcpyDeviceToHost, stream)))
             return;
-    } else if (!cuda_ok("cudaMemcpy2DAsync", cudaMemcpy2DAsync(s, lds, v.a, lda, (size_t)v.cols * z, (size_t)v.rows,
-                                                                cudaMemcpyHostToDevice, stream)) ||
-               !cuda_ok("cublasZgeam", cublasZgeam(blas, CUBLAS_OP_C, CUBLAS_OP_N, (int)v.rows, (int)v.cols, &one, s,
-                                                   (int)(lds / z), &zero, c, (int)v.ldc, c, (int)v.ldc))) {
+        diagonal_to_user(x, &v, c, v.ldc, stream);
         return;
     }
-    /* Padding: rows below n, columns right of n, and the unused triangle. */
-    if (v.height > v.rows)
-        cuda_ok("cudaMemset2DAsync", cudaMemset2DAsync(c + v.rows, ldc, 0, (size_t)(v.height - v.rows) * z,
-                                                       (size_t)v.cols, stream));
-    if (v.width > v.cols)
-        cuda_ok("cudaMemset2DAsync", cudaMemset2DAsync(c + v.cols * v.ldc, ldc, 0, (size_t)v.height * z,
-                                                       (size_t)(v.width - v.cols), stream));
-    cuda_ok("startrd_cuda_zero_upper", startrd_cuda_zero_upper(v.cols, c, v.ldc, stream));
+    /* For 'U' the conjugate transpose goes through the scratch buffer:
+     * s(q, r) = A(col0+q, col0+r), the caller's row block. */
+    s = (cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[BUF_SCRATCH]);
+    lds = (size_t)STARPU_MATRIX_GET_LD(buffers[BUF_SCRATCH]) * z;
+    if (!cuda_ok("cublasZgeam", cublasZgeam(starpu_cublas_get_local_handle(), CUBLAS_OP_C, CUBLAS_OP_N, (int)v.cols,
+                                            (int)v.rows, &one, c, (int)v.ldc, &zero, s, (int)(lds / z), s,
+                                            (int)(lds / z))))
+        return;
+    if (below > 0 && !cuda_ok("cudaMemcpy2DAsync",
+                              cudaMemcpy2DAsync(v.a + v.cols * x->lda, lda, s + v.cols * (lds / z), lds,
+                                                (size_t)v.cols * z, (size_t)below, cudaMemcpyDeviceToHost, stream)))
+        return;
+    diagonal_to_user(x, &v, s, (int64_t)(lds / z), stream);
 }
 #endif
 
-/* Copying in and copying out the same column cost different times (the
- * two directions of the host link, the skipped copies out): the direction
+/* A staging buffer has one size for columns of every height: the height
  * is part of the footprint the history is kept by. */
-static uint32_t copy_column_footprint(struct starpu_task *task)
+static uint32_t copy_in_footprint(struct starpu_task *task)
 {
     const struct copy_column_args *x = task->cl_arg;
 
-    return starpu_hash_crc32c_be((uint32_t)x->to_user, starpu_task_data_footprint(task));
+    return starpu_hash_crc32c_be((uint32_t)(x->n - x->col0), starpu_task_data_footprint(task));
 }
 
-static struct starpu_perfmodel copy_column_model = {
+static struct starpu_perfmodel copy_in_model = {
     .type = STARPU_HISTORY_BASED,
-    .symbol = "startrd_zcopy_column",
-    .footprint = copy_column_footprint,
+    .symbol = "startrd_zcopy_in",
+    .footprint = copy_in_footprint,
+};
+STARTRD_HISTORY_MODEL(copy_out_model, "startrd_zcopy_out");
+
+static struct starpu_codelet copy_in_codelet = {
+    .name = "zcopy_in",
+    .cpu_funcs = {copy_column_cpu},
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
+    .model = &copy_in_model,
 };
 
-static struct starpu_codelet copy_column_codelet = {
-    .name = "zcopy_column",
+static struct starpu_codelet copy_out_codelet = {
+    .name = "zcopy_out",
     .cpu_funcs = {copy_column_cpu},
-    STARTRD_CUDA_ASYNC(copy_column_cuda)
+    STARTRD_CUDA_ASYNC(copy_out_cuda)
     .nbuffers = STARPU_VARIABLE_NBUFFERS,
-    .model = &copy_column_model,
+    .model = &copy_out_model,
 };
 
 int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int64_t n,
@@ -223,12 +202,14 @@ int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int
                               starpu_data_handle_t scanned, starpu_data_handle_t scratch)
 {
     struct copy_column_args *args = malloc(sizeof *args);
-    struct starpu_data_descr descr[3] = {{column, STARPU_RW}, {scanned, STARPU_R}, {scratch, STARPU_SCRATCH}};
+    /* A copy in writes every entry of the column (or staging buffer) it fills. */
+    struct starpu_data_descr descr[3] = {
+        {column, to_user ? STARPU_R : STARPU_W}, {scanned, STARPU_R}, {scratch, STARPU_SCRATCH}};
 
     if (args == NULL)
         return -ENOMEM;
     *args = (struct copy_column_args){to_user, uplo, n, lda, a, col0, nonfinite};
-    return starpu_task_insert(&copy_column_codelet,
+    return starpu_task_insert(to_user ? &copy_out_codelet : &copy_in_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
                               STARPU_DATA_MODE_ARRAY, descr, scratch != NULL ? 3 : 2,
                               STARTRD_PLACE_ARGS(place),

@@ -30,9 +30,6 @@ cudaError_t startrd_cuda_zpanel_v(int64_t m, int64_t nb, const cuDoubleComplex *
 cudaError_t startrd_cuda_zlarft_gram(int64_t nb, const cuDoubleComplex *tau, cuDoubleComplex *T,
                                      int64_t ldt, cudaStream_t stream);
 
-/** Zero the strictly upper triangle of the n x n matrix A. */
-cudaError_t startrd_cuda_zero_upper(int64_t n, cuDoubleComplex *A, int64_t lda, cudaStream_t stream);
-
 #ifdef __cplusplus
 }
 #endif

@@ -27,6 +27,10 @@ enum { PRIO_UPDATE = 1, PRIO_PRODUCT = 2, PRIO_CRITICAL = 3 };
 /* Each partial product is a full-height workspace, double buffered. */
 enum { MAX_CPU_PARTS = 64 };
 
+/* Staging buffers per GPU for the copies in: enough for the CPU workers
+ * filling the next ones while StarPU moves the previous ones. */
+enum { STAGING_SLOTS = 4 };
+
 struct stage1 {
     startrd_desc_t A;
     int64_t n;
@@ -40,6 +44,7 @@ struct stage1 {
     atomic_int nonfinite;                  /* a NaN or Inf was read from A */
     starpu_data_handle_t scanned;          /* orders copies out after all copies in */
     starpu_data_handle_t scratch;          /* the copies' transpose buffer on a GPU */
+    starpu_data_handle_t *slots;           /* [nowners][STAGING_SLOTS] staging buffers of copies in */
     double complex *tau_work;              /* TAU until the reduction succeeded */
 };
 
@@ -252,22 +257,35 @@ static size_t task_budget(const startrd_desc_t *A)
     return budget;
 }
 
-/* Copies move the caller's triangle to where the block columns live: on
- * the owner GPUs straight from the caller's matrix, or into the host copy
- * on CPU workers.  The scan for NaN and Inf runs beside them on CPU workers. */
+/* Copies move the caller's triangle to where the block columns live.  On
+ * the GPUs a column goes through a staging buffer on the host, filled by a
+ * CPU worker and moved by StarPU at the pinned rate (the GPUs read the
+ * caller's pageable memory at 2-9 GB/s); the staging buffers of a GPU are
+ * reused in turn.  Copies out go straight from where the columns are.  The
+ * scan for NaN and Inf runs beside the copies in on CPU workers. */
 static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex *a, int64_t lda,
                         atomic_int *nonfinite, int priority)
 {
+    int64_t staged[STARPU_NMAXWORKERS] = {0};
     int ret = 0;
 
     for (int64_t j = 0; j < s->A.nt && ret == 0; j++) {
         startrd_place_t place = {-1, priority, 1};
+        starpu_data_handle_t column = startrd_desc_column(&s->A, j);
 
+        if (s->A.gpu_home && !to_user) {
+            int p = part_of(s, j);
+            starpu_data_handle_t slot = s->slots[p * STAGING_SLOTS + staged[p]++ % STAGING_SLOTS];
+
+            ret |= startrd_task_zcopy_column(place, 0, uplo, s->n, a, lda, j * s->A.nb, slot, nonfinite,
+                                             s->scanned, NULL);
+            ret |= startrd_task_zlacpy(on_owner(s, j, priority), slot, column);
+            continue;
+        }
         if (s->A.gpu_home)
             place = on_owner(s, j, priority);
-        ret |= startrd_task_zcopy_column(place, to_user, uplo, s->n, a, lda, j * s->A.nb,
-                                         startrd_desc_column(&s->A, j), nonfinite, s->scanned,
-                                         s->A.gpu_home ? s->scratch : NULL);
+        ret |= startrd_task_zcopy_column(place, to_user, uplo, s->n, a, lda, j * s->A.nb, column, nonfinite,
+                                         s->scanned, s->A.gpu_home ? s->scratch : NULL);
     }
     return ret;
 }
@@ -318,11 +336,12 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     s.Z = calloc((size_t)(2 * s.ncopies), sizeof *s.Z);
     s.M = calloc((size_t)(2 * s.ncopies), sizeof *s.M);
     s.P = calloc((size_t)(2 * s.ncopies), sizeof *s.P);
+    s.slots = calloc((size_t)(nowners * STAGING_SLOTS + 1), sizeof *s.slots);
     s.tau = calloc((size_t)s.A.nt, sizeof *s.tau);
     s.cols = calloc((size_t)s.A.nt, sizeof *s.cols);
     /* TAU reaches the caller only on success, like A. */
     s.tau_work = malloc((size_t)(n - nb) * sizeof *s.tau_work);
-    if (s.Y == NULL || s.W == NULL || s.Z == NULL || s.M == NULL || s.P == NULL || s.tau == NULL || s.cols == NULL ||
+    if (s.Y == NULL || s.W == NULL || s.Z == NULL || s.M == NULL || s.P == NULL || s.slots == NULL || s.tau == NULL || s.cols == NULL ||
         s.tau_work == NULL) {
         startrd_error("stage 1: cannot allocate workspace handles");
         ret = STARTRD_ERR_MEMORY;
@@ -333,6 +352,8 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     atomic_init(&s.nonfinite, 0);
     starpu_void_data_register(&s.scanned);
     startrd_workspace_register(&s.scratch, "copy scratch", nb, N);
+    for (int k = 0; k < nowners * STAGING_SLOTS; k++)
+        startrd_workspace_register(&s.slots[k], "staging", N, nb);
     if (insert_tasks(&s, uplo, A, lda, check_finite) != 0) {
         startrd_error("stage 1: task submission failed");
         ret = STARTRD_ERR_RUNTIME;
@@ -340,6 +361,8 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     starpu_task_wait_for_all();
     starpu_data_unregister(s.scanned);
     starpu_data_unregister(s.scratch);
+    for (int k = 0; k < nowners * STAGING_SLOTS; k++)
+        starpu_data_unregister(s.slots[k]);
     unregister_workspaces(&s);
     if (startrd_kernel_failures_take() > 0 && ret == 0)
         ret = STARTRD_ERR_KERNEL;
@@ -356,6 +379,7 @@ out:
     free(s.Z);
     free(s.M);
     free(s.P);
+    free(s.slots);
     free(s.tau);
     free(s.cols);
     free(s.tau_work);

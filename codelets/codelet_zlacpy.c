@@ -1,0 +1,54 @@
+/* B = the leading rows of A (as many rows and columns as B has): moves a
+ * block column staged in host memory into its place on a GPU, where StarPU
+ * has brought the staging buffer at the host link's pinned rate. */
+#include "codelets.h"
+#include "error.h"
+
+#include <string.h>
+
+static void lacpy_cpu(void *buffers[], void *cl_arg)
+{
+    const double complex *a = (const double complex *)STARPU_MATRIX_GET_PTR(buffers[0]);
+    double complex *b = (double complex *)STARPU_MATRIX_GET_PTR(buffers[1]);
+    size_t lda = STARPU_MATRIX_GET_LD(buffers[0]), ldb = STARPU_MATRIX_GET_LD(buffers[1]);
+    size_t rows = STARPU_MATRIX_GET_NX(buffers[1]);
+
+    (void)cl_arg;
+    for (size_t j = 0; j < STARPU_MATRIX_GET_NY(buffers[1]); j++)
+        memcpy(b + j * ldb, a + j * lda, rows * sizeof *b);
+}
+
+#ifdef STARTRD_USE_CUDA
+static void lacpy_cuda(void *buffers[], void *cl_arg)
+{
+    const size_t z = sizeof(double complex);
+    cudaError_t st = cudaMemcpy2DAsync((void *)STARPU_MATRIX_GET_PTR(buffers[1]), STARPU_MATRIX_GET_LD(buffers[1]) * z,
+                                       (const void *)STARPU_MATRIX_GET_PTR(buffers[0]),
+                                       STARPU_MATRIX_GET_LD(buffers[0]) * z, STARPU_MATRIX_GET_NX(buffers[1]) * z,
+                                       STARPU_MATRIX_GET_NY(buffers[1]), cudaMemcpyDeviceToDevice,
+                                       starpu_cuda_get_local_stream());
+
+    (void)cl_arg;
+    if (st != cudaSuccess)
+        startrd_kernel_failure("lacpy", "cudaMemcpy2DAsync", st);
+}
+#endif
+
+STARTRD_HISTORY_MODEL(lacpy_model, "startrd_zlacpy");
+
+static struct starpu_codelet lacpy_codelet = {
+    .name = "zlacpy",
+    .cpu_funcs = {lacpy_cpu},
+    STARTRD_CUDA_ASYNC(lacpy_cuda)
+    .nbuffers = 2,
+    .modes = {STARPU_R, STARPU_W},
+    .model = &lacpy_model,
+};
+
+int startrd_task_zlacpy(startrd_place_t place, starpu_data_handle_t A, starpu_data_handle_t B)
+{
+    return starpu_task_insert(&lacpy_codelet,
+                              STARPU_R, A, STARPU_W, B,
+                              STARTRD_PLACE_ARGS(place),
+                              0);
+}

@@ -1,0 +1,94 @@
+/* The copies between the caller's matrix and stage 1's block columns: a
+ * column copied in through a taller staging buffer and ZLACPY (on a GPU
+ * when there is one, as stage 1 does there) is bitwise the column copied in
+ * directly, padding and unused triangle zeroed; and a copy out writes the
+ * referenced triangle back exactly and nothing else. */
+#include "codelets.h"
+#include "descriptor.h"
+#include "error.h"
+#include "testing_context.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const double complex sentinel = -77.0 + 5.5 * I;
+
+static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t nb, int64_t lda)
+{
+    int64_t nt = (n + nb - 1) / nb, N = nt * nb;
+    size_t size = (size_t)lda * (size_t)n, col = (size_t)N * (size_t)nb;
+    double complex *a = malloc(size * sizeof *a), *back = malloc(size * sizeof *back);
+    double complex *direct = malloc(col * sizeof *direct), *staged = malloc(col * sizeof *staged);
+    startrd_place_t anywhere = {-1, 0, 0}, cpu = {-1, 0, 1};
+    int64_t differ = -1, outside = -1, wrong = -1;
+    int ret = -1;
+
+    if (a == NULL || back == NULL || direct == NULL || staged == NULL || tst_gen(TST_KIND_RANDOM, n, a, lda, 3) != 0)
+        goto out;
+    tst_fill_sentinel(uplo, n, a, lda, sentinel);
+    memcpy(back, a, size * sizeof *back);
+    memset(direct, 0x5a, col * sizeof *direct);
+    memset(staged, 0x5a, col * sizeof *staged);
+    differ = outside = wrong = 0;
+    ret = 0;
+    for (int64_t j = 0; j < nt; j++) {
+        int64_t height = N - j * nb;
+        starpu_data_handle_t cd, cs, slot, scanned, scratch;
+        startrd_place_t gpu = anywhere;
+
+        if (ctx->ncuda > 0)
+            gpu.worker = ctx->cuda_worker[j % ctx->ncuda];
+        starpu_matrix_data_register(&cd, STARPU_MAIN_RAM, (uintptr_t)direct, (uint32_t)N, (uint32_t)height,
+                                    (uint32_t)nb, sizeof *direct);
+        starpu_matrix_data_register(&cs, STARPU_MAIN_RAM, (uintptr_t)staged, (uint32_t)N, (uint32_t)height,
+                                    (uint32_t)nb, sizeof *staged);
+        startrd_workspace_register(&slot, "staging", N, nb);
+        startrd_workspace_register(&scratch, "scratch", nb, N);
+        starpu_void_data_register(&scanned);
+        ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, cd, NULL, scanned, NULL);
+        ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, slot, NULL, scanned, NULL);
+        ret |= startrd_task_zlacpy(gpu, slot, cs);
+        /* Copy the staged column back out, from where ZLACPY left it. */
+        ret |= startrd_task_zcopy_column(gpu, 1, uplo, n, back, lda, j * nb, cs, NULL, scanned, scratch);
+        starpu_task_wait_for_all();
+        starpu_data_unregister(cd);
+        starpu_data_unregister(cs);
+        starpu_data_unregister(slot);
+        starpu_data_unregister(scratch);
+        starpu_data_unregister(scanned);
+        differ += memcmp(direct, staged, (size_t)height * sizeof *direct * (size_t)nb) != 0;
+        /* Above the diagonal of the diagonal tile and below row n: zeros. */
+        for (int64_t q = 0; q < nb; q++)
+            for (int64_t r = 0; r < height; r++)
+                wrong += (r < q || j * nb + q >= n || j * nb + r >= n) && direct[q * N + r] != 0.0;
+    }
+    ret |= startrd_kernel_failures_take();
+    outside = tst_count_sentinel_changes(uplo, n, back, lda, sentinel);
+    wrong += memcmp(a, back, size * sizeof *a) != 0;
+out:
+    tst_check(ret == 0 && differ == 0 && wrong == 0 && outside == 0,
+              "copy uplo=%c n=%lld nb=%lld lda=%lld: staged columns differing %lld, misplaced entries %lld, "
+              "writes outside %lld", uplo, (long long)n, (long long)nb, (long long)lda, (long long)differ,
+              (long long)wrong, (long long)outside);
+    free(a);
+    free(back);
+    free(direct);
+    free(staged);
+}
+
+int main(void)
+{
+    startrd_context_t *ctx = tst_open_context();
+
+    if (ctx == NULL)
+        return tst_summary();
+    for (int u = 0; u < 2; u++) {
+        char uplo = u ? 'U' : 'L';
+
+        run_case(ctx, uplo, 37, 16, 37);
+        run_case(ctx, uplo, 100, 16, 103);
+        run_case(ctx, uplo, 64, 32, 70);
+    }
+    startrd_context_release();
+    return tst_summary();
+}
