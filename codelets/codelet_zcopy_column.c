@@ -1,6 +1,9 @@
 /* Moves one block column between the caller's LAPACK-layout matrix and the
- * library's padded lower-storage copy, on the host or straight to and from
- * a GPU.  Copying out is skipped once a NaN or Inf was seen, so the caller's
+ * library's padded lower-storage copy.  Copying in runs on the host: into
+ * the host copy, or into a pinned staging buffer that StarPU then moves to
+ * the column's GPU at the link's full rate (a GPU reads the caller's
+ * pageable memory at 2-9 GB/s).  Copying out runs on the host or straight
+ * from a GPU, and is skipped once a NaN or Inf was seen, so the caller's
  * matrix is left as it was.  For uplo = 'U' the copy holds the conjugate
  * transpose of the stored upper triangle, which is the lower triangle of the
  * same Hermitian matrix, so the stage-1 algorithm only has a lower variant.
