@@ -11,36 +11,46 @@ enum { BUF_W, BUF_V, BUF_P };
 /* The buffer each third of P is copied from. */
 static const int source[3] = {BUF_W, BUF_V, BUF_W};
 
-static void pack_wvw_cpu(void *buffers[], void *cl_arg)
+/* P, in bytes: where it starts, its leading dimension, the bytes of a
+ * column (all its rows), and nb. */
+struct packed {
+    char *p;
+    size_t ldp, rows, nb;
+};
+
+static struct packed packed_view(void *buffers[])
 {
     const size_t z = sizeof(double complex);
-    char *p = (char *)STARPU_MATRIX_GET_PTR(buffers[BUF_P]);
-    size_t ldp = STARPU_MATRIX_GET_LD(buffers[BUF_P]) * z, rows = STARPU_MATRIX_GET_NX(buffers[BUF_P]) * z;
-    size_t nb = STARPU_MATRIX_GET_NY(buffers[BUF_W]);
+
+    return (struct packed){(char *)STARPU_MATRIX_GET_PTR(buffers[BUF_P]), STARPU_MATRIX_GET_LD(buffers[BUF_P]) * z,
+                           STARPU_MATRIX_GET_NX(buffers[BUF_P]) * z, STARPU_MATRIX_GET_NY(buffers[BUF_W])};
+}
+
+static void pack_wvw_cpu(void *buffers[], void *cl_arg)
+{
+    struct packed p = packed_view(buffers);
 
     (void)cl_arg;
     for (size_t b = 0; b < 3; b++) {
         const char *src = (const char *)STARPU_MATRIX_GET_PTR(buffers[source[b]]);
-        size_t lds = STARPU_MATRIX_GET_LD(buffers[source[b]]) * z;
+        size_t lds = STARPU_MATRIX_GET_LD(buffers[source[b]]) * sizeof(double complex);
 
-        for (size_t c = 0; c < nb; c++)
-            memcpy(p + (b * nb + c) * ldp, src + c * lds, rows);
+        for (size_t c = 0; c < p.nb; c++)
+            memcpy(p.p + (b * p.nb + c) * p.ldp, src + c * lds, p.rows);
     }
 }
 
 #ifdef STARTRD_USE_CUDA
 static void pack_wvw_cuda(void *buffers[], void *cl_arg)
 {
-    const size_t z = sizeof(double complex);
-    char *p = (char *)STARPU_MATRIX_GET_PTR(buffers[BUF_P]);
-    size_t ldp = STARPU_MATRIX_GET_LD(buffers[BUF_P]) * z, rows = STARPU_MATRIX_GET_NX(buffers[BUF_P]) * z;
-    size_t nb = STARPU_MATRIX_GET_NY(buffers[BUF_W]);
+    struct packed p = packed_view(buffers);
 
     (void)cl_arg;
     for (size_t b = 0; b < 3; b++) {
-        cudaError_t st = cudaMemcpy2DAsync(p + b * nb * ldp, ldp, (const void *)STARPU_MATRIX_GET_PTR(buffers[source[b]]),
-                                           STARPU_MATRIX_GET_LD(buffers[source[b]]) * z, rows, nb,
-                                           cudaMemcpyDeviceToDevice, starpu_cuda_get_local_stream());
+        cudaError_t st = cudaMemcpy2DAsync(p.p + b * p.nb * p.ldp, p.ldp,
+                                           (const void *)STARPU_MATRIX_GET_PTR(buffers[source[b]]),
+                                           STARPU_MATRIX_GET_LD(buffers[source[b]]) * sizeof(double complex), p.rows,
+                                           p.nb, cudaMemcpyDeviceToDevice, starpu_cuda_get_local_stream());
 
         if (st != cudaSuccess) {
             startrd_kernel_failure("pack_wvw", "cudaMemcpy2DAsync", st);
