@@ -101,6 +101,14 @@ int startrd_gpu_count(void);
  * cores.  kd is the context's nb option (by default 64 with GPUs, 32 without,
  * and never more than n-1).
  *
+ * Memory: with GPUs, each GPU holds its share of the zero-padded lower
+ * triangle stored by block columns (about N^2 * 16 / ngpu bytes, N = n
+ * rounded up to kd) plus workspaces of a few N x kd blocks, and the host
+ * only a few staging blocks per GPU.  When that does not fit on a GPU (or
+ * StarPU's STARPU_LIMIT_CUDA_MEM says so) the library keeps a pinned host
+ * copy of N^2 * 16 bytes instead and StarPU moves its columns in and out.
+ * Without GPUs the host copy is the working storage.
+ *
  * @param vect   'N': Q2 is not kept; 'V': its reflectors are kept in HOUS2
  *               so that Q can be applied later: reflectors r = 0..R-1 in
  *               generation order (sweep by sweep), HOUS2 = [TAU2 (R) | V2
