@@ -34,6 +34,14 @@ enum startrd_status {
     STARTRD_ERR_NONFINITE = 6    /**< A holds NaN or Inf; nothing was written. */
 };
 
+/** How stage 1 sums the GPUs' partial products of A*V. */
+typedef enum startrd_allreduce {
+    STARTRD_ALLREDUCE_HIERARCHICAL = 0, /**< Inside each group of GPUs, then between the groups' first
+                                             GPUs, GPU to GPU; the sum goes back the same way. */
+    STARTRD_ALLREDUCE_HOST = 1          /**< On the host cores: every GPU's product goes to host
+                                             memory, the sum back to every GPU. */
+} startrd_allreduce_t;
+
 /** Options of the runtime context, set by startrd_options_init() then adjusted. */
 typedef struct startrd_options {
     int ngpu;               /**< < 0: every visible GPU; 0: CPU workers only; k > 0: the first k GPUs. */
@@ -50,6 +58,11 @@ typedef struct startrd_options {
     const char *trace_dir;  /**< Record an FxT trace of the reductions and convert it, when the
                                  context closes, into DIR/paje.trace (ViTE) and DIR/tasks.rec;
                                  NULL: no trace.  Defaults to $STARTRD_TRACE_DIR. */
+    startrd_allreduce_t allreduce; /**< Hierarchical by default; $STARTRD_ALLREDUCE = "host" or
+                                        "hierarchical" sets the default. */
+    const char *gpu_groups; /**< Groups of the hierarchical sum as GPU indices, e.g. "0,1;2,3";
+                                 NULL finds them (NVLink, PCIe switches: startrd-topology prints
+                                 them).  Defaults to $STARTRD_GPU_GROUPS. */
 } startrd_options_t;
 
 /**

@@ -12,7 +12,8 @@
 static const double complex sentinel = 12345.0 - 678.0 * I;
 
 static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t nb,
-                     int64_t lda, int64_t dist_nb, uint64_t seed)
+                     int64_t lda, int64_t dist_nb, const int *groups, startrd_allreduce_t allreduce,
+                     const char *sum, uint64_t seed)
 {
     size_t size = (size_t)lda * (size_t)(n > 0 ? n : 1);
     double complex *a0 = malloc(size * sizeof *a0), *a = malloc(size * sizeof *a);
@@ -28,7 +29,8 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
         goto out;
     tst_fill_sentinel(uplo, n, a0, lda, sentinel);
     memcpy(a, a0, size * sizeof *a);
-    ret = startrd_stage1_zhe2hb(uplo, n, nb, dist_nb, ctx->ncuda, ctx->cuda_worker, a, lda, tau, 1);
+    ret = startrd_stage1_zhe2hb(uplo, n, nb, dist_nb, ctx->ncuda, ctx->cuda_worker, groups, allreduce, a, lda, tau,
+                                1);
     if (ret != 0)
         goto out;
     outside = tst_count_sentinel_changes(uplo, n, a, lda, sentinel);
@@ -37,9 +39,9 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
     ratio = tst_eig_ratio(n, w0, w);
 out:
     tst_check(ret == 0 && outside == 0 && ratio <= 10.0 && sim < 30.0 && unit < 30.0,
-              "stage1 uplo=%c n=%lld nb=%lld lda=%lld dist=%lld: eig %.3g  ||A-QBQ^H|| %.3g  "
+              "stage1 uplo=%c n=%lld nb=%lld lda=%lld dist=%lld sum %s: eig %.3g  ||A-QBQ^H|| %.3g  "
               "||I-Q^HQ|| %.3g  writes outside %lld",
-              uplo, (long long)n, (long long)nb, (long long)lda, (long long)dist_nb,
+              uplo, (long long)n, (long long)nb, (long long)lda, (long long)dist_nb, sum,
               ratio, sim, unit, (long long)outside);
     free(a0);
     free(a);
@@ -68,8 +70,25 @@ int main(void)
                 int64_t lda = (s + (size_t)u) % 2 ? n + 3 : (n > 1 ? n : 1);
                 int64_t dist = (s % 2 + 1) * nb;
 
-                run_case(ctx, u ? 'U' : 'L', n, nb, lda, dist, seed++);
+                run_case(ctx, u ? 'U' : 'L', n, nb, lda, dist, ctx->ncuda > 0 ? ctx->gpu_group : NULL,
+                         STARTRD_ALLREDUCE_HIERARCHICAL, "hierarchical", seed++);
             }
+    }
+    /* The other ways to sum the partial products: groups of two (of CPU
+     * workers' products, or of GPUs), a group each (with GPUs, the total
+     * then goes to each group's first GPU before the rest of it), and on
+     * host cores. */
+    static int pairs[STARPU_NMAXWORKERS], alone[STARPU_NMAXWORKERS];
+
+    for (int p = 0; p < STARPU_NMAXWORKERS; p++) {
+        pairs[p] = p / 2;
+        alone[p] = p;
+    }
+    for (int u = 0; u < 2; u++) {
+        run_case(ctx, u ? 'U' : 'L', 513, 16, 515, 16, pairs, STARTRD_ALLREDUCE_HIERARCHICAL, "in pairs", seed++);
+        run_case(ctx, u ? 'U' : 'L', 513, 16, 513, 32, alone, STARTRD_ALLREDUCE_HIERARCHICAL, "a group each",
+                 seed++);
+        run_case(ctx, u ? 'U' : 'L', 513, 16, 513, 16, alone, STARTRD_ALLREDUCE_HOST, "on the host", seed++);
     }
     startrd_context_release();
     return tst_summary();

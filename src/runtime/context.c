@@ -1,5 +1,6 @@
 #include "context.h"
 #include "error.h"
+#include "topology.h"
 #include "trace.h"
 
 #include <pthread.h>
@@ -45,6 +46,12 @@ void startrd_options_init(startrd_options_t *opt)
     opt->trace_dir = getenv("STARTRD_TRACE_DIR");
     if (opt->trace_dir != NULL && opt->trace_dir[0] == '\0')
         opt->trace_dir = NULL;
+    opt->allreduce = getenv("STARTRD_ALLREDUCE") != NULL && strcmp(getenv("STARTRD_ALLREDUCE"), "host") == 0
+                         ? STARTRD_ALLREDUCE_HOST
+                         : STARTRD_ALLREDUCE_HIERARCHICAL;
+    opt->gpu_groups = getenv(STARTRD_GPU_GROUPS_ENV);
+    if (opt->gpu_groups != NULL && opt->gpu_groups[0] == '\0')
+        opt->gpu_groups = NULL;
 }
 
 static int start_starpu(const startrd_options_t *opt)
@@ -99,6 +106,30 @@ static void collect_cuda_workers(void)
 #endif
 }
 
+/* The GPUs' groups for the hierarchical sum: imposed, or found; a machine
+ * hwloc cannot read leaves every GPU in a group of its own. */
+static int find_groups(const startrd_options_t *opt)
+{
+    int devid[STARPU_NMAXWORKERS];
+    char busid[STARPU_NMAXWORKERS][16];
+
+    if (context.ncuda == 0)
+        return 0;
+    if (opt->gpu_groups != NULL) {
+        if (startrd_topology_parse(opt->gpu_groups, context.ncuda, context.gpu_group) < 0) {
+            startrd_error("GPU groups \"%s\" do not name GPUs 0..%d once each", opt->gpu_groups, context.ncuda - 1);
+            return STARTRD_ERR_STATE;
+        }
+        return 0;
+    }
+    for (int g = 0; g < context.ncuda; g++)
+        devid[g] = starpu_worker_get_devid(context.cuda_worker[g]);
+    if (startrd_topology_discover(context.ncuda, devid, context.gpu_group, busid) < 0)
+        for (int g = 0; g < context.ncuda; g++)
+            context.gpu_group[g] = g;
+    return 0;
+}
+
 static int open_context(const startrd_options_t *opt)
 {
     static int cublas_ready;   /* handles created for an application's StarPU */
@@ -119,6 +150,11 @@ static int open_context(const startrd_options_t *opt)
     }
     if (opt->ngpu >= 0)
         context.ncuda = opt->ngpu;
+    if ((ret = find_groups(opt)) != 0) {
+        if (context.owns_starpu)
+            starpu_shutdown();
+        return ret;
+    }
 #ifdef STARTRD_USE_CUDA
     /* StarPU creates one cuBLAS and one cuSOLVER handle per CUDA worker;
      * an application's StarPU gets them once and keeps them, since the
@@ -135,6 +171,7 @@ static int open_context(const startrd_options_t *opt)
     context.opt = *opt;
     context.trace_dir = opt->trace_dir != NULL ? strdup(opt->trace_dir) : NULL;
     context.opt.trace_dir = context.trace_dir;
+    context.opt.gpu_groups = NULL;   /* read once, into gpu_group; the caller's string may go */
     context.refcount = 1;
     return 0;
 }
@@ -172,7 +209,8 @@ static int options_valid(const startrd_options_t *opt)
      * the GPU panel's T factor within one thread block. */
     return opt->ngpu < STARPU_NMAXWORKERS && opt->ncpu != 0 && opt->ncpu < STARPU_NMAXWORKERS &&
            opt->nb >= 0 && opt->nb <= 1024 &&
-           opt->dist_nb >= 0 && (opt->dist_nb == 0 || (opt->nb > 0 && opt->dist_nb % opt->nb == 0));
+           opt->dist_nb >= 0 && (opt->dist_nb == 0 || (opt->nb > 0 && opt->dist_nb % opt->nb == 0)) &&
+           (opt->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL || opt->allreduce == STARTRD_ALLREDUCE_HOST);
 }
 
 int startrd_context_acquire(const startrd_options_t *opt, int implicit, startrd_context_t **ctx)

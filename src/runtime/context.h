@@ -11,6 +11,7 @@ typedef struct startrd_context {
     int owns_starpu;               /* 0 when the application started StarPU */
     int ncuda;                     /* CUDA workers available to the library */
     int cuda_worker[STARPU_NMAXWORKERS];
+    int gpu_group[STARPU_NMAXWORKERS];         /* per GPU, its group in the hierarchical sum */
     startrd_options_t opt;
     char *trace_dir;               /* owned copy of opt.trace_dir */
 } startrd_context_t;

@@ -5,6 +5,8 @@
 #include <complex.h>
 #include <stdint.h>
 
+#include "startrd.h"
+
 /**
  * Reduce the n x n Hermitian matrix A (triangle @p uplo, leading dimension
  * lda) to a band of bandwidth nb by unitary similarity, with LAPACK
@@ -12,12 +14,16 @@
  * of A, the reflectors beyond it and their scalar factors in tau[0 .. n-nb-1].
  * Block columns are distributed in blocks of dist_nb columns over the
  * @p nowners CUDA workers of @p owner_worker; nowners = 0 runs on CPU workers.
+ * The partial products of A*V (one per GPU, or one per CPU worker) are
+ * summed as @p allreduce says, in the groups part_group[p] gives (NULL: a
+ * group each).
  * With @p check_finite, a NaN or Inf in the referenced triangle gives
  * STARTRD_ERR_NONFINITE and leaves A unchanged.  Blocks until done.
  * @return 0 or a positive startrd_status.
  */
 int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
-                          int nowners, const int *owner_worker,
+                          int nowners, const int *owner_worker, const int *part_group,
+                          startrd_allreduce_t allreduce,
                           double complex *A, int64_t lda, double complex *tau, int check_finite);
 
 #endif

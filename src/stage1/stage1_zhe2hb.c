@@ -33,6 +33,9 @@ enum { STAGING_SLOTS = 4 };
 
 struct stage1 {
     startrd_desc_t A;
+    const int *part_group;             /* group of each partial product; NULL: one each */
+    startrd_allreduce_t allreduce;
+    int ysrc[STARPU_NMAXWORKERS];      /* per copy of W: the partial product holding the sum */
     int64_t n;
     int nparts;        /* partial products of A22 * V */
     int ncopies;       /* copies of W: one per GPU, a single one for CPU workers */
@@ -165,13 +168,35 @@ static int chunk(const struct stage1 *s, const starpu_data_handle_t *cols, int c
     return c;
 }
 
-/* Y = A22 * V reduced into one partial product; returns its index.  The
- * partial products are summed pairwise, a tree of depth log2(parts), so
- * that many CPU workers do not queue behind one chain of additions; the
- * order of the sums is fixed, and so is the result. */
-static int hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
+/* Y[parts[0]] += Y[parts[i]] for i > 0, pairwise: a tree of depth
+ * log2(n), in a fixed order, so the result does not vary from run to run.
+ * On the GPUs that hold the sums, or on host cores for the host variant. */
+static void tree_sum(struct stage1 *s, starpu_data_handle_t *Y, const int *parts, int n, int *ret)
 {
-    int b = k % 2, active[STARPU_NMAXWORKERS], nactive = 0;
+    for (int stride = 1; stride < n; stride *= 2)
+        for (int i = 0; i + stride < n; i += 2 * stride) {
+            startrd_place_t place = on_part(s, parts[i], PRIO_PRODUCT);
+
+            if (s->allreduce == STARTRD_ALLREDUCE_HOST)
+                place = (startrd_place_t){-1, PRIO_PRODUCT, 1};
+            *ret |= startrd_task_zgeadd(place, Y[parts[i + stride]], Y[parts[i]]);
+        }
+}
+
+static int group_of(const struct stage1 *s, int p)
+{
+    return s->part_group != NULL ? s->part_group[p] : p;
+}
+
+/* Y = A22 * V, summed into one partial product.  The sum runs inside each group of partial products into the group's first,
+ * then between those; each group's first then takes the total, which the
+ * rest of its group reads (s->ysrc), so that the total crosses between
+ * groups once per group.  The host variant sums on host cores, and every
+ * copy reads the total from there. */
+static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
+{
+    int b = k % 2, active[STARPU_NMAXWORKERS], nactive = 0, masters[STARPU_NMAXWORKERS], nmasters = 0;
+    int members[STARPU_NMAXWORKERS];
     starpu_data_handle_t *Y = s->Y + b * s->nparts;
 
     for (int p = 0; p < s->nparts; p++) {
@@ -186,14 +211,33 @@ static int hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *re
         }
         active[nactive++] = p;
     }
-    for (int stride = 1; stride < nactive; stride *= 2)
-        for (int i = 0; i + stride < nactive; i += 2 * stride)
-            *ret |= startrd_task_zgeadd(on_part(s, active[i], PRIO_PRODUCT), Y[active[i + stride]], Y[active[i]]);
-    return nactive > 0 ? active[0] : -1;
+    for (int i = 0; i < nactive; i++) {
+        int nmembers = 0, first = 1;
+
+        for (int j = 0; j < i && first; j++)
+            first = group_of(s, active[j]) != group_of(s, active[i]);
+        if (!first)
+            continue;
+        for (int j = i; j < nactive; j++)
+            if (group_of(s, active[j]) == group_of(s, active[i]))
+                members[nmembers++] = active[j];
+        tree_sum(s, Y, members, nmembers, ret);
+        masters[nmasters++] = active[i];
+    }
+    tree_sum(s, Y, masters, nmasters, ret);
+    for (int i = 0; i < nactive; i++)
+        s->ysrc[copy_of_part(s, active[i])] = masters[0];
+    if (s->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL && s->ncopies > 1)
+        for (int m = 1; m < nmasters; m++) {
+            *ret |= startrd_task_zlacpy(on_part(s, masters[m], PRIO_PRODUCT), Y[masters[0]], Y[masters[m]]);
+            for (int i = 0; i < nactive; i++)
+                if (group_of(s, active[i]) == group_of(s, masters[m]))
+                    s->ysrc[copy_of_part(s, active[i])] = masters[m];
+        }
 }
 
 /* W = X - 1/2 V T^H V^H X with X = Y T, on every copy some column needs. */
-static void compute_w(struct stage1 *s, int64_t k, int y, int *ret)
+static void compute_w(struct stage1 *s, int64_t k, int *ret)
 {
     int b = k % 2;
     char needed[STARPU_NMAXWORKERS] = {0};
@@ -207,7 +251,7 @@ static void compute_w(struct stage1 *s, int64_t k, int y, int *ret)
 
         if (!needed[c])
             continue;
-        *ret |= startrd_task_zgemm(place, 'N', 'N', 1.0, s->Y[b * s->nparts + y], s->T[b], 0.0, W);
+        *ret |= startrd_task_zgemm(place, 'N', 'N', 1.0, s->Y[b * s->nparts + s->ysrc[c]], s->T[b], 0.0, W);
         *ret |= startrd_task_zgemm(place, 'C', 'N', 1.0, s->V[b], W, 0.0, Z);
         *ret |= startrd_task_zgemm(place, 'C', 'N', 1.0, s->T[b], Z, 0.0, M);
         *ret |= startrd_task_zgemm(place, 'N', 'N', -0.5, s->V[b], M, 1.0, W);
@@ -303,19 +347,19 @@ static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t 
     if (nt > 1)
         ret |= panel(s, 0);
     for (int64_t k = 0; k + 1 < nt && ret == 0; k++) {
-        int y = hemm(s, k, s->cols, &ret);
-
-        compute_w(s, k, y, &ret);
+        hemm(s, k, s->cols, &ret);
+        compute_w(s, k, &ret);
         update(s, k, s->cols, &ret);
     }
     return ret | copy_columns(s, 1, uplo, a, lda, nonfinite, 0);
 }
 
 int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
-                          int nowners, const int *owner_worker,
+                          int nowners, const int *owner_worker, const int *part_group,
+                          startrd_allreduce_t allreduce,
                           double complex *A, int64_t lda, double complex *tau, int check_finite)
 {
-    struct stage1 s = {.n = n};
+    struct stage1 s = {.n = n, .part_group = part_group, .allreduce = allreduce};
     int64_t N = (n + nb - 1) / nb * nb;
     int ret, ncpu = (int)starpu_cpu_worker_get_count();
 
