@@ -78,6 +78,7 @@ int startrd_task_zhb2st_sweeps(int worker, const startrd_zhb2st_schedule_t *sche
                               STARPU_CL_ARGS, args, sizeof *args,
                               STARPU_EXECUTE_ON_WORKER, worker,
                               /* Roughly 20 kd^2 flops per kernel, shared by the ranks. */
-                              STARPU_FLOPS, 20.0 * (double)(sched->plan->kd * sched->plan->kd) * sched->nkernels / nranks,
+                              STARPU_FLOPS,
+                              20.0 * (double)(sched->plan->kd * sched->plan->kd) * sched->nkernels / nranks,
                               0);
 }

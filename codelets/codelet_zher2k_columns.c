@@ -59,7 +59,8 @@ static void her2k_columns_cuda(void *buffers[], void *cl_arg)
     startrd_piece_t u;
 
     (void)cl_arg;
-    for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS; i = next) {
+    for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS;
+         i = next) {
         next = startrd_next_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), &u);
         struct wvw p = split(&u);
         const cuDoubleComplex *w = (const cuDoubleComplex *)p.w, *v = (const cuDoubleComplex *)p.v;

@@ -140,8 +140,8 @@ static size_t mapped_bytes(void)
 /* A host allocation that fails: with the address space capped 32 MiB above
  * what is mapped, a CPU reduction of n = 2000 cannot allocate its 62 MiB
  * copy of the matrix.  It must say so, leave A as it was and keep nothing;
- * the same call without the cap works before and after.  (AddressSanitizer maps
- * terabytes of shadow memory, so no cap fits there.) */
+ * the same call without the cap works before and after.  (AddressSanitizer
+ * maps terabytes of shadow memory, so no cap fits there.) */
 static void host_allocation_failure(void)
 {
     const int n = 2000;
@@ -152,8 +152,8 @@ static void host_allocation_failure(void)
     int info = -99, again = -99;
     long heap = 0;
 
-    if (a0 == NULL || a == NULL || tau == NULL || d == NULL || e == NULL || tst_gen(TST_KIND_RANDOM, n, a0, n, 14) != 0 ||
-        getrlimit(RLIMIT_AS, &old) != 0) {
+    if (a0 == NULL || a == NULL || tau == NULL || d == NULL || e == NULL ||
+        tst_gen(TST_KIND_RANDOM, n, a0, n, 14) != 0 || getrlimit(RLIMIT_AS, &old) != 0) {
         tst_check(false, "host allocation failure: setup");
     } else {
         /* First without the cap, so that the runtime is up before the heap is measured. */

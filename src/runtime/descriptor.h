@@ -43,9 +43,9 @@ typedef struct startrd_desc {
  * Describe an m x n matrix stored at @p mat (or, if @p mat is NULL, in
  * uninitialised memory allocated here: for STARTRD_DESC_LOWER_COLUMNS owned
  * by GPUs with room for it, on those GPUs only; otherwise a pinned host
- * buffer with leading dimension @p ld) and register its tiles under @p name.  Block column j belongs to
- * owner_worker[(j*nb / dist_nb) % nowners]; with nowners = 0 no tile has an
- * owner.  @return 0, or a positive startrd_status.
+ * buffer with leading dimension @p ld) and register its tiles under @p name.
+ * Block column j belongs to owner_worker[(j*nb / dist_nb) % nowners]; with
+ * nowners = 0 no tile has an owner.  @return 0, or a positive startrd_status.
  */
 int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t layout,
                       double complex *mat, int64_t ld, int64_t m, int64_t n,

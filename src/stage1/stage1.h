@@ -15,8 +15,8 @@
  * Block columns are distributed in blocks of dist_nb columns over the
  * @p nowners CUDA workers of @p owner_worker; nowners = 0 runs on CPU workers.
  * The partial products of A*V (one per GPU, or one per CPU worker) are
- * summed as @p allreduce says, in the groups part_group[p] gives (NULL: a
- * group each).
+ * summed as @p allreduce says, in the groups part_group[p] gives, numbered
+ * below STARPU_NMAXWORKERS (NULL: a group each).
  * With @p check_finite, a NaN or Inf in the referenced triangle gives
  * STARTRD_ERR_NONFINITE and leaves A unchanged.  Blocks until done.
  * @return 0 or a positive startrd_status.

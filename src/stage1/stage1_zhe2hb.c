@@ -127,7 +127,6 @@ static void unregister_workspaces(struct stage1 *s)
     }
 }
 
-/* On the GPU that owns the panel's column, which then never leaves it. */
 static void release_tau(void *tau)
 {
     starpu_data_release(tau);
@@ -188,16 +187,19 @@ static int group_of(const struct stage1 *s, int p)
     return s->part_group != NULL ? s->part_group[p] : p;
 }
 
-/* Y = A22 * V, summed into one partial product.  The sum runs inside each group of partial products into the group's first,
- * then between those; each group's first then takes the total, which the
- * rest of its group reads (s->ysrc), so that the total crosses between
+/* Y = A22 * V, summed into one partial product.  The sum runs inside each
+ * group of partial products into the group's first, then between those;
+ * with several copies of W, each group's first then takes the total, which
+ * the rest of its group reads (s->ysrc), so that the total crosses between
  * groups once per group.  The host variant sums on host cores, and every
  * copy reads the total from there. */
 static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
 {
-    int b = k % 2, active[STARPU_NMAXWORKERS], nactive = 0, masters[STARPU_NMAXWORKERS], nmasters = 0;
-    int members[STARPU_NMAXWORKERS];
+    int b = k % 2, nactive = 0, nmasters = 0;
+    int active[STARPU_NMAXWORKERS], masters[STARPU_NMAXWORKERS];
+    int master_of[STARPU_NMAXWORKERS];   /* per group: its first partial product */
     starpu_data_handle_t *Y = s->Y + b * s->nparts;
+    int spread = s->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL && s->ncopies > 1;
 
     for (int p = 0; p < s->nparts; p++) {
         int count = columns_of_part(s, p, k + 1, cols);
@@ -211,29 +213,26 @@ static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *r
         }
         active[nactive++] = p;
     }
+    memset(master_of, 0xff, sizeof master_of);   /* -1: the group has no member yet */
     for (int i = 0; i < nactive; i++) {
-        int nmembers = 0, first = 1;
+        int g = group_of(s, active[i]);
 
-        for (int j = 0; j < i && first; j++)
-            first = group_of(s, active[j]) != group_of(s, active[i]);
-        if (!first)
-            continue;
-        for (int j = i; j < nactive; j++)
-            if (group_of(s, active[j]) == group_of(s, active[i]))
-                members[nmembers++] = active[j];
+        if (master_of[g] < 0)
+            master_of[g] = masters[nmasters++] = active[i];
+    }
+    for (int m = 0; m < nmasters; m++) {
+        int members[STARPU_NMAXWORKERS], nmembers = 0;
+
+        for (int i = 0; i < nactive; i++)
+            if (group_of(s, active[i]) == group_of(s, masters[m]))
+                members[nmembers++] = active[i];
         tree_sum(s, Y, members, nmembers, ret);
-        masters[nmasters++] = active[i];
     }
     tree_sum(s, Y, masters, nmasters, ret);
+    for (int m = 1; spread && m < nmasters; m++)
+        *ret |= startrd_task_zlacpy(on_part(s, masters[m], PRIO_PRODUCT), Y[masters[0]], Y[masters[m]]);
     for (int i = 0; i < nactive; i++)
-        s->ysrc[copy_of_part(s, active[i])] = masters[0];
-    if (s->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL && s->ncopies > 1)
-        for (int m = 1; m < nmasters; m++) {
-            *ret |= startrd_task_zlacpy(on_part(s, masters[m], PRIO_PRODUCT), Y[masters[0]], Y[masters[m]]);
-            for (int i = 0; i < nactive; i++)
-                if (group_of(s, active[i]) == group_of(s, masters[m]))
-                    s->ysrc[copy_of_part(s, active[i])] = masters[m];
-        }
+        s->ysrc[copy_of_part(s, active[i])] = spread ? master_of[group_of(s, active[i])] : masters[0];
 }
 
 /* W = X - 1/2 V T^H V^H X with X = Y T, on every copy some column needs. */
@@ -292,7 +291,8 @@ static size_t task_budget(const startrd_desc_t *A)
     if (A->gpu_home)
         return budget;
     for (int p = 0; p < (A->nowners > 0 ? A->nowners : 1); p++) {
-        unsigned node = A->nowners > 0 ? starpu_worker_get_memory_node((unsigned)A->owner_worker[p]) : STARPU_MAIN_RAM;
+        unsigned node = A->nowners > 0 ? starpu_worker_get_memory_node((unsigned)A->owner_worker[p])
+                                       : STARPU_MAIN_RAM;
         starpu_ssize_t total = starpu_memory_get_total(node);
 
         if (total > 0 && (size_t)total / 4 < budget)
@@ -385,8 +385,8 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     s.cols = calloc((size_t)s.A.nt, sizeof *s.cols);
     /* TAU reaches the caller only on success, like A. */
     s.tau_work = malloc((size_t)(n - nb) * sizeof *s.tau_work);
-    if (s.Y == NULL || s.W == NULL || s.Z == NULL || s.M == NULL || s.P == NULL || s.slots == NULL || s.tau == NULL || s.cols == NULL ||
-        s.tau_work == NULL) {
+    if (s.Y == NULL || s.W == NULL || s.Z == NULL || s.M == NULL || s.P == NULL || s.slots == NULL ||
+        s.tau == NULL || s.cols == NULL || s.tau_work == NULL) {
         startrd_error("stage 1: cannot allocate workspace handles");
         ret = STARTRD_ERR_MEMORY;
         goto out;

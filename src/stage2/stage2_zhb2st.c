@@ -62,12 +62,12 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
     }
     x.nsweeps = startrd_bulge_nsweeps(&plan);
     x.ngroups = (x.nsweeps + G - 1) / G;
-    size_t done_bytes = (size_t)(x.ngroups > 0 ? x.ngroups : 1) * sizeof *x.done;
+    size_t ngroups = (size_t)(x.ngroups > 0 ? x.ngroups : 1);
 
-    nwindows = calloc((size_t)(x.ngroups > 0 ? x.ngroups : 1), sizeof *nwindows);
-    x.done = aligned_alloc(_Alignof(startrd_progress_t), done_bytes);
+    nwindows = calloc(ngroups, sizeof *nwindows);
+    x.done = aligned_alloc(_Alignof(startrd_progress_t), ngroups * sizeof *x.done);
     if (x.done != NULL)
-        memset(x.done, 0, done_bytes);
+        memset(x.done, 0, ngroups * sizeof *x.done);
     x.work = malloc((size_t)nranks * (size_t)(kd > 0 ? kd : 1) * sizeof *x.work);
     if (nwindows == NULL || x.done == NULL || x.work == NULL) {
         startrd_error("stage 2: cannot allocate the schedule of %lld groups", (long long)x.ngroups);
