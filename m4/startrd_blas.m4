@@ -14,7 +14,7 @@ AC_DEFUN([STARTRD_CHECK_BLAS], [
   AC_CHECK_HEADER([cblas.h], [], [AC_MSG_ERROR([cblas.h not found: install libopenblas-dev or run tools/setup.sh])])
   AC_CHECK_FUNC([cblas_zgemm], [], [AC_MSG_ERROR([$BLAS_LIBS lacks CBLAS])])
   AC_CHECK_FUNC([zhetrd_2stage_], [], [AC_MSG_ERROR([$BLAS_LIBS lacks LAPACK 3.7+ (zhetrd_2stage)])])
-  AC_CHECK_FUNCS([openblas_set_num_threads])
+  AC_CHECK_FUNCS([openblas_set_num_threads openblas_get_corename])
   LIBS="$startrd_libs_saved"
   STARTRD_BLAS_NAME="$BLAS_LIBS"
 

@@ -33,7 +33,7 @@
 #include <cusolverMg.h>
 #include <pthread.h>
 #endif
-#ifdef HAVE_OPENBLAS_SET_NUM_THREADS
+#if defined(HAVE_OPENBLAS_SET_NUM_THREADS) || defined(HAVE_OPENBLAS_GET_CORENAME)
 #include <cblas.h>
 #endif
 
@@ -766,6 +766,11 @@ int main(int argc, char **argv)
     }
     if (want[M_CUSOLVERMG])
         printf("; cusolverMg on %d GPUs, tile %d", kmax, tile);
+#ifdef HAVE_OPENBLAS_GET_CORENAME
+    /* OpenBLAS falls back to slow generic kernels on CPU models it does not
+     * know (some virtual machines): OPENBLAS_CORETYPE then picks better ones. */
+    printf("; OpenBLAS kernels: %s", openblas_get_corename());
+#endif
     printf("\n  TFLOP/s = 16n^3/3 / total; /startrd = total / best StarTRD total; eig = max|dlambda| / "
            "(n eps max|lambda|) vs ref\n");
     printf("%7s  %-10s %4s %4s %9s %9s %9s %8s %9s %10s\n", "n", "method", "gpus", "nb", "stage1_s", "stage2_s",
@@ -802,6 +807,9 @@ int main(int argc, char **argv)
                 case M_LAPACK: run_lapack(n, repeat, ncores, a0, a, d, e, tau, r); break;
                 default: break;
                 }
+                /* Long runs: show progress before the table, which waits for every method. */
+                fprintf(stderr, "startrd-bench: n %lld %s, %d GPUs: %.2f s\n", (long long)n, method_name[m], r->gpus,
+                        r->total);
             }
         }
         failed |= report(n, res, count, csv);

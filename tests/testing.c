@@ -27,6 +27,12 @@
 /* Column-major addressing with 64-bit offsets. */
 #define AT(A, lda, i, j) ((A)[(i) + (int64_t)(j) * (lda)])
 
+/* A test stopped by a time limit then still shows how far it got. */
+__attribute__((constructor)) static void tst_line_buffered_stdout(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
 double tst_eps(void)
 {
     return DBL_EPSILON / 2.0;

@@ -2,7 +2,8 @@
 # Runs a StarTRD program from a relocatable bundle (see tools/bundle.sh).
 #   run [--ngpu K] PROGRAM [ARGS...]   a program from bin/ or tests/
 #   run [--ngpu K] check               every test program; exit 0 iff all pass
-# --ngpu sets STARTRD_NGPU for the tests (default: every GPU).
+# --ngpu sets STARTRD_NGPU for the tests (default: every GPU); STARTRD_TEST_TIMEOUT
+# bounds each test program in seconds (default 900).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,11 +20,13 @@ fi
 [ $# -ge 1 ] || { echo "usage: $0 [--ngpu K] PROGRAM [ARGS...] | check" >&2; exit 2; }
 
 if [ "$1" = check ]; then
+    # A program that hangs fails alone, and its output so far stays visible.
+    limit=${STARTRD_TEST_TIMEOUT:-900}
     failed=0 passed=0
     for t in "$here"/tests/*; do
-        log=$("$t" 2>&1); rc=$?
-        printf '%s\n' "$log"
+        timeout "$limit" "$t" 2>&1; rc=$?
         if [ $rc -eq 0 ]; then passed=$((passed + 1)); echo "PASS: $(basename "$t")"
+        elif [ $rc -eq 124 ]; then failed=$((failed + 1)); echo "FAIL: $(basename "$t") (no end after ${limit} s)"
         else failed=$((failed + 1)); echo "FAIL: $(basename "$t") (exit $rc)"; fi
     done
     echo "programs: $passed passed, $failed failed"
