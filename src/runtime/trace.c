@@ -77,9 +77,17 @@ int startrd_trace_convert(const char *dir)
     snprintf(raw, sizeof raw, "%s/%s_0", dir, RAW_TRACE_SUFFIX);
     char *const argv[] = {(char *)fxt_tool(), "-i", raw, "-d", (char *)dir, NULL};
 
-    if (posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ) != 0 ||
-        waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        startrd_error("%s could not convert the trace %s", argv[0], raw);
+    if (posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ) != 0 || waitpid(pid, &status, 0) != pid) {
+        startrd_error("cannot run %s on the trace %s", argv[0], raw);
+        return STARTRD_ERR_RUNTIME;
+    }
+    if (WIFSIGNALED(status)) {
+        startrd_error("%s was killed by signal %d converting the trace %s", argv[0], WTERMSIG(status), raw);
+        return STARTRD_ERR_RUNTIME;
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        startrd_error("%s could not convert the trace %s (exit status %d)", argv[0], raw,
+                      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
         return STARTRD_ERR_RUNTIME;
     }
     return 0;
