@@ -1,7 +1,12 @@
 #include "hermitian_gen.h"
 
+#include <pthread.h>
+#include <unistd.h>
+
+enum { BLOCK = 64, MAX_THREADS = 256 };
+
 /* SplitMix64 of (seed, position): any entry can be drawn on its own, so the
- * matrix does not depend on the order it is filled in. */
+ * matrix does not depend on the order it is filled in, nor on the threads. */
 static uint64_t mix(uint64_t x)
 {
     x += 0x9e3779b97f4a7c15ULL;
@@ -15,21 +20,80 @@ static double uniform(uint64_t key)
     return (double)(mix(key) >> 11) * 0x1.0p-52 - 1.0;
 }
 
+struct fill {
+    int64_t n;
+    double complex *a;
+    uint64_t base;
+    int rank, nthreads;
+};
+
+/* Block columns rank, rank + nthreads, ...: their lower part, and (once
+ * every rank has drawn its lower part) their upper part by blocks, so that
+ * reads and writes both stay in cache. */
+static void fill_lower(const struct fill *f)
+{
+    const int64_t n = f->n;
+
+    for (int64_t jb = (int64_t)f->rank * BLOCK; jb < n; jb += (int64_t)f->nthreads * BLOCK)
+        for (int64_t j = jb; j < jb + BLOCK && j < n; j++)
+            for (int64_t i = j; i < n; i++) {
+                uint64_t key = f->base + 2 * ((uint64_t)j * (uint64_t)n + (uint64_t)i);
+
+                f->a[j * n + i] = CMPLX(uniform(key), i == j ? 0.0 : uniform(key + 1));
+            }
+}
+
+static void fill_upper(const struct fill *f)
+{
+    const int64_t n = f->n;
+
+    for (int64_t jb = (int64_t)f->rank * BLOCK; jb < n; jb += (int64_t)f->nthreads * BLOCK)
+        for (int64_t ib = 0; ib <= jb; ib += BLOCK)
+            for (int64_t j = jb; j < jb + BLOCK && j < n; j++)
+                for (int64_t i = ib; i < ib + BLOCK && i < j; i++)
+                    f->a[j * n + i] = conj(f->a[i * n + j]);
+}
+
+static void *lower_thread(void *arg)
+{
+    fill_lower(arg);
+    return NULL;
+}
+
+static void *upper_thread(void *arg)
+{
+    fill_upper(arg);
+    return NULL;
+}
+
+/* Every rank's share of one phase; a rank whose thread cannot start runs here. */
+static void run_phase(void *(*phase)(void *), struct fill *f, int nthreads)
+{
+    pthread_t tid[MAX_THREADS];
+    int started[MAX_THREADS];
+
+    for (int t = 1; t < nthreads; t++)
+        started[t] = pthread_create(&tid[t], NULL, phase, &f[t]) == 0;
+    phase(&f[0]);
+    for (int t = 1; t < nthreads; t++) {
+        if (started[t])
+            pthread_join(tid[t], NULL);
+        else
+            phase(&f[t]);
+    }
+}
+
 void perf_hermitian(int64_t n, double complex *a, uint64_t seed)
 {
-    const int64_t block = 64;
-    uint64_t base = mix(seed) * 2 * (uint64_t)n * (uint64_t)n;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int nthreads = cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : (int)cores;
+    struct fill f[MAX_THREADS];
 
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = j; i < n; i++) {
-            uint64_t key = base + 2 * ((uint64_t)j * (uint64_t)n + (uint64_t)i);
-
-            a[j * n + i] = CMPLX(uniform(key), i == j ? 0.0 : uniform(key + 1));
-        }
-    /* Upper triangle by blocks, so that reads and writes both stay in cache. */
-    for (int64_t jb = 0; jb < n; jb += block)
-        for (int64_t ib = 0; ib <= jb; ib += block)
-            for (int64_t j = jb; j < jb + block && j < n; j++)
-                for (int64_t i = ib; i < ib + block && i < j; i++)
-                    a[j * n + i] = conj(a[i * n + j]);
+    if ((int64_t)nthreads * BLOCK > n)
+        nthreads = n > 0 ? (int)((n + BLOCK - 1) / BLOCK) : 1;
+    for (int t = 0; t < nthreads; t++)
+        f[t] = (struct fill){n, a, mix(seed) * 2 * (uint64_t)n * (uint64_t)n, t, nthreads};
+    /* The upper part mirrors the lower one: all of it must be drawn first. */
+    run_phase(lower_thread, f, nthreads);
+    run_phase(upper_thread, f, nthreads);
 }
