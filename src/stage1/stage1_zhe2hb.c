@@ -39,6 +39,8 @@ struct stage1 {
     int64_t n;
     int nparts;        /* partial products of A22 * V */
     int ncopies;       /* copies of W: one per GPU, a single one for CPU workers */
+    int ncpu;
+    int cpu_worker[STARPU_NMAXWORKERS];
     starpu_data_handle_t V[2], T[2];
     starpu_data_handle_t *Y, *W, *Z, *M, *P;   /* [2][nparts] or [2][ncopies] */
     starpu_data_handle_t *tau;             /* each panel's part of the caller's TAU */
@@ -69,11 +71,15 @@ static int copy_of(const struct stage1 *s, int64_t j)
 }
 
 /* With GPUs, on the one that owns partial product p; without, on CPU
- * workers only, even when the runtime has GPUs this reduction is not to use. */
+ * worker p, even when the runtime has GPUs this reduction is not to use.
+ * The parts are equal, and a scheduler placing them by uncalibrated models
+ * (every panel's sizes are new) left one of two workers idle half of the
+ * time. */
 static startrd_place_t on_part(const struct stage1 *s, int p, int priority)
 {
     int cpu = s->A.nowners == 0;
-    startrd_place_t place = {cpu ? -1 : s->A.owner_worker[p], priority, cpu};
+    int worker = cpu ? (s->ncpu > 0 ? s->cpu_worker[p % s->ncpu] : -1) : s->A.owner_worker[p];
+    startrd_place_t place = {worker, priority, cpu};
 
     return place;
 }
@@ -361,7 +367,7 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
 {
     struct stage1 s = {.n = n, .part_group = part_group, .allreduce = allreduce};
     int64_t N = (n + nb - 1) / nb * nb;
-    int ret, ncpu = (int)starpu_cpu_worker_get_count();
+    int ret;
 
     if (n <= nb)
         return 0;
@@ -371,9 +377,10 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
                             nowners, owner_worker);
     if (ret != 0)
         return ret;
+    s.ncpu = (int)starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, s.cpu_worker, STARPU_NMAXWORKERS);
     /* On CPU workers, one partial product per worker: the HEMM and the
      * update are split by partial product, so fewer would idle workers. */
-    s.nparts = nowners > 0 ? nowners : ncpu < 1 ? 1 : ncpu > MAX_CPU_PARTS ? MAX_CPU_PARTS : ncpu;
+    s.nparts = nowners > 0 ? nowners : s.ncpu < 1 ? 1 : s.ncpu > MAX_CPU_PARTS ? MAX_CPU_PARTS : s.ncpu;
     s.ncopies = nowners > 0 ? nowners : 1;
     s.Y = calloc((size_t)(2 * s.nparts), sizeof *s.Y);
     s.W = calloc((size_t)(2 * s.ncopies), sizeof *s.W);
