@@ -485,12 +485,14 @@ static void print_seconds(FILE *f, double s, int width)
 static int report(int64_t n, result_t *res, int count, FILE *csv)
 {
     const double flops = 16.0 / 3.0 * (double)n * (double)n * (double)n;
-    double best_startrd = INFINITY;
+    double best_startrd = INFINITY, one_gpu = -1.0;
     int ref = 0, failed = 0;
 
     for (int i = 0; i < count; i++) {
         if (res[i].method == M_STARTRD)
             best_startrd = fmin(best_startrd, res[i].total);
+        if (res[i].method == M_STARTRD && res[i].gpus == 1)
+            one_gpu = res[i].total;
         if (res[i].method == M_LAPACK)
             ref = i;
     }
@@ -507,6 +509,10 @@ static int report(int64_t n, result_t *res, int count, FILE *csv)
         double agreement = diff / fmax(scale, DBL_MIN);
         int bad = !(agreement <= AGREEMENT_TOL);
         double ratio = isfinite(best_startrd) ? r->total / best_startrd : -1.0;
+        /* Parallel efficiency against StarTRD on one GPU. */
+        double efficiency = r->method == M_STARTRD && r->gpus > 0 && one_gpu > 0.0
+                                ? one_gpu / ((double)r->gpus * r->total)
+                                : -1.0;
 
         failed |= bad;
         printf("%7lld  %-10s %4d", (long long)n, method_name[r->method], r->gpus);
@@ -523,9 +529,13 @@ static int report(int64_t n, result_t *res, int count, FILE *csv)
         else
             printf(" %9s", "-");
         if (i == ref)
-            printf(" %10s\n", "ref");
+            printf(" %10s", "ref");
         else
-            printf(" %10.3f%s\n", agreement, bad ? "  FAIL" : "");
+            printf(" %10.3f", agreement);
+        if (efficiency >= 0.0)
+            printf(" %6.2f%s\n", efficiency, bad ? "  FAIL" : "");
+        else
+            printf(" %6s%s\n", "-", bad ? "  FAIL" : "");
 
         if (csv != NULL) {
             fprintf(csv, "%lld,%s,%d,", (long long)n, method_name[r->method], r->gpus);
@@ -543,6 +553,9 @@ static int report(int64_t n, result_t *res, int count, FILE *csv)
             fprintf(csv, ",%.4f,%s,", i == ref ? 0.0 : agreement, method_name[res[ref].method]);
             if (r->sterf >= 0.0)
                 fprintf(csv, "%.6f", r->sterf);
+            fprintf(csv, ",");
+            if (efficiency >= 0.0)
+                fprintf(csv, "%.4f", efficiency);
             fprintf(csv, "\n");
         }
     }
@@ -752,7 +765,7 @@ int main(int argc, char **argv)
             return 1;
         }
         fprintf(csv, "n,method,gpus,nb,stage1_s,stage2_s,total_s,tflops,ratio_to_startrd,eig_agreement,"
-                     "reference,sterf_s\n");
+                     "reference,sterf_s,efficiency\n");
     }
 
     printf("startrd-bench: %d cores, %d GPUs visible, best of %d; methods:", ncores, ndev, repeat);
@@ -772,9 +785,9 @@ int main(int argc, char **argv)
     printf("; OpenBLAS kernels: %s", openblas_get_corename());
 #endif
     printf("\n  TFLOP/s = 16n^3/3 / total; /startrd = total / best StarTRD total; eig = max|dlambda| / "
-           "(n eps max|lambda|) vs ref\n");
-    printf("%7s  %-10s %4s %4s %9s %9s %9s %8s %9s %10s\n", "n", "method", "gpus", "nb", "stage1_s", "stage2_s",
-           "total_s", "TFLOP/s", "/startrd", "eig");
+           "(n eps max|lambda|) vs ref; eff = StarTRD's time on 1 GPU / (GPUs x time)\n");
+    printf("%7s  %-10s %4s %4s %9s %9s %9s %8s %9s %10s %6s\n", "n", "method", "gpus", "nb", "stage1_s", "stage2_s",
+           "total_s", "TFLOP/s", "/startrd", "eig", "eff");
     fflush(stdout);
 
     int failed = 0;
