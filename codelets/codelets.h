@@ -117,6 +117,16 @@ int startrd_task_copied_in(starpu_data_handle_t scanned);
  * different ranks, which would otherwise invalidate the line the others
  * spin on at every window.
  */
+/* The back-transformation of a block of columns C: by the bulge-chasing
+ * reflectors of HOUS2 (codelet_zapply_q2.c), by the stage-1 reflectors of
+ * the (n-kd) x (n-kd) matrix V and its factors tau, on rows kd.. of C
+ * (codelet_zunmqr_q1.c).  trans is 'N' or 'C'. */
+int startrd_task_zapply_q2(const startrd_bulge_plan_t *plan, char trans, starpu_data_handle_t hous,
+                           starpu_data_handle_t C);
+
+int startrd_task_zunmqr_q1(char trans, int64_t kd, starpu_data_handle_t V, starpu_data_handle_t tau,
+                           starpu_data_handle_t C);
+
 typedef struct startrd_progress {
     _Alignas(128) _Atomic int64_t windows;   /**< windows completed */
 } startrd_progress_t;

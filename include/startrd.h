@@ -167,6 +167,78 @@ int zhetrd_2stage_mgpu(char vect, char uplo, int n, double _Complex *A, int lda,
                        double _Complex *hous2, int lhous2,
                        double _Complex *work, int lwork, int ngpu);
 
+/**
+ * @brief Apply Q = Q1 Q2 of a zhetrd_2stage_mgpu() reduction with VECT = 'V'
+ *        to a matrix from the left: C := Q C or C := Q^H C.
+ *
+ * With C the eigenvectors of the tridiagonal T (d, e), Q C are those of A.
+ *
+ * @param trans  'N': Q C; 'C': Q^H C.
+ * @param uplo   the uplo of the reduction.
+ * @param n      order of A and rows of C, n >= 0.
+ * @param m      columns of C, m >= 0.
+ * @param A      the reduction's A on exit (its stage-1 reflectors), lda.
+ * @param lda    lda >= max(1, n).
+ * @param tau    the reduction's tau.
+ * @param hous2  the reduction's HOUS2 (VECT = 'V'), lhous2 entries.
+ * @param lhous2 at least the size a query of zhetrd_2stage_mgpu() with 'V' returns.
+ * @param C      n x m, leading dimension ldc; overwritten.
+ * @param ldc    ldc >= max(1, n).
+ * @param ngpu   the ngpu given to the reduction: with the same context
+ *               options it gives the same bandwidth, which the layout of
+ *               the reflectors depends on.
+ *
+ * The blocks of columns of C are processed in parallel on the CPU workers.
+ * @return 0; -i when argument i is invalid (nothing written); a positive
+ *         ::startrd_status for a run-time failure, explained on stderr.
+ */
+int zunmtr_2stage_mgpu(char trans, char uplo, int n, int m, const double _Complex *A, int lda,
+                       const double _Complex *tau, const double _Complex *hous2, int lhous2,
+                       double _Complex *C, int ldc, int ngpu);
+
+/**
+ * @brief Eigenvalues and optionally eigenvectors of a Hermitian matrix, as
+ *        LAPACK's ZHEEVD: the two-stage reduction, the tridiagonal solver
+ *        (DSTEDC divide and conquer, DSTERF without vectors), then
+ *        zunmtr_2stage_mgpu().
+ *
+ * @param jobz  'N': eigenvalues; 'V': and eigenvectors, which overwrite A
+ *              (column j for w[j]).
+ * @param uplo  'U' or 'L': the triangle of A stored and referenced.
+ * @param n     order of A, n >= 0.
+ * @param A     n x n, leading dimension lda; destroyed with 'N'.
+ * @param lda   lda >= max(1, n).
+ * @param w     the n eigenvalues, ascending.
+ * @param ngpu  as for zhetrd_2stage_mgpu().
+ * @return as zhetrd_2stage_mgpu(): 0; -i for argument i; a positive
+ *         ::startrd_status, or ::STARTRD_ERR_KERNEL when the tridiagonal
+ *         solver fails to converge.
+ */
+int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda, double *w, int ngpu);
+
+/**
+ * @brief Eigenvalues il..iu (1-based, ascending) and optionally their
+ *        eigenvectors: as zheevd_2stage_mgpu(), with DSTEMR on the
+ *        tridiagonal, so that only those vectors are back-transformed.
+ *
+ * @param jobz  'N' or 'V'.
+ * @param uplo  'U' or 'L'.
+ * @param n     order of A, n >= 0.
+ * @param A     n x n, leading dimension lda; destroyed.
+ * @param lda   lda >= max(1, n).
+ * @param il    1 <= il <= max(1, n).
+ * @param iu    min(il, n) <= iu <= n.
+ * @param m     set to the number of eigenvalues found, iu - il + 1 (0 for n = 0).
+ * @param w     at least n entries; the first m hold the eigenvalues.
+ * @param Z     with 'V', n x m eigenvectors, leading dimension ldz; not
+ *              referenced with 'N'.
+ * @param ldz   ldz >= max(1, n) with 'V', >= 1 otherwise.
+ * @param ngpu  as for zhetrd_2stage_mgpu().
+ * @return as zheevd_2stage_mgpu().
+ */
+int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda, int il, int iu, int *m,
+                        double *w, double _Complex *Z, int ldz, int ngpu);
+
 /** Timings of the last reduction this process ran. */
 typedef struct startrd_stats {
     double stage1_seconds;   /**< dense -> band, copies in and out of A included */

@@ -27,14 +27,6 @@ void startrd_last_stats(startrd_stats_t *stats)
     pthread_mutex_unlock(&reduction_lock);
 }
 
-/* A band never wider than the matrix: kd <= n-1, so 0 for n <= 1. */
-static int64_t bandwidth(const startrd_context_t *ctx, int64_t n, int ngpu)
-{
-    int64_t kd = ctx->opt.nb > 0 ? ctx->opt.nb : ngpu > 0 ? 64 : 32;
-
-    return kd < n - 1 ? kd : n > 1 ? n - 1 : 0;
-}
-
 static int64_t hous2_size(char vect, int64_t n, int64_t kd)
 {
     startrd_bulge_plan_t plan;
@@ -162,7 +154,7 @@ int zhetrd_2stage_mgpu(char vect, char uplo, int n, double _Complex *A, int lda,
         return info;
     pthread_mutex_lock(&reduction_lock);
     sz.ngpu = ctx->ncuda;
-    sz.kd = bandwidth(ctx, n, ngpu < 0 ? sz.ngpu : ngpu);
+    sz.kd = startrd_context_bandwidth(ctx, n, ngpu < 0 ? sz.ngpu : ngpu);
     sz.lwmin = (2 * sz.kd + 1) * (n > 1 ? n : 1);
     sz.lhmin = (vect == 'N' || vect == 'V') && n >= 0 ? hous2_size(vect, n, sz.kd) : 1;
     info = check_arguments(vect, uplo, n, A, lda, d, e, tau, hous2, lhous2, work, lwork, ngpu,

@@ -6,6 +6,8 @@
 #include "startrd.h"
 #include "starpu_include.h"
 
+#include <stdint.h>
+
 typedef struct startrd_context {
     int refcount;
     int owns_starpu;               /* 0 when the application started StarPU */
@@ -26,5 +28,10 @@ int startrd_context_acquire(const startrd_options_t *opt, int implicit, startrd_
 
 /** Drop one reference taken by startrd_context_acquire(). */
 int startrd_context_release(void);
+
+/** Bandwidth of the band of a reduction of order n on ngpu GPUs: the
+ *  option's nb or the library's choice, never wider than the matrix
+ *  (kd <= n-1, so 0 for n <= 1).  The back-transformation depends on it. */
+int64_t startrd_context_bandwidth(const startrd_context_t *ctx, int64_t n, int ngpu);
 
 #endif

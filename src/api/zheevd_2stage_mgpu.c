@@ -1,0 +1,255 @@
+/* Eigenvectors: the back-transformation entry point and the drivers that
+ * chain the reduction, LAPACK's tridiagonal solvers and the
+ * back-transformation. */
+#include "startrd.h"
+
+#include "apply_q.h"
+#include "bulge_plan.h"
+#include "context.h"
+#include "error.h"
+
+#include <ctype.h>
+#include <lapacke.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void report_argument(const char *routine, int info, const char *const *names)
+{
+    startrd_error("%s: argument %d (%s) has an illegal value", routine, -info, names[-info - 1]);
+}
+
+int zunmtr_2stage_mgpu(char trans, char uplo, int n, int m, const double _Complex *A, int lda,
+                       const double _Complex *tau, const double _Complex *hous2, int lhous2,
+                       double _Complex *C, int ldc, int ngpu)
+{
+    static const char *const names[] = {"trans", "uplo", "n", "m", "A", "lda", "tau",
+                                        "hous2", "lhous2", "C", "ldc", "ngpu"};
+    startrd_context_t *ctx;
+    startrd_bulge_plan_t plan;
+    int info = 0;
+    int64_t kd;
+
+    trans = (char)toupper((unsigned char)trans);
+    uplo = (char)toupper((unsigned char)uplo);
+    if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
+        return info;
+    kd = startrd_context_bandwidth(ctx, n, ngpu < 0 ? ctx->ncuda : ngpu);
+    if (n >= 0)
+        startrd_bulge_plan_init(&plan, 'V', n, kd);
+    if (trans != 'N' && trans != 'C')
+        info = -1;
+    else if (uplo != 'U' && uplo != 'L')
+        info = -2;
+    else if (n < 0)
+        info = -3;
+    else if (m < 0)
+        info = -4;
+    else if (A == NULL && n > 0)
+        info = -5;
+    else if (lda < (n > 1 ? n : 1))
+        info = -6;
+    else if (tau == NULL && n > 1)
+        info = -7;
+    else if (hous2 == NULL && n > 1)
+        info = -8;
+    else if (lhous2 < startrd_bulge_lhous(&plan))
+        info = -9;
+    else if (C == NULL && n > 0 && m > 0)
+        info = -10;
+    else if (ldc < (n > 1 ? n : 1))
+        info = -11;
+    else if (ngpu > ctx->ncuda)
+        info = -12;
+    if (info != 0)
+        report_argument("zunmtr_2stage_mgpu", info, names);
+    else
+        info = startrd_apply_q(trans, uplo, n, m, kd, A, lda, tau, hous2, C, ldc);
+    startrd_context_release();
+    return info;
+}
+
+/* The reduction with VECT = 'V' into arrays allocated here, so that the
+ * reflectors are kept for the back-transformation. */
+struct reduction {
+    double *e;
+    double _Complex *tau, *hous2;
+    int lhous2;
+};
+
+static int reduce(char jobz, char uplo, int n, double _Complex *A, int lda, double *d, int ngpu,
+                  struct reduction *r)
+{
+    double _Complex query;
+    int info;
+
+    memset(r, 0, sizeof *r);
+    info = zhetrd_2stage_mgpu(jobz, uplo, n, A, lda, d, NULL, NULL, &query, -1, NULL, 0, ngpu);
+    if (info != 0)
+        return info;
+    r->lhous2 = (int)creal(query);
+    /* dstemr uses e[n-1] as workspace. */
+    r->e = malloc((size_t)(n > 0 ? n : 1) * sizeof *r->e);
+    r->tau = malloc((size_t)(n > 0 ? n : 1) * sizeof *r->tau);
+    r->hous2 = malloc((size_t)r->lhous2 * sizeof *r->hous2);
+    if (r->e == NULL || r->tau == NULL || r->hous2 == NULL) {
+        startrd_error("eigensolver: cannot allocate the reflectors of a matrix of order %d", n);
+        return STARTRD_ERR_MEMORY;
+    }
+    return zhetrd_2stage_mgpu(jobz, uplo, n, A, lda, d, r->e, r->tau, r->hous2, r->lhous2, NULL, 0, ngpu);
+}
+
+static void reduction_free(struct reduction *r)
+{
+    free(r->e);
+    free(r->tau);
+    free(r->hous2);
+}
+
+/* C := the real n x m matrix Z (leading dimension n), then Q C. */
+static int back_transform(char uplo, int n, int m, const double *Zr, const double _Complex *A, int lda,
+                          const struct reduction *r, double _Complex *C, int ldc, int ngpu)
+{
+    for (int64_t j = 0; j < m; j++)
+        for (int64_t i = 0; i < n; i++)
+            C[i + j * ldc] = Zr[i + j * (int64_t)n];
+    return zunmtr_2stage_mgpu('N', uplo, n, m, A, lda, r->tau, r->hous2, r->lhous2, C, ldc, ngpu);
+}
+
+static int tridiagonal_failed(const char *solver, lapack_int info)
+{
+    startrd_error("eigensolver: %s returned %d", solver, (int)info);
+    return STARTRD_ERR_KERNEL;
+}
+
+int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda, double *w, int ngpu)
+{
+    static const char *const names[] = {"jobz", "uplo", "n", "A", "lda", "w", "ngpu"};
+    struct reduction r;
+    double _Complex *C = NULL;
+    double *Zr = NULL;
+    int info = 0;
+
+    jobz = (char)toupper((unsigned char)jobz);
+    uplo = (char)toupper((unsigned char)uplo);
+    if (jobz != 'N' && jobz != 'V')
+        info = -1;
+    else if (uplo != 'U' && uplo != 'L')
+        info = -2;
+    else if (n < 0)
+        info = -3;
+    else if (A == NULL && n > 0)
+        info = -4;
+    else if (lda < (n > 1 ? n : 1))
+        info = -5;
+    else if (w == NULL && n > 0)
+        info = -6;
+    if (info != 0) {
+        report_argument("zheevd_2stage_mgpu", info, names);
+        return info;
+    }
+    if (n == 0)
+        return 0;
+    info = reduce(jobz, uplo, n, A, lda, w, ngpu, &r);
+    /* zhetrd_2stage_mgpu numbers ngpu 13th. */
+    if (info == -13)
+        info = -7;
+    if (info == 0 && jobz == 'N') {
+        lapack_int st = LAPACKE_dsterf(n, w, r.e);
+
+        info = st != 0 ? tridiagonal_failed("dsterf", st) : 0;
+    } else if (info == 0) {
+        Zr = malloc((size_t)n * (size_t)n * sizeof *Zr);
+        C = malloc((size_t)n * (size_t)n * sizeof *C);
+        if (Zr == NULL || C == NULL) {
+            startrd_error("zheevd_2stage_mgpu: cannot allocate the eigenvectors of order %d", n);
+            info = STARTRD_ERR_MEMORY;
+        } else {
+            lapack_int st = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', n, w, r.e, Zr, n);
+
+            info = st != 0 ? tridiagonal_failed("dstedc", st) : back_transform(uplo, n, n, Zr, A, lda, &r, C, n, ngpu);
+        }
+        for (int64_t j = 0; info == 0 && j < n; j++)
+            memcpy(A + j * lda, C + j * n, (size_t)n * sizeof *C);
+    }
+    reduction_free(&r);
+    free(Zr);
+    free(C);
+    return info;
+}
+
+int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda, int il, int iu, int *m,
+                        double *w, double _Complex *Z, int ldz, int ngpu)
+{
+    static const char *const names[] = {"jobz", "uplo", "n", "A", "lda", "il", "iu",
+                                        "m", "w", "Z", "ldz", "ngpu"};
+    struct reduction r;
+    double *Zr = NULL;
+    lapack_int found = 0, *isuppz = NULL, tryrac = 1;
+    int info = 0;
+
+    jobz = (char)toupper((unsigned char)jobz);
+    uplo = (char)toupper((unsigned char)uplo);
+    if (jobz != 'N' && jobz != 'V')
+        info = -1;
+    else if (uplo != 'U' && uplo != 'L')
+        info = -2;
+    else if (n < 0)
+        info = -3;
+    else if (A == NULL && n > 0)
+        info = -4;
+    else if (lda < (n > 1 ? n : 1))
+        info = -5;
+    else if (il < 1 || il > (n > 1 ? n : 1))
+        info = -6;
+    else if (iu < (il < n ? il : n) || iu > n)
+        info = -7;
+    else if (m == NULL)
+        info = -8;
+    else if (w == NULL && n > 0)
+        info = -9;
+    else if (jobz == 'V' && Z == NULL && n > 0)
+        info = -10;
+    else if (ldz < (jobz == 'V' && n > 1 ? n : 1))
+        info = -11;
+    if (info != 0) {
+        report_argument("zheevdx_2stage_mgpu", info, names);
+        return info;
+    }
+    *m = 0;
+    if (n == 0)
+        return 0;
+    /* Only the eigenvalues come from the reduction's d; the solver needs both. */
+    double *d = malloc((size_t)n * sizeof *d);
+
+    info = d == NULL ? STARTRD_ERR_MEMORY : reduce(jobz, uplo, n, A, lda, d, ngpu, &r);
+    if (info == -13)
+        info = -12;
+    if (info == 0) {
+        int count = iu - il + 1;
+
+        Zr = jobz == 'V' ? malloc((size_t)n * (size_t)count * sizeof *Zr) : NULL;
+        isuppz = malloc((size_t)(2 * count) * sizeof *isuppz);
+        if ((jobz == 'V' && Zr == NULL) || isuppz == NULL) {
+            startrd_error("zheevdx_2stage_mgpu: cannot allocate %d eigenvectors of order %d", count, n);
+            info = STARTRD_ERR_MEMORY;
+        } else {
+            lapack_int st = LAPACKE_dstemr(LAPACK_COL_MAJOR, jobz, 'I', n, d, r.e, 0.0, 0.0, il, iu, &found, w,
+                                           jobz == 'V' ? Zr : d, jobz == 'V' ? n : 1, count, isuppz, &tryrac);
+
+            if (st != 0)
+                info = tridiagonal_failed("dstemr", st);
+            else if (jobz == 'V')
+                info = back_transform(uplo, n, (int)found, Zr, A, lda, &r, Z, ldz, ngpu);
+        }
+        if (info == 0)
+            *m = (int)found;
+    } else if (d == NULL) {
+        startrd_error("zheevdx_2stage_mgpu: cannot allocate %d eigenvalues", n);
+    }
+    if (d != NULL)
+        reduction_free(&r);
+    free(d);
+    free(Zr);
+    free(isuppz);
+    return info;
+}

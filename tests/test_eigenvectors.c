@@ -1,0 +1,278 @@
+/* Eigenvectors: zunmtr_2stage_mgpu against Q = Q1 Q2 formed explicitly,
+ * zheevd_2stage_mgpu and zheevdx_2stage_mgpu against LAPACK's ZHEEVD
+ * (eigenvalues), the residual ||A - Z L Z^H|| and the orthogonality of Z,
+ * and every invalid argument. */
+#include "testing.h"
+#include "testing_context.h"
+
+#include <cblas.h>
+#include <float.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AT(A, lda, i, j) ((A)[(i) + (int64_t)(j) * (lda)])
+
+static int ngpu;
+
+static double complex *copy_of(const double complex *A, int64_t lda, int64_t n)
+{
+    double complex *B = malloc((size_t)(lda * (n > 0 ? n : 1)) * sizeof *B);
+
+    if (B != NULL)
+        memcpy(B, A, (size_t)(lda * n) * sizeof *B);
+    return B;
+}
+
+static double frob(int64_t m, int64_t n, const double complex *A, int64_t lda)
+{
+    double s = 0.0;
+
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++)
+            s += creal(AT(A, lda, i, j) * conj(AT(A, lda, i, j)));
+    return sqrt(s);
+}
+
+/* C := op(Q1 Q2) C0 through explicit Q1 and Q2, against the library. */
+static void apply_case(char uplo, char trans, int n, int m, uint64_t seed)
+{
+    int lda = n + 1, lhous2 = 0, info;
+    double complex *A = malloc((size_t)(lda * n) * sizeof *A), *tau = calloc((size_t)n, sizeof *tau);
+    double *d = malloc((size_t)n * sizeof *d), *e = malloc((size_t)n * sizeof *e);
+    /* C is the first m columns of a random n x n matrix (m <= n). */
+    double complex *C = malloc((size_t)(n * n) * sizeof *C), *C0 = NULL, *Q1 = NULL, *Q2 = NULL, *Q = NULL;
+    double complex *hous2 = NULL, query;
+    double err = NAN;
+    bool layout = false;
+
+    if (A == NULL || tau == NULL || d == NULL || e == NULL || C == NULL || tst_gen(TST_KIND_RANDOM, n, A, lda, seed) ||
+        tst_gen(TST_KIND_RANDOM, n, C, n, seed + 1) != 0)
+        goto out;
+    info = zhetrd_2stage_mgpu('V', uplo, n, A, lda, d, e, tau, &query, -1, NULL, 0, ngpu);
+    lhous2 = (int)creal(query);
+    hous2 = malloc((size_t)lhous2 * sizeof *hous2);
+    if (info != 0 || hous2 == NULL)
+        goto out;
+    memset(hous2, 0, (size_t)lhous2 * sizeof *hous2);
+    if (zhetrd_2stage_mgpu('V', uplo, n, A, lda, d, e, tau, hous2, lhous2, NULL, 0, ngpu) != 0)
+        goto out;
+    startrd_stats_t st;
+    startrd_last_stats(&st);
+    Q1 = malloc((size_t)(n * n) * sizeof *Q1);
+    Q2 = malloc((size_t)(n * n) * sizeof *Q2);
+    Q = malloc((size_t)(n * n) * sizeof *Q);
+    C0 = copy_of(C, n, m);
+    if (Q1 == NULL || Q2 == NULL || Q == NULL || C0 == NULL || tst_form_q1(uplo, n, st.nb, A, lda, tau, Q1, n) ||
+        tst_form_q2(n, st.nb, hous2, Q2, n, &layout) != 0)
+        goto out;
+    const double complex one = 1.0, zero = 0.0, mone = -1.0;
+
+    cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, &one, Q1, n, Q2, n, &zero, Q, n);
+    info = zunmtr_2stage_mgpu(trans, uplo, n, m, A, lda, tau, hous2, lhous2, C, n, ngpu);
+    if (info == 0) {
+        cblas_zgemm(CblasColMajor, trans == 'N' ? CblasNoTrans : CblasConjTrans, CblasNoTrans, n, m, n, &mone, Q, n,
+                    C0, n, &one, C, n);
+        err = frob(n, m, C, n) / (fmax(frob(n, m, C0, n), DBL_MIN) * n * tst_eps());
+    }
+out:
+    tst_check(err < 30.0, "zunmtr trans=%c uplo=%c n=%d m=%d: ||C - op(Q) C0|| / (n eps ||C0||) %.3g", trans, uplo,
+              n, m, err);
+    free(A);
+    free(tau);
+    free(d);
+    free(e);
+    free(C);
+    free(C0);
+    free(Q1);
+    free(Q2);
+    free(Q);
+    free(hous2);
+}
+
+/* ||A0 Z - Z diag(w)||_F / (n ||A0||_F eps) for the n x m Z, and
+ * ||I - Z^H Z||_F / (n eps). */
+static void vector_ratios(char uplo, int n, int m, const double complex *A0, int lda, const double complex *Z,
+                          int ldz, const double *w, double *resid, double *orth)
+{
+    double complex *R = malloc((size_t)(n * (m > 0 ? m : 1)) * sizeof *R);
+    double complex *G = malloc((size_t)(m > 0 ? m * m : 1) * sizeof *G);
+    const double complex one = 1.0, zero = 0.0, mone = -1.0;
+    double norm_a = 0.0;
+
+    *resid = *orth = NAN;
+    if (R == NULL || G == NULL)
+        goto out;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            bool stored = uplo == 'L' ? i >= j : i <= j;
+            double complex a = stored ? AT(A0, lda, i, j) : conj(AT(A0, lda, j, i));
+
+            norm_a += creal(a * conj(a));
+        }
+    norm_a = fmax(sqrt(norm_a), DBL_MIN);
+    for (int j = 0; j < m; j++)
+        for (int i = 0; i < n; i++)
+            AT(R, n, i, j) = -w[j] * AT(Z, ldz, i, j);
+    cblas_zhemm(CblasColMajor, CblasLeft, uplo == 'L' ? CblasLower : CblasUpper, n, m, &one, A0, lda, Z, ldz, &one,
+                R, n);
+    *resid = frob(n, m, R, n) / (norm_a * n * tst_eps());
+    cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, m, m, n, &mone, Z, ldz, Z, ldz, &zero, G, m);
+    for (int i = 0; i < m; i++)
+        G[i + i * m] += 1.0;
+    *orth = frob(m, m, G, m) / (n * tst_eps());
+out:
+    free(R);
+    free(G);
+}
+
+static void driver_case(char uplo, int n, tst_kind kind, uint64_t seed)
+{
+    int lda = n + (int)(seed % 2), info = -1, infon = -1;
+    double complex *A0 = malloc((size_t)(lda * (n > 0 ? n : 1)) * sizeof *A0), *A = NULL;
+    double *w = malloc((size_t)(n > 0 ? n : 1) * sizeof *w), *wn = malloc((size_t)(n > 0 ? n : 1) * sizeof *wn);
+    double *wref = malloc((size_t)(n > 0 ? n : 1) * sizeof *wref);
+    double eig = NAN, eign = NAN, resid = NAN, orth = NAN;
+
+    if (A0 != NULL && w != NULL && wn != NULL && wref != NULL && tst_gen(kind, n, A0, lda, seed) == 0 &&
+        tst_eig_hermitian(uplo, n, A0, lda, wref) == 0 && (A = copy_of(A0, lda, n)) != NULL) {
+        infon = zheevd_2stage_mgpu('N', uplo, n, A, lda, wn, ngpu);
+        memcpy(A, A0, (size_t)(lda * n) * sizeof *A);
+        info = zheevd_2stage_mgpu('V', uplo, n, A, lda, w, ngpu);
+        if (info == 0 && infon == 0) {
+            eig = tst_eig_ratio(n, w, wref);
+            eign = tst_eig_ratio(n, wn, wref);
+            vector_ratios(uplo, n, n, A0, lda, A, lda, w, &resid, &orth);
+        }
+    }
+    tst_check(info == 0 && infon == 0 && eig <= 10.0 && eign <= 10.0 && resid < 30.0 && orth < 30.0,
+              "zheevd uplo=%c n=%d kind=%s: info %d/%d  eig/heevd %.3g (vectors) %.3g (values)  "
+              "||AZ-ZL|| %.3g  ||I-Z^HZ|| %.3g",
+              uplo, n, tst_kind_name(kind), info, infon, eig, eign, resid, orth);
+    free(A0);
+    free(A);
+    free(w);
+    free(wn);
+    free(wref);
+}
+
+/* Eigenpairs il..iu against the same slice of ZHEEVD's eigenvalues. */
+static void subset_case(char uplo, int n, int il, int iu, uint64_t seed)
+{
+    int lda = n, m = -1, info = -1;
+    double complex *A0 = malloc((size_t)(n * n) * sizeof *A0), *A = NULL;
+    double complex *Z = malloc((size_t)(n * (iu - il + 1)) * sizeof *Z);
+    double *w = malloc((size_t)n * sizeof *w), *wref = malloc((size_t)n * sizeof *wref);
+    double diff = NAN, scale = DBL_MIN, resid = NAN, orth = NAN;
+
+    if (A0 != NULL && Z != NULL && w != NULL && wref != NULL && tst_gen(TST_KIND_RANDOM, n, A0, lda, seed) == 0 &&
+        tst_eig_hermitian(uplo, n, A0, lda, wref) == 0 && (A = copy_of(A0, lda, n)) != NULL) {
+        info = zheevdx_2stage_mgpu('V', uplo, n, A, lda, il, iu, &m, w, Z, n, ngpu);
+        if (info == 0 && m == iu - il + 1) {
+            diff = 0.0;
+            for (int k = 0; k < n; k++)
+                scale = fmax(scale, fabs(wref[k]));
+            for (int k = 0; k < m; k++)
+                diff = fmax(diff, fabs(w[k] - wref[il - 1 + k]));
+            diff /= n * tst_eps() * scale;
+            vector_ratios(uplo, n, m, A0, lda, Z, n, w, &resid, &orth);
+        }
+    }
+    tst_check(info == 0 && m == iu - il + 1 && diff <= 10.0 && resid < 30.0 && orth < 30.0,
+              "zheevdx uplo=%c n=%d il=%d iu=%d: info %d m %d  eig/heevd %.3g  ||AZ-ZL|| %.3g  ||I-Z^HZ|| %.3g",
+              uplo, n, il, iu, info, m, diff, resid, orth);
+    free(A0);
+    free(A);
+    free(Z);
+    free(w);
+    free(wref);
+}
+
+/* Each invalid argument gives exactly its -i and leaves C, A, w untouched. */
+static void argument_cases(void)
+{
+    enum { N = 40 };
+    static double complex A[N * N], C[N * N], Z[N * N], H[N * N], tau[N];
+    static double w[N];
+    double complex Asave = 7.0, Csave = 5.0;
+    int m;
+
+    for (int i = 0; i < N * N; i++) {
+        A[i] = Asave;
+        C[i] = Csave;
+    }
+    struct {
+        int got, want;
+        const char *what;
+    } cases[] = {
+        {zunmtr_2stage_mgpu('X', 'L', N, 2, A, N, tau, H, N * N, C, N, ngpu), -1, "zunmtr trans"},
+        {zunmtr_2stage_mgpu('N', 'X', N, 2, A, N, tau, H, N * N, C, N, ngpu), -2, "zunmtr uplo"},
+        {zunmtr_2stage_mgpu('N', 'L', -1, 2, A, N, tau, H, N * N, C, N, ngpu), -3, "zunmtr n"},
+        {zunmtr_2stage_mgpu('N', 'L', N, -1, A, N, tau, H, N * N, C, N, ngpu), -4, "zunmtr m"},
+        {zunmtr_2stage_mgpu('N', 'L', N, 2, NULL, N, tau, H, N * N, C, N, ngpu), -5, "zunmtr A"},
+        {zunmtr_2stage_mgpu('N', 'L', N, 2, A, N - 1, tau, H, N * N, C, N, ngpu), -6, "zunmtr lda"},
+        {zunmtr_2stage_mgpu('N', 'L', N, 2, A, N, NULL, H, N * N, C, N, ngpu), -7, "zunmtr tau"},
+        {zunmtr_2stage_mgpu('N', 'L', N, 2, A, N, tau, NULL, N * N, C, N, ngpu), -8, "zunmtr hous2"},
+        {zunmtr_2stage_mgpu('N', 'L', N, 2, A, N, tau, H, 1, C, N, ngpu), -9, "zunmtr lhous2"},
+        {zunmtr_2stage_mgpu('N', 'L', N, 2, A, N, tau, H, N * N, NULL, N, ngpu), -10, "zunmtr C"},
+        {zunmtr_2stage_mgpu('N', 'L', N, 2, A, N, tau, H, N * N, C, N - 1, ngpu), -11, "zunmtr ldc"},
+        {zunmtr_2stage_mgpu('N', 'L', N, 2, A, N, tau, H, N * N, C, N, STARPU_NMAXWORKERS), -12, "zunmtr ngpu"},
+        {zheevd_2stage_mgpu('X', 'L', N, A, N, w, ngpu), -1, "zheevd jobz"},
+        {zheevd_2stage_mgpu('V', 'X', N, A, N, w, ngpu), -2, "zheevd uplo"},
+        {zheevd_2stage_mgpu('V', 'L', -1, A, N, w, ngpu), -3, "zheevd n"},
+        {zheevd_2stage_mgpu('V', 'L', N, NULL, N, w, ngpu), -4, "zheevd A"},
+        {zheevd_2stage_mgpu('V', 'L', N, A, N - 1, w, ngpu), -5, "zheevd lda"},
+        {zheevd_2stage_mgpu('V', 'L', N, A, N, NULL, ngpu), -6, "zheevd w"},
+        {zheevd_2stage_mgpu('V', 'L', N, A, N, w, STARPU_NMAXWORKERS), -7, "zheevd ngpu"},
+        {zheevdx_2stage_mgpu('X', 'L', N, A, N, 1, 2, &m, w, Z, N, ngpu), -1, "zheevdx jobz"},
+        {zheevdx_2stage_mgpu('V', 'X', N, A, N, 1, 2, &m, w, Z, N, ngpu), -2, "zheevdx uplo"},
+        {zheevdx_2stage_mgpu('V', 'L', -1, A, N, 1, 2, &m, w, Z, N, ngpu), -3, "zheevdx n"},
+        {zheevdx_2stage_mgpu('V', 'L', N, NULL, N, 1, 2, &m, w, Z, N, ngpu), -4, "zheevdx A"},
+        {zheevdx_2stage_mgpu('V', 'L', N, A, N - 1, 1, 2, &m, w, Z, N, ngpu), -5, "zheevdx lda"},
+        {zheevdx_2stage_mgpu('V', 'L', N, A, N, 0, 2, &m, w, Z, N, ngpu), -6, "zheevdx il"},
+        {zheevdx_2stage_mgpu('V', 'L', N, A, N, 3, 2, &m, w, Z, N, ngpu), -7, "zheevdx iu"},
+        {zheevdx_2stage_mgpu('V', 'L', N, A, N, 1, 2, NULL, w, Z, N, ngpu), -8, "zheevdx m"},
+        {zheevdx_2stage_mgpu('V', 'L', N, A, N, 1, 2, &m, NULL, Z, N, ngpu), -9, "zheevdx w"},
+        {zheevdx_2stage_mgpu('V', 'L', N, A, N, 1, 2, &m, w, NULL, N, ngpu), -10, "zheevdx Z"},
+        {zheevdx_2stage_mgpu('V', 'L', N, A, N, 1, 2, &m, w, Z, N - 1, ngpu), -11, "zheevdx ldz"},
+        {zheevdx_2stage_mgpu('V', 'L', N, A, N, 1, 2, &m, w, Z, N, STARPU_NMAXWORKERS), -12, "zheevdx ngpu"},
+    };
+    bool untouched = true;
+
+    for (int i = 0; i < N * N; i++)
+        untouched = untouched && A[i] == Asave && C[i] == Csave;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        tst_check(cases[k].got == cases[k].want, "argument %s: info %d (want %d)", cases[k].what, cases[k].got,
+                  cases[k].want);
+    tst_check(untouched, "invalid arguments leave A and C as they were");
+}
+
+int main(void)
+{
+    startrd_context_t *ctx = tst_open_context();
+    uint64_t seed = 1;
+
+    if (ctx == NULL)
+        return tst_summary();
+    ngpu = ctx->ncuda;
+    for (int u = 0; u < 2; u++) {
+        char uplo = u ? 'U' : 'L';
+        static const int sizes[] = {1, 2, 3, 33, 65, 131, 257};
+
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+            driver_case(uplo, sizes[s], TST_KIND_RANDOM, seed++);
+        driver_case(uplo, 131, TST_KIND_CLUSTERED, seed++);
+        driver_case(uplo, 131, TST_KIND_GEOMETRIC, seed++);
+        for (int t = 0; t < 2; t++) {
+            apply_case(uplo, t ? 'C' : 'N', 100, 7, seed++);
+            apply_case(uplo, t ? 'C' : 'N', 300, 150, seed++);
+        }
+        subset_case(uplo, 200, 1, 1, seed++);
+        subset_case(uplo, 200, 37, 90, seed++);
+        subset_case(uplo, 200, 150, 200, seed++);
+    }
+    argument_cases();
+    startrd_context_release();
+    return tst_summary();
+}
