@@ -59,6 +59,10 @@
 enum method { M_STARTRD, M_CUSOLVER, M_CUSOLVERMG, M_LAPACK, M_COUNT };
 static const char *const method_name[M_COUNT] = {"startrd", "cusolver", "cusolvermg", "lapack"};
 
+/* --vectors: every method computes all eigenpairs, the vectors back in host
+ * memory, instead of the reduction (cusolverMg: the eigenvalues). */
+static int vectors;
+
 /* One (method, GPU count) at one n. */
 typedef struct result {
     enum method method;
@@ -182,11 +186,12 @@ static void run_startrd(int64_t n, int ngpu, int repeat, const double complex *a
     for (int r = 0; r < repeat; r++) {
         memcpy(a, a0, (size_t)n * (size_t)n * sizeof *a);
         double t0 = now();
-        info = zhetrd_2stage_mgpu('N', 'L', (int)n, a, (int)n, d, e, tau, NULL, 0, NULL, 0, ngpu);
+        info = vectors ? zheevd_2stage_mgpu('V', 'L', (int)n, a, (int)n, res->w, ngpu)
+                       : zhetrd_2stage_mgpu('N', 'L', (int)n, a, (int)n, d, e, tau, NULL, 0, NULL, 0, ngpu);
         double t = now() - t0;
         if (info != 0) {
-            fprintf(stderr, "startrd-bench: zhetrd_2stage_mgpu (n = %lld, %d GPUs) returned %d\n",
-                    (long long)n, ngpu, info);
+            fprintf(stderr, "startrd-bench: %s (n = %lld, %d GPUs) returned %d\n",
+                    vectors ? "zheevd_2stage_mgpu" : "zhetrd_2stage_mgpu", (long long)n, ngpu, info);
             startrd_finalize();
             exit(1);
         }
@@ -203,7 +208,7 @@ static void run_startrd(int64_t n, int ngpu, int repeat, const double complex *a
         fprintf(stderr, "startrd-bench: startrd_finalize failed (%d)\n", info);
         exit(1);
     }
-    res->sterf = tridiagonal_eigenvalues(n, d, e, res->w);
+    res->sterf = vectors ? -1.0 : tridiagonal_eigenvalues(n, d, e, res->w);
 }
 
 /* ---------------------------------------------------------------- LAPACK */
@@ -227,6 +232,17 @@ static void run_lapack(int64_t n, int repeat, int ncores, const double complex *
     for (int r = 0; r < repeat; r++) {
         memcpy(a, a0, (size_t)n * (size_t)n * sizeof *a);
         double t0 = now();
+        if (vectors) {
+            /* ZHETRD_2STAGE cannot keep vectors: the one-stage ZHEEVD. */
+            info = LAPACKE_zheevd(LAPACK_COL_MAJOR, 'V', 'L', nn, a, nn, res->w);
+            double t = now() - t0;
+            if (info != 0) {
+                fprintf(stderr, "startrd-bench: LAPACKE_zheevd (n = %lld) returned %d\n", (long long)n, (int)info);
+                exit(1);
+            }
+            res->total = fmin(res->total, t);
+            continue;
+        }
         LAPACK_zhetrd_2stage("N", "L", &nn, a, &nn, d, e, tau, &hq, &query, &wq, &query, &info);
         if (info != 0) {
             fprintf(stderr, "startrd-bench: ZHETRD_2STAGE workspace query (n = %lld) returned %d\n",
@@ -253,7 +269,7 @@ static void run_lapack(int64_t n, int repeat, int ncores, const double complex *
     res->stage1 = res->stage2 = -1.0;
     res->gpus = 0;
     res->nb = 0;
-    res->sterf = tridiagonal_eigenvalues(n, d, e, res->w);
+    res->sterf = vectors ? -1.0 : tridiagonal_eigenvalues(n, d, e, res->w);
 }
 
 /* -------------------------------------------------------------- cuSOLVER */
@@ -271,7 +287,8 @@ static int visible_gpus(void)
     return count;
 }
 
-/* cusolverDnZhetrd on GPU 0: reduction, then d and e back to the host. */
+/* cusolverDnZhetrd on GPU 0: reduction, then d and e back to the host; with
+ * --vectors cusolverDnZheevd, then the eigenvalues and vectors back. */
 static void run_cusolver(int64_t n, int repeat, const double complex *a0, double complex *a, double *d,
                          double *e, result_t *res)
 {
@@ -295,13 +312,24 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
         CUDA_CHECK(cudaMalloc((void **)&dtau, (size_t)n * sizeof(cuDoubleComplex)));
         CUDA_CHECK(cudaMalloc((void **)&dinfo, sizeof(int)));
         CUDA_CHECK(cudaMemcpy(dA, a, bytes, cudaMemcpyHostToDevice));
-        CUSOLVER_CHECK(cusolverDnZhetrd_bufferSize(h, CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n, dd, de,
-                                                   dtau, &lwork));
+        if (vectors)
+            CUSOLVER_CHECK(cusolverDnZheevd_bufferSize(h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, (int)n,
+                                                       dA, (int)n, dd, &lwork));
+        else
+            CUSOLVER_CHECK(cusolverDnZhetrd_bufferSize(h, CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n, dd, de,
+                                                       dtau, &lwork));
         CUDA_CHECK(cudaMalloc((void **)&dwork, (size_t)(lwork > 0 ? lwork : 1) * sizeof(cuDoubleComplex)));
-        CUSOLVER_CHECK(cusolverDnZhetrd(h, CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n, dd, de, dtau, dwork,
-                                        lwork, dinfo));
-        CUDA_CHECK(cudaMemcpy(d, dd, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
-        CUDA_CHECK(cudaMemcpy(e, de, (size_t)(n - 1) * sizeof(double), cudaMemcpyDeviceToHost));
+        if (vectors) {
+            CUSOLVER_CHECK(cusolverDnZheevd(h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n,
+                                            dd, dwork, lwork, dinfo));
+            CUDA_CHECK(cudaMemcpy(res->w, dd, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
+            CUDA_CHECK(cudaMemcpy(a, dA, bytes, cudaMemcpyDeviceToHost));
+        } else {
+            CUSOLVER_CHECK(cusolverDnZhetrd(h, CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n, dd, de, dtau, dwork,
+                                            lwork, dinfo));
+            CUDA_CHECK(cudaMemcpy(d, dd, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
+            CUDA_CHECK(cudaMemcpy(e, de, (size_t)(n - 1) * sizeof(double), cudaMemcpyDeviceToHost));
+        }
         CUDA_CHECK(cudaMemcpy(&info, dinfo, sizeof(int), cudaMemcpyDeviceToHost));
         CUDA_CHECK(cudaFree(dwork));
         CUDA_CHECK(cudaFree(dinfo));
@@ -311,7 +339,8 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
         CUDA_CHECK(cudaFree(dA));
         double t = now() - t0;
         if (info != 0) {
-            fprintf(stderr, "startrd-bench: cusolverDnZhetrd (n = %lld) returned info = %d\n", (long long)n, info);
+            fprintf(stderr, "startrd-bench: %s (n = %lld) returned info = %d\n",
+                    vectors ? "cusolverDnZheevd" : "cusolverDnZhetrd", (long long)n, info);
             exit(1);
         }
         res->total = fmin(res->total, t);
@@ -320,7 +349,7 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
     res->stage1 = res->stage2 = -1.0;
     res->gpus = 1;
     res->nb = 0;
-    res->sterf = tridiagonal_eigenvalues(n, d, e, res->w);
+    res->sterf = vectors ? -1.0 : tridiagonal_eigenvalues(n, d, e, res->w);
 }
 
 /* cusolverMg's 1-D block-cyclic layout: a grid of 1 x ngpu devices, column
@@ -364,7 +393,22 @@ static void *mg_distribute(void *arg)
     return NULL;
 }
 
-/* cusolverMgSyevd, eigenvalues only, on GPUs 0..ngpu-1. */
+/* The tiles of one device's local matrix back into the host matrix. */
+static void mg_collect(const mg_copy_t *c, cuDoubleComplex *a)
+{
+    const int64_t ntiles = (c->n + c->tile - 1) / c->tile;
+    const size_t tile_elems = (size_t)c->n * (size_t)c->tile;
+
+    CUDA_CHECK(cudaSetDevice(c->device));
+    for (int64_t k = c->device; k < ntiles; k += c->ngpu) {
+        int64_t width = c->n - k * c->tile < c->tile ? c->n - k * c->tile : c->tile;
+        CUDA_CHECK(cudaMemcpy(a + tile_elems * (size_t)k, c->dA + tile_elems * (size_t)(k / c->ngpu),
+                              (size_t)c->n * (size_t)width * sizeof(cuDoubleComplex), cudaMemcpyDeviceToHost));
+    }
+}
+
+/* cusolverMgSyevd on GPUs 0..ngpu-1: eigenvalues only, or with --vectors
+ * the eigenvectors too, back in host memory. */
 static void run_cusolvermg(int64_t n, int ngpu, int tile, int repeat, const double complex *a0,
                            double complex *a, result_t *res)
 {
@@ -435,7 +479,7 @@ static void run_cusolvermg(int64_t n, int ngpu, int tile, int repeat, const doub
             dA_array[p] = copy[p].dA;
         }
         CUDA_CHECK(cudaSetDevice(0));
-        CUSOLVER_CHECK(cusolverMgSyevd_bufferSize(h, CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, (int)n,
+        CUSOLVER_CHECK(cusolverMgSyevd_bufferSize(h, vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, (int)n,
                                                   dA_array, 1, 1, desc, res->w, CUDA_R_64F, CUDA_C_64F, &lwork));
         /* lwork counts elements of the compute type, per device. */
         for (int p = 0; p < ngpu; p++) {
@@ -444,11 +488,14 @@ static void run_cusolvermg(int64_t n, int ngpu, int tile, int repeat, const doub
             dwork_array[p] = dwork[p];
         }
         CUDA_CHECK(cudaSetDevice(0));
-        CUSOLVER_CHECK(cusolverMgSyevd(h, CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, (int)n, dA_array, 1,
-                                       1, desc, res->w, CUDA_R_64F, CUDA_C_64F, dwork_array, lwork, &info));
+        CUSOLVER_CHECK(cusolverMgSyevd(h, vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR,
+                                       CUBLAS_FILL_MODE_LOWER, (int)n, dA_array, 1, 1, desc, res->w, CUDA_R_64F,
+                                       CUDA_C_64F, dwork_array, lwork, &info));
         for (int p = 0; p < ngpu; p++) {
             CUDA_CHECK(cudaSetDevice(p));
             CUDA_CHECK(cudaDeviceSynchronize());
+            if (vectors)
+                mg_collect(&copy[p], (cuDoubleComplex *)a);
             CUDA_CHECK(cudaFree(dwork[p]));
             CUDA_CHECK(cudaFree(copy[p].dA));
         }
@@ -572,16 +619,19 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: startrd-bench [--n N1,N2,...] [--ngpu K1,K2,...] [--methods M1,M2,...]\n"
             "                     [--lapack-max N] [--repeat R] [--csv FILE] [--seed S] [--mg-tile T]\n"
+            "                     [--vectors]\n"
             "  --n          orders of the random Hermitian matrices (default 4096,8192,16384)\n"
             "  --ngpu       GPU counts for StarTRD, 0 = CPU workers only (default: 1 and every\n"
             "               visible GPU, 0 without a GPU); cusolverMg uses the largest\n"
             "  --methods    any of startrd,cusolver,cusolvermg,lapack (default: those available;\n"
             "               the cuSOLVER ones need a CUDA build and a GPU)\n"
-            "  --lapack-max LAPACK ZHETRD_2STAGE only for n <= N (default 8192)\n"
+            "  --lapack-max LAPACK only for n <= N (default 8192)\n"
             "  --repeat     best of R runs per method (default 1)\n"
             "  --csv        also write the results to FILE (one row per n, method, GPUs)\n"
             "  --seed       seed of the matrices (default 1)\n"
             "  --mg-tile    columns per tile of cusolverMg's block-cyclic layout (default 256)\n"
+            "  --vectors    all eigenpairs instead of the reduction: zheevd_2stage_mgpu, cusolverDnZheevd,\n"
+            "               cusolverMgSyevd and LAPACK's ZHEEVD, the vectors back in host memory\n"
             "Times run from the matrix in host memory to d, e (cusolverMg: eigenvalues) in host\n"
             "memory.  Eigenvalue agreement: max|dlambda| / (n eps max|lambda|) against LAPACK\n"
             "when it ran, else the first method; the exit status is 1 if one exceeds %g.\n",
@@ -644,7 +694,8 @@ int main(int argc, char **argv)
         {"methods", required_argument, 0, 'm'},    {"lapack-max", required_argument, 0, 'l'},
         {"repeat", required_argument, 0, 'r'},     {"csv", required_argument, 0, 'c'},
         {"seed", required_argument, 0, 's'},       {"mg-tile", required_argument, 0, 't'},
-        {"help", no_argument, 0, 'h'},             {0, 0, 0, 0}};
+        {"vectors", no_argument, 0, 'v'},          {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
     int64_t sizes[MAX_LIST] = {4096, 8192, 16384}, gpus[MAX_LIST], lapack_max = 8192;
     int nsizes = 3, ngpus = -1, repeat = 1, seed = 1, tile = 256, want[M_COUNT], methods_given = 0, c;
     const char *csv_path = NULL;
@@ -693,6 +744,7 @@ int main(int argc, char **argv)
                 return 2;
             }
             break;
+        case 'v': vectors = 1; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -768,7 +820,8 @@ int main(int argc, char **argv)
                      "reference,sterf_s,efficiency\n");
     }
 
-    printf("startrd-bench: %d cores, %d GPUs visible, best of %d; methods:", ncores, ndev, repeat);
+    printf("startrd-bench: %d cores, %d GPUs visible, best of %d; %s; methods:", ncores, ndev, repeat,
+           vectors ? "eigenvalues and eigenvectors" : "reduction to tridiagonal (cusolverMg: eigenvalues)");
     for (int m = 0; m < M_COUNT; m++)
         if (want[m])
             printf(" %s", method_name[m]);
