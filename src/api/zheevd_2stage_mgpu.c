@@ -115,6 +115,22 @@ static int back_transform(char uplo, int n, int m, const double *Zr, const doubl
     return zunmtr_2stage_mgpu('N', uplo, n, m, A, lda, r->tau, r->hous2, r->lhous2, C, ldc, ngpu);
 }
 
+/* The drivers' first five arguments, as LAPACK's ZHEEVD checks them. */
+static int check_matrix(char jobz, char uplo, int n, const double _Complex *A, int lda)
+{
+    if (jobz != 'N' && jobz != 'V')
+        return -1;
+    if (uplo != 'U' && uplo != 'L')
+        return -2;
+    if (n < 0)
+        return -3;
+    if (A == NULL && n > 0)
+        return -4;
+    if (lda < (n > 1 ? n : 1))
+        return -5;
+    return 0;
+}
+
 static int tridiagonal_failed(const char *solver, lapack_int info)
 {
     startrd_error("eigensolver: %s returned %d", solver, (int)info);
@@ -131,17 +147,8 @@ int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda,
 
     jobz = (char)toupper((unsigned char)jobz);
     uplo = (char)toupper((unsigned char)uplo);
-    if (jobz != 'N' && jobz != 'V')
-        info = -1;
-    else if (uplo != 'U' && uplo != 'L')
-        info = -2;
-    else if (n < 0)
-        info = -3;
-    else if (A == NULL && n > 0)
-        info = -4;
-    else if (lda < (n > 1 ? n : 1))
-        info = -5;
-    else if (w == NULL && n > 0)
+    info = check_matrix(jobz, uplo, n, A, lda);
+    if (info == 0 && w == NULL && n > 0)
         info = -6;
     if (info != 0) {
         report_argument("zheevd_2stage_mgpu", info, names);
@@ -189,27 +196,18 @@ int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda
 
     jobz = (char)toupper((unsigned char)jobz);
     uplo = (char)toupper((unsigned char)uplo);
-    if (jobz != 'N' && jobz != 'V')
-        info = -1;
-    else if (uplo != 'U' && uplo != 'L')
-        info = -2;
-    else if (n < 0)
-        info = -3;
-    else if (A == NULL && n > 0)
-        info = -4;
-    else if (lda < (n > 1 ? n : 1))
-        info = -5;
-    else if (il < 1 || il > (n > 1 ? n : 1))
+    info = check_matrix(jobz, uplo, n, A, lda);
+    if (info == 0 && (il < 1 || il > (n > 1 ? n : 1)))
         info = -6;
-    else if (iu < (il < n ? il : n) || iu > n)
+    else if (info == 0 && (iu < (il < n ? il : n) || iu > n))
         info = -7;
-    else if (m == NULL)
+    else if (info == 0 && m == NULL)
         info = -8;
-    else if (w == NULL && n > 0)
+    else if (info == 0 && w == NULL && n > 0)
         info = -9;
-    else if (jobz == 'V' && Z == NULL && n > 0)
+    else if (info == 0 && jobz == 'V' && Z == NULL && n > 0)
         info = -10;
-    else if (ldz < (jobz == 'V' && n > 1 ? n : 1))
+    else if (info == 0 && ldz < (jobz == 'V' && n > 1 ? n : 1))
         info = -11;
     if (info != 0) {
         report_argument("zheevdx_2stage_mgpu", info, names);
