@@ -131,6 +131,17 @@ static int check_matrix(char jobz, char uplo, int n, const double _Complex *A, i
     return 0;
 }
 
+/* Divide and conquer, whose merges are GEMMs, on every core. */
+static lapack_int tridiagonal_vectors(int n, double *d, double *e, double *Z)
+{
+    lapack_int st;
+
+    startrd_context_host_parallel(1);
+    st = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', n, d, e, Z, n);
+    startrd_context_host_parallel(0);
+    return st;
+}
+
 static int tridiagonal_failed(const char *solver, lapack_int info)
 {
     startrd_error("eigensolver: %s returned %d", solver, (int)info);
@@ -171,7 +182,7 @@ int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda,
             startrd_error("zheevd_2stage_mgpu: cannot allocate the eigenvectors of order %d", n);
             info = STARTRD_ERR_MEMORY;
         } else {
-            lapack_int st = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', n, w, r.e, Zr, n);
+            lapack_int st = tridiagonal_vectors(n, w, r.e, Zr);
 
             info = st != 0 ? tridiagonal_failed("dstedc", st) : back_transform(uplo, n, n, Zr, A, lda, &r, C, n, ngpu);
         }
@@ -231,8 +242,11 @@ int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda
             startrd_error("zheevdx_2stage_mgpu: cannot allocate %d eigenvectors of order %d", count, n);
             info = STARTRD_ERR_MEMORY;
         } else {
+            startrd_context_host_parallel(1);
             lapack_int st = LAPACKE_dstemr(LAPACK_COL_MAJOR, jobz, 'I', n, d, r.e, 0.0, 0.0, il, iu, &found, w,
                                            jobz == 'V' ? Zr : d, jobz == 'V' ? n : 1, count, isuppz, &tryrac);
+
+            startrd_context_host_parallel(0);
 
             if (st != 0)
                 info = tridiagonal_failed("dstemr", st);

@@ -290,3 +290,18 @@ int64_t startrd_context_bandwidth(const startrd_context_t *ctx, int64_t n, int n
 
     return kd < n - 1 ? kd : n > 1 ? n - 1 : 0;
 }
+
+void startrd_context_host_parallel(int on)
+{
+#ifdef HAVE_OPENBLAS_SET_NUM_THREADS
+    if (on) {
+        starpu_pause();
+        openblas_set_num_threads(blas_threads_saved > 0 ? blas_threads_saved : 1);
+    } else {
+        openblas_set_num_threads(1);
+        starpu_resume();
+    }
+#else
+    (void)on;
+#endif
+}

@@ -29,6 +29,12 @@ int startrd_context_acquire(const startrd_options_t *opt, int implicit, startrd_
 /** Drop one reference taken by startrd_context_acquire(). */
 int startrd_context_release(void);
 
+/** Between tasks, host LAPACK calls on every core: with @p on, StarPU's
+ *  workers stop polling for tasks (they would compete with BLAS threads)
+ *  and OpenBLAS gets back the threads it had before the context; off
+ *  undoes it.  No task may be submitted in between. */
+void startrd_context_host_parallel(int on);
+
 /** Bandwidth of the band of a reduction of order n on ngpu GPUs: the
  *  option's nb or the library's choice, never wider than the matrix
  *  (kd <= n-1, so 0 for n <= 1).  The back-transformation depends on it. */
