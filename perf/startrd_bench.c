@@ -479,8 +479,10 @@ static void run_cusolvermg(int64_t n, int ngpu, int tile, int repeat, const doub
             dA_array[p] = copy[p].dA;
         }
         CUDA_CHECK(cudaSetDevice(0));
-        CUSOLVER_CHECK(cusolverMgSyevd_bufferSize(h, vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, (int)n,
-                                                  dA_array, 1, 1, desc, res->w, CUDA_R_64F, CUDA_C_64F, &lwork));
+        const cusolverEigMode_t jobz = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+
+        CUSOLVER_CHECK(cusolverMgSyevd_bufferSize(h, jobz, CUBLAS_FILL_MODE_LOWER, (int)n, dA_array, 1, 1, desc,
+                                                  res->w, CUDA_R_64F, CUDA_C_64F, &lwork));
         /* lwork counts elements of the compute type, per device. */
         for (int p = 0; p < ngpu; p++) {
             CUDA_CHECK(cudaSetDevice(p));
@@ -488,8 +490,7 @@ static void run_cusolvermg(int64_t n, int ngpu, int tile, int repeat, const doub
             dwork_array[p] = dwork[p];
         }
         CUDA_CHECK(cudaSetDevice(0));
-        CUSOLVER_CHECK(cusolverMgSyevd(h, vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR,
-                                       CUBLAS_FILL_MODE_LOWER, (int)n, dA_array, 1, 1, desc, res->w, CUDA_R_64F,
+        CUSOLVER_CHECK(cusolverMgSyevd(h, jobz, CUBLAS_FILL_MODE_LOWER, (int)n, dA_array, 1, 1, desc, res->w, CUDA_R_64F,
                                        CUDA_C_64F, dwork_array, lwork, &info));
         for (int p = 0; p < ngpu; p++) {
             CUDA_CHECK(cudaSetDevice(p));
@@ -802,7 +803,8 @@ int main(int argc, char **argv)
         }
     }
     for (int i = 0; i < nsizes; i++) {
-        int any = want[M_STARTRD] || want[M_CUSOLVER] || want[M_CUSOLVERMG] || (want[M_LAPACK] && sizes[i] <= lapack_max);
+        int any = want[M_STARTRD] || want[M_CUSOLVER] || want[M_CUSOLVERMG] ||
+                  (want[M_LAPACK] && sizes[i] <= lapack_max);
         if (!any) {
             fprintf(stderr, "startrd-bench: no method runs at n = %lld (lapack only up to --lapack-max %lld)\n",
                     (long long)sizes[i], (long long)lapack_max);
