@@ -490,8 +490,8 @@ static void run_cusolvermg(int64_t n, int ngpu, int tile, int repeat, const doub
             dwork_array[p] = dwork[p];
         }
         CUDA_CHECK(cudaSetDevice(0));
-        CUSOLVER_CHECK(cusolverMgSyevd(h, jobz, CUBLAS_FILL_MODE_LOWER, (int)n, dA_array, 1, 1, desc, res->w, CUDA_R_64F,
-                                       CUDA_C_64F, dwork_array, lwork, &info));
+        CUSOLVER_CHECK(cusolverMgSyevd(h, jobz, CUBLAS_FILL_MODE_LOWER, (int)n, dA_array, 1, 1, desc, res->w,
+                                       CUDA_R_64F, CUDA_C_64F, dwork_array, lwork, &info));
         for (int p = 0; p < ngpu; p++) {
             CUDA_CHECK(cudaSetDevice(p));
             CUDA_CHECK(cudaDeviceSynchronize());
