@@ -248,6 +248,30 @@ static void argument_cases(void)
     tst_check(untouched, "invalid arguments leave A and C as they were");
 }
 
+/* NaN in the referenced triangle: the reduction's distinct status comes
+ * through the drivers, and w is left as it was. */
+static void nonfinite_case(char uplo)
+{
+    enum { N = 50 };
+    static double complex A[N * N], Z[N * N];
+    double w[N];
+    int m = -1, info, infox;
+
+    for (int k = 0; k < N; k++)
+        w[k] = -7.0;
+    tst_gen(TST_KIND_RANDOM, N, A, N, 99);
+    A[uplo == 'L' ? 30 + 10 * N : 10 + 30 * N] = NAN;
+    info = zheevd_2stage_mgpu('V', uplo, N, A, N, w, ngpu);
+    infox = zheevdx_2stage_mgpu('V', uplo, N, A, N, 1, 5, &m, w, Z, N, ngpu);
+    bool untouched = true;
+
+    for (int k = 0; k < N; k++)
+        untouched = untouched && w[k] == -7.0;
+    tst_check(info == STARTRD_ERR_NONFINITE && infox == STARTRD_ERR_NONFINITE && untouched,
+              "NaN in A, uplo=%c: zheevd %d, zheevdx %d (want %d), w untouched %d", uplo, info, infox,
+              STARTRD_ERR_NONFINITE, untouched);
+}
+
 int main(void)
 {
     startrd_context_t *ctx = tst_open_context();
@@ -272,6 +296,8 @@ int main(void)
         subset_case(uplo, 200, 37, 90, seed++);
         subset_case(uplo, 200, 150, 200, seed++);
     }
+    nonfinite_case('L');
+    nonfinite_case('U');
     argument_cases();
     startrd_context_release();
     return tst_summary();
