@@ -1,12 +1,13 @@
 /* C := Q2 C or Q2^H C for a block of columns C, Q2 the product of the
  * bulge-chasing reflectors kept in HOUS2 (layout in bulge_plan.h), in
  * generation order: Q2 = H(0,0) H(0,1) ... H(last).  Each reflector acts
- * on at most kd rows of C; they go one by one, the next blocked version
- * grouping those of neighbouring sweeps into GEMMs. */
+ * on at most kd rows of C; they go one by one (grouping those of 32
+ * consecutive sweeps into ZLARFB blocks doubled the flops for kd = 32 and
+ * was slower on the host). */
 #include "codelets.h"
 #include "error.h"
+#include "kernels_stage2.h"
 
-#include <cblas.h>
 #include <stdlib.h>
 
 struct apply_q2_args {
@@ -14,20 +15,16 @@ struct apply_q2_args {
     char trans;   /* 'N': Q2 C, 'C': Q2^H C */
 };
 
-/* C(row:row+len-1, :) := (I - tau v v^H) C(row:row+len-1, :). */
+/* C(row:row+len-1, :) := (I - tau v v^H) C(row:row+len-1, :), or with
+ * conj(tau) for H^H, in the bulge chase's own loops: OpenBLAS's ZGEMV and
+ * ZGERC serialise the CPU workers on a scratch-buffer lock. */
 static void reflect(const startrd_bulge_plan_t *p, const double complex *hous, int64_t s, int64_t j, int conj_tau,
-                    double complex *c, int ldc, int cols, double complex *w)
+                    double complex *c, int ldc, int cols)
 {
-    const double complex one = 1.0, zero = 0.0;
-    const double complex *v = hous + startrd_bulge_v_offset(p, s, j);
-    double complex tau = hous[startrd_bulge_tau_offset(p, s, j)], mtau = -(conj_tau ? conj(tau) : tau);
-    int len = (int)startrd_bulge_refl_len(p, s, j);
-    double complex *rows = c + startrd_bulge_refl_row(p, s, j);
+    double complex tau = hous[startrd_bulge_tau_offset(p, s, j)];
 
-    if (tau == 0.0)
-        return;
-    cblas_zgemv(CblasColMajor, CblasConjTrans, len, cols, &one, rows, ldc, v, 1, &zero, w, 1);
-    cblas_zgerc(CblasColMajor, len, cols, &mtau, v, 1, w, 1, rows, ldc);
+    startrd_zreflect_side('L', (int)startrd_bulge_refl_len(p, s, j), cols, hous + startrd_bulge_v_offset(p, s, j),
+                          conj_tau ? conj(tau) : tau, c + startrd_bulge_refl_row(p, s, j), ldc, NULL);
 }
 
 static void apply_q2_cpu(void *buffers[], void *cl_arg)
@@ -38,23 +35,17 @@ static void apply_q2_cpu(void *buffers[], void *cl_arg)
     double complex *c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[1]);
     int ldc = (int)STARPU_MATRIX_GET_LD(buffers[1]), cols = (int)STARPU_MATRIX_GET_NY(buffers[1]);
     int64_t nsweeps = startrd_bulge_nsweeps(p);
-    double complex *w = malloc((size_t)(cols > 0 ? cols : 1) * sizeof *w);
 
-    if (w == NULL) {
-        startrd_kernel_failure("apply_q2", "malloc", -1);
-        return;
-    }
     /* Q2 C applies the last reflector first; Q2^H C the first. */
     if (a->trans == 'N') {
         for (int64_t s = nsweeps - 1; s >= 0; s--)
             for (int64_t j = startrd_bulge_nrefl_sweep(p, s) - 1; j >= 0; j--)
-                reflect(p, hous, s, j, 0, c, ldc, cols, w);
+                reflect(p, hous, s, j, 0, c, ldc, cols);
     } else {
         for (int64_t s = 0; s < nsweeps; s++)
             for (int64_t j = 0; j < startrd_bulge_nrefl_sweep(p, s); j++)
-                reflect(p, hous, s, j, 1, c, ldc, cols, w);
+                reflect(p, hous, s, j, 1, c, ldc, cols);
     }
-    free(w);
 }
 
 STARTRD_HISTORY_MODEL(apply_q2_model, "startrd_zapply_q2");
