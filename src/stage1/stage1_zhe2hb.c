@@ -84,6 +84,14 @@ static startrd_place_t on_part(const struct stage1 *s, int p, int priority)
     return place;
 }
 
+/* The short chain from the partial products to W: on the GPU of the copy,
+ * or on whichever CPU worker is free (pinned, it waited behind that
+ * worker's share of the products). */
+static startrd_place_t on_copy(const struct stage1 *s, int c, int priority)
+{
+    return s->A.nowners == 0 ? (startrd_place_t){-1, priority, 1} : on_part(s, c, priority);
+}
+
 static startrd_place_t on_owner(const struct stage1 *s, int64_t j, int priority)
 {
     return on_part(s, part_of(s, j), priority);
@@ -180,7 +188,7 @@ static void tree_sum(struct stage1 *s, starpu_data_handle_t *Y, const int *parts
 {
     for (int stride = 1; stride < n; stride *= 2)
         for (int i = 0; i + stride < n; i += 2 * stride) {
-            startrd_place_t place = on_part(s, parts[i], PRIO_PRODUCT);
+            startrd_place_t place = on_copy(s, parts[i], PRIO_PRODUCT);
 
             if (s->allreduce == STARTRD_ALLREDUCE_HOST)
                 place = (startrd_place_t){-1, PRIO_PRODUCT, 1};
@@ -250,7 +258,7 @@ static void compute_w(struct stage1 *s, int64_t k, int *ret)
     for (int64_t j = k + 1; j < s->A.nt; j++)
         needed[copy_of(s, j)] = 1;
     for (int c = 0; c < s->ncopies; c++) {
-        startrd_place_t place = on_part(s, c, PRIO_PRODUCT);
+        startrd_place_t place = on_copy(s, c, PRIO_PRODUCT);
         starpu_data_handle_t W = s->W[b * s->ncopies + c], Z = s->Z[b * s->ncopies + c];
         starpu_data_handle_t M = s->M[b * s->ncopies + c];
 
