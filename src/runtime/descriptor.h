@@ -30,7 +30,7 @@ typedef struct startrd_desc {
     int nowners;              /* 0: tasks may run anywhere */
     int owner_worker[STARPU_NMAXWORKERS];
     starpu_data_handle_t *handles;
-    int owns_mat;             /* mat was allocated (pinned) here */
+    int owns_mat;             /* mat was allocated here */
     /* STARTRD_DESC_LOWER_COLUMNS with GPU owners and room on them: each
      * owner's block columns live on its GPU only, side by side with leading
      * dimension m, and mat is NULL (see descriptor.c). */
@@ -42,8 +42,9 @@ typedef struct startrd_desc {
 /**
  * Describe an m x n matrix stored at @p mat (or, if @p mat is NULL, in
  * uninitialised memory allocated here: for STARTRD_DESC_LOWER_COLUMNS owned
- * by GPUs with room for it, on those GPUs only; otherwise a pinned host
- * buffer with leading dimension @p ld) and register its tiles under @p name.
+ * by GPUs with room for it, on those GPUs only; otherwise a host buffer
+ * with leading dimension @p ld, pinned unless it holds block columns without
+ * GPU owners) and register its tiles under @p name.
  * Block column j belongs to owner_worker[(j*nb / dist_nb) % nowners]; with
  * nowners = 0 no tile has an owner.  @return 0, or a positive startrd_status.
  */
