@@ -25,16 +25,6 @@ static double complex *copy_of(const double complex *A, int64_t lda, int64_t n)
     return B;
 }
 
-static double frob(int64_t m, int64_t n, const double complex *A, int64_t lda)
-{
-    double s = 0.0;
-
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < m; i++)
-            s += creal(AT(A, lda, i, j) * conj(AT(A, lda, i, j)));
-    return sqrt(s);
-}
-
 /* C := op(Q1 Q2) C0 through explicit Q1 and Q2, against the library. */
 static void apply_case(char uplo, char trans, int n, int m, uint64_t seed)
 {
@@ -42,7 +32,7 @@ static void apply_case(char uplo, char trans, int n, int m, uint64_t seed)
     double complex *A = malloc((size_t)(lda * n) * sizeof *A), *tau = calloc((size_t)n, sizeof *tau);
     double *d = malloc((size_t)n * sizeof *d), *e = malloc((size_t)n * sizeof *e);
     /* C is the first m columns of a random n x n matrix (m <= n). */
-    double complex *C = malloc((size_t)(n * n) * sizeof *C), *C0 = NULL, *Q1 = NULL, *Q2 = NULL, *Q = NULL;
+    double complex *C = malloc((size_t)(n * n) * sizeof *C), *C0 = NULL, *Q = NULL;
     double complex *hous2 = NULL, query;
     double err = NAN;
     bool layout = false;
@@ -60,21 +50,17 @@ static void apply_case(char uplo, char trans, int n, int m, uint64_t seed)
         goto out;
     startrd_stats_t st;
     startrd_last_stats(&st);
-    Q1 = malloc((size_t)(n * n) * sizeof *Q1);
-    Q2 = malloc((size_t)(n * n) * sizeof *Q2);
     Q = malloc((size_t)(n * n) * sizeof *Q);
     C0 = copy_of(C, n, m);
-    if (Q1 == NULL || Q2 == NULL || Q == NULL || C0 == NULL || tst_form_q1(uplo, n, st.nb, A, lda, tau, Q1, n) ||
-        tst_form_q2(n, st.nb, hous2, Q2, n, &layout) != 0)
+    if (Q == NULL || C0 == NULL || tst_form_q(uplo, n, st.nb, A, lda, tau, hous2, Q, n, &layout) != 0)
         goto out;
-    const double complex one = 1.0, zero = 0.0, mone = -1.0;
+    const double complex one = 1.0, mone = -1.0;
 
-    cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, &one, Q1, n, Q2, n, &zero, Q, n);
     info = zunmtr_2stage_mgpu(trans, uplo, n, m, A, lda, tau, hous2, lhous2, C, n, ngpu);
     if (info == 0) {
         cblas_zgemm(CblasColMajor, trans == 'N' ? CblasNoTrans : CblasConjTrans, CblasNoTrans, n, m, n, &mone, Q, n,
                     C0, n, &one, C, n);
-        err = frob(n, m, C, n) / (fmax(frob(n, m, C0, n), DBL_MIN) * n * tst_eps());
+        err = tst_frobenius(n, m, C, n) / (fmax(tst_frobenius(n, m, C0, n), DBL_MIN) * n * tst_eps());
     }
 out:
     tst_check(err < 30.0, "zunmtr trans=%c uplo=%c n=%d m=%d: ||C - op(Q) C0|| / (n eps ||C0||) %.3g", trans, uplo,
@@ -85,8 +71,6 @@ out:
     free(e);
     free(C);
     free(C0);
-    free(Q1);
-    free(Q2);
     free(Q);
     free(hous2);
 }
@@ -117,11 +101,11 @@ static void vector_ratios(char uplo, int n, int m, const double complex *A0, int
             AT(R, n, i, j) = -w[j] * AT(Z, ldz, i, j);
     cblas_zhemm(CblasColMajor, CblasLeft, uplo == 'L' ? CblasLower : CblasUpper, n, m, &one, A0, lda, Z, ldz, &one,
                 R, n);
-    *resid = frob(n, m, R, n) / (norm_a * n * tst_eps());
+    *resid = tst_frobenius(n, m, R, n) / (norm_a * n * tst_eps());
     cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, m, m, n, &mone, Z, ldz, Z, ldz, &zero, G, m);
     for (int i = 0; i < m; i++)
         G[i + i * m] += 1.0;
-    *orth = frob(m, m, G, m) / (n * tst_eps());
+    *orth = tst_frobenius(m, m, G, m) / (n * tst_eps());
 out:
     free(R);
     free(G);

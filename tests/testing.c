@@ -101,8 +101,8 @@ static double max_component(int64_t m, int64_t n, const double complex *A,
  * than taken from LAPACKE_zlange, which returns -5 (a "norm" that passes any
  * `< tol` check) on a NaN input; here NaN propagates.
  */
-static double frobenius(int64_t m, int64_t n, const double complex *A,
-                        int64_t lda)
+double tst_frobenius(int64_t m, int64_t n, const double complex *A,
+                     int64_t lda)
 {
     double big = max_component(m, n, A, lda);
     if (big == 0.0 || !isfinite(big))
@@ -341,7 +341,7 @@ int tst_gen(tst_kind kind, int64_t n, double complex *A, int64_t lda,
         return info;
     case TST_KIND_OVERFLOW: {
         info = gen_random_band(n, n - 1, A, lda, iseed);
-        double norm = info == 0 ? frobenius(n, n, A, lda) : 0.0;
+        double norm = info == 0 ? tst_frobenius(n, n, A, lda) : 0.0;
         if (norm > 0.0)
             scale_pow2(n, A, lda, TST_OVERFLOW_EXP - 1 - ilogb(norm));
         return info;
@@ -643,12 +643,12 @@ int tst_resid_similarity(char uplo, int64_t n, const double complex *A0,
     }
     const double complex one = 1.0, zero = 0.0, mone = -1.0;
     int ni = (int)n;
-    double norm_a = frobenius(n, n, R, n);
+    double norm_a = tst_frobenius(n, n, R, n);
     cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, ni, ni, ni, &one,
                 Q, (int)ldq, S, ni, &zero, QS, ni);
     cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, ni, ni, ni,
                 &mone, QS, ni, Q, (int)ldq, &one, R, ni);
-    *ratio = ratio_of(frobenius(n, n, R, n), norm_a, n);
+    *ratio = ratio_of(tst_frobenius(n, n, R, n), norm_a, n);
     free(R);
     free(S);
     free(QS);
@@ -676,7 +676,7 @@ int tst_resid_unitary(int64_t n, const double complex *Q, int64_t ldq,
         cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, ni, ni, ni,
                     &mone, Q, (int)ldq, Q, (int)ldq, &one, R, ni);
         /* The "matrix norm" here is 1: the residual is already relative. */
-        *ratio = ratio_of(frobenius(n, n, R, n), 1.0, n);
+        *ratio = ratio_of(tst_frobenius(n, n, R, n), 1.0, n);
     }
     free(R);
     return info;
@@ -772,6 +772,30 @@ static void tridiag_full(int64_t n, const double *d, const double *e,
                                           : 0.0;
 }
 
+int tst_form_q(char uplo, int64_t n, int64_t kd, const double complex *A,
+               int64_t lda, const double complex *tau,
+               const double complex *hous2, double complex *Q, int64_t ldq,
+               bool *layout_ok)
+{
+    int64_t ld = n > 1 ? n : 1;
+    double complex *Q1 = alloc_square(n), *Q2 = alloc_square(n);
+    int info = TST_ERR_NOMEM;
+
+    *layout_ok = false;
+    if (Q1 != NULL && Q2 != NULL)
+        info = tst_form_q1(uplo, n, kd, A, lda, tau, Q1, ld);
+    if (info == 0)
+        info = tst_form_q2(n, kd, hous2, Q2, ld, layout_ok);
+    if (info == 0 && n > 0) {
+        const double complex one = 1.0, zero = 0.0;
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)n,
+                    (int)n, &one, Q1, (int)ld, Q2, (int)ld, &zero, Q, (int)ldq);
+    }
+    free(Q1);
+    free(Q2);
+    return info;
+}
+
 int tst_2stage_ratios(char uplo, int64_t n, int64_t kd,
                       const double complex *A0, int64_t lda0,
                       const double complex *A, int64_t lda,
@@ -784,25 +808,16 @@ int tst_2stage_ratios(char uplo, int64_t n, int64_t kd,
     if (n < 0)
         return TST_ERR_ARG;
     int64_t ld = n > 1 ? n : 1;
-    double complex *Q1 = alloc_square(n), *Q2 = alloc_square(n),
-                   *Q = alloc_square(n), *T = alloc_square(n);
+    double complex *Q = alloc_square(n), *T = alloc_square(n);
     int info = TST_ERR_NOMEM;
-    if (Q1 != NULL && Q2 != NULL && Q != NULL && T != NULL)
-        info = tst_form_q1(uplo, n, kd, A, lda, tau, Q1, ld);
-    if (info == 0)
-        info = tst_form_q2(n, kd, hous2, Q2, ld, layout_ok);
-    if (info == 0 && n > 0) {
-        const double complex one = 1.0, zero = 0.0;
-        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)n,
-                    (int)n, &one, Q1, (int)ld, Q2, (int)ld, &zero, Q, (int)ld);
+    if (Q != NULL && T != NULL)
+        info = tst_form_q(uplo, n, kd, A, lda, tau, hous2, Q, ld, layout_ok);
+    if (info == 0 && n > 0)
         tridiag_full(n, d, e, T);
-    }
     if (info == 0)
         info = tst_resid_similarity(uplo, n, A0, lda0, Q, ld, T, ld, sim);
     if (info == 0)
         info = tst_resid_unitary(n, Q, ld, unit);
-    free(Q1);
-    free(Q2);
     free(Q);
     free(T);
     return info;

@@ -230,6 +230,23 @@ int tst_resid_similarity(char uplo, int64_t n, const double complex *A0,
                          int64_t lda0, const double complex *Q, int64_t ldq,
                          const double complex *B, int64_t ldb, double *ratio);
 
+/**
+ * Frobenius norm of the m-by-n block A, scaled by its largest component so
+ * that matrices near overflow or underflow keep it; NaN if A holds one.
+ */
+double tst_frobenius(int64_t m, int64_t n, const double complex *A,
+                     int64_t lda);
+
+/**
+ * Q = Q1 * Q2 of a two-stage reduction with VECT = 'V' (tst_form_q1 from
+ * A/TAU with bandwidth kd, tst_form_q2 from HOUS2, whose layout check goes
+ * to @p layout_ok), n-by-n with leading dimension ldq.
+ */
+int tst_form_q(char uplo, int64_t n, int64_t kd, const double complex *A,
+               int64_t lda, const double complex *tau,
+               const double complex *hous2, double complex *Q, int64_t ldq,
+               bool *layout_ok);
+
 /** ratio = ||I - Q^H*Q||_F / (n * eps); 0 for n = 0. */
 int tst_resid_unitary(int64_t n, const double complex *Q, int64_t ldq,
                       double *ratio);
