@@ -13,7 +13,7 @@
 
 /* Columns of C per task: wide enough for ZUNMQR's GEMMs, narrow enough to
  * keep every CPU worker busy at the sizes that matter. */
-enum { BLOCK_COLUMNS = 128 };
+enum { BLOCK_COLUMNS = 128, TRANSPOSE_BLOCK = 64 };
 
 int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, const double complex *A, int64_t lda,
                     const double complex *tau, const double complex *hous2, double complex *C, int64_t ldc)
@@ -35,9 +35,13 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
     blocks = calloc((size_t)nblocks, sizeof *blocks);
     if (uplo == 'U' && mq > 0) {
         vcopy = calloc((size_t)mq * (size_t)mq, sizeof *vcopy);
-        for (int64_t j = 0; vcopy != NULL && j < mq; j++)
-            for (int64_t r = j + 1; r < mq; r++)
-                vcopy[j * mq + r] = conj(A[(kd + r) * lda + j]);
+        /* By square blocks, so that neither side is walked with a stride
+         * of a whole column for long. */
+        for (int64_t j0 = 0; vcopy != NULL && j0 < mq; j0 += TRANSPOSE_BLOCK)
+            for (int64_t r0 = j0; r0 < mq; r0 += TRANSPOSE_BLOCK)
+                for (int64_t r = r0; r < r0 + TRANSPOSE_BLOCK && r < mq; r++)
+                    for (int64_t j = j0; j < j0 + TRANSPOSE_BLOCK && j < r; j++)
+                        vcopy[j * mq + r] = conj(A[(kd + r) * lda + j]);
         v = vcopy;
         ldv = mq;
     }
