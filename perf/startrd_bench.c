@@ -364,6 +364,25 @@ typedef struct mg_copy {
     const char *call;
 } mg_copy_t;
 
+/* Device c's tiles between its local matrix and the host matrix, in the
+ * direction @p kind: tile k is local tile k / ngpu. */
+static cudaError_t mg_copy_tiles(const mg_copy_t *c, cuDoubleComplex *host, enum cudaMemcpyKind kind)
+{
+    const int64_t ntiles = (c->n + c->tile - 1) / c->tile;
+    const size_t tile_elems = (size_t)c->n * (size_t)c->tile;
+    cudaError_t err = cudaSuccess;
+
+    for (int64_t k = c->device; k < ntiles && err == cudaSuccess; k += c->ngpu) {
+        int64_t width = c->n - k * c->tile < c->tile ? c->n - k * c->tile : c->tile;
+        size_t bytes = (size_t)c->n * (size_t)width * sizeof(cuDoubleComplex);
+        cuDoubleComplex *local = c->dA + tile_elems * (size_t)(k / c->ngpu), *global = host + tile_elems * (size_t)k;
+
+        err = kind == cudaMemcpyHostToDevice ? cudaMemcpy(local, global, bytes, kind)
+                                             : cudaMemcpy(global, local, bytes, kind);
+    }
+    return err;
+}
+
 /* Allocates one device's local matrix and copies its tiles into it; one
  * thread per device, so that the copies to the GPUs overlap. */
 static void *mg_distribute(void *arg)
@@ -381,30 +400,12 @@ static void *mg_distribute(void *arg)
     if ((c->err = cudaMalloc((void **)&c->dA, tile_elems * (size_t)local * sizeof(cuDoubleComplex))) != cudaSuccess)
         return NULL;
     c->call = "cudaMemcpy (cusolverMg tile)";
-    for (int64_t k = c->device; k < ntiles; k += c->ngpu) {
-        int64_t width = c->n - k * c->tile < c->tile ? c->n - k * c->tile : c->tile;
-        c->err = cudaMemcpy(c->dA + tile_elems * (size_t)(k / c->ngpu), c->a + tile_elems * (size_t)k,
-                            (size_t)c->n * (size_t)width * sizeof(cuDoubleComplex), cudaMemcpyHostToDevice);
-        if (c->err != cudaSuccess)
-            return NULL;
-    }
+    /* Only read: the host matrix is the caller's const copy. */
+    if ((c->err = mg_copy_tiles(c, (cuDoubleComplex *)c->a, cudaMemcpyHostToDevice)) != cudaSuccess)
+        return NULL;
     c->call = "cudaDeviceSynchronize";
     c->err = cudaDeviceSynchronize();
     return NULL;
-}
-
-/* The tiles of one device's local matrix back into the host matrix. */
-static void mg_collect(const mg_copy_t *c, cuDoubleComplex *a)
-{
-    const int64_t ntiles = (c->n + c->tile - 1) / c->tile;
-    const size_t tile_elems = (size_t)c->n * (size_t)c->tile;
-
-    CUDA_CHECK(cudaSetDevice(c->device));
-    for (int64_t k = c->device; k < ntiles; k += c->ngpu) {
-        int64_t width = c->n - k * c->tile < c->tile ? c->n - k * c->tile : c->tile;
-        CUDA_CHECK(cudaMemcpy(a + tile_elems * (size_t)k, c->dA + tile_elems * (size_t)(k / c->ngpu),
-                              (size_t)c->n * (size_t)width * sizeof(cuDoubleComplex), cudaMemcpyDeviceToHost));
-    }
 }
 
 /* cusolverMgSyevd on GPUs 0..ngpu-1: eigenvalues only, or with --vectors
@@ -496,7 +497,7 @@ static void run_cusolvermg(int64_t n, int ngpu, int tile, int repeat, const doub
             CUDA_CHECK(cudaSetDevice(p));
             CUDA_CHECK(cudaDeviceSynchronize());
             if (vectors)
-                mg_collect(&copy[p], (cuDoubleComplex *)a);
+                CUDA_CHECK(mg_copy_tiles(&copy[p], (cuDoubleComplex *)a, cudaMemcpyDeviceToHost));
             CUDA_CHECK(cudaFree(dwork[p]));
             CUDA_CHECK(cudaFree(copy[p].dA));
         }
