@@ -68,8 +68,8 @@ int zunmtr_2stage_mgpu(char trans, char uplo, int n, int m, const double _Comple
     return info;
 }
 
-/* The reduction with VECT = 'V' into arrays allocated here, so that the
- * reflectors are kept for the back-transformation. */
+/* The reduction with VECT = jobz into arrays allocated here, so that with
+ * 'V' the reflectors are kept for the back-transformation. */
 struct reduction {
     double *e;
     double _Complex *tau, *hous2;
