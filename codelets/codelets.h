@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 
 #include "bulge_plan.h"
+#include "q2_blocks.h"
 #include "starpu_include.h"
 
 /* A codelet's CUDA implementation, in builds with CUDA: its kernels are
@@ -126,6 +127,16 @@ int startrd_task_zapply_q2(const startrd_bulge_plan_t *plan, char trans, starpu_
 
 int startrd_task_zunmqr_q1(char trans, int64_t kd, starpu_data_handle_t V, starpu_data_handle_t tau,
                            starpu_data_handle_t C);
+
+/* The blocked Q2 (q2_blocks.h): V and Y of the groups of one chunk, from
+ * HOUS2 (codelet_zq2_blocks.c); C := Q2 C or Q2^H C by all chunks, V[c]
+ * and Y[c] for c < qb->nchunks (codelet_zapply_q2_blocks.c).  qb must
+ * outlive the tasks. */
+int startrd_task_zq2_blocks(const startrd_q2_blocks_t *qb, int chunk, starpu_data_handle_t hous,
+                            starpu_data_handle_t V, starpu_data_handle_t Y);
+
+int startrd_task_zapply_q2_blocks(const startrd_q2_blocks_t *qb, char trans, const starpu_data_handle_t *V,
+                                  const starpu_data_handle_t *Y, starpu_data_handle_t C);
 
 typedef struct startrd_progress {
     _Alignas(128) _Atomic int64_t windows;   /**< windows completed */

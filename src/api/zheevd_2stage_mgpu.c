@@ -63,7 +63,7 @@ int zunmtr_2stage_mgpu(char trans, char uplo, int n, int m, const double _Comple
     if (info != 0)
         report_argument("zunmtr_2stage_mgpu", info, names);
     else
-        info = startrd_apply_q(trans, uplo, n, m, kd, A, lda, tau, hous2, C, ldc);
+        info = startrd_apply_q(trans, uplo, n, m, kd, A, lda, tau, hous2, C, ldc, STARTRD_Q2_AUTO);
     startrd_context_release();
     return info;
 }

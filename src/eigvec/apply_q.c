@@ -1,8 +1,10 @@
 /* The back-transformation as tasks: each block of columns of C goes through
  * Q2 then Q1 (Q C), or Q1^H then Q2^H (Q^H C); blocks are independent, so
- * the CPU workers take them in parallel.  The stage-1 reflectors are read in
+ * the workers take them in parallel.  The stage-1 reflectors are read in
  * place for uplo = 'L'; for 'U' they are stored conjugated along rows, and a
- * lower copy puts them in ZGEQRF's layout once for all blocks. */
+ * lower copy puts them in ZGEQRF's layout once for all blocks.  Q2 goes
+ * reflector by reflector on the host, or, where GPUs take part, in the
+ * GEMM-sized groups of q2_blocks.h, which CPU tasks build first. */
 #include "apply_q.h"
 
 #include "codelets.h"
@@ -12,19 +14,80 @@
 #include <stdlib.h>
 
 /* Columns of C per task: wide enough for ZUNMQR's GEMMs, narrow enough to
- * keep every CPU worker busy at the sizes that matter. */
-enum { BLOCK_COLUMNS = 128, TRANSPOSE_BLOCK = 64 };
+ * keep every CPU worker busy at the sizes that matter; on GPUs, a few
+ * blocks per GPU, which still pipeline the copies with the work. */
+enum { BLOCK_COLUMNS = 128, GPU_BLOCKS_PER_WORKER = 4, TRANSPOSE_BLOCK = 64 };
+
+/* Chunks of the blocked Q2 per CPU worker: enough to balance the build. */
+enum { Q2_CHUNKS_PER_CPU = 2 };
+
+/* The blocked Q2's groups, built by CPU tasks into host arrays. */
+struct q2_groups {
+    startrd_q2_blocks_t qb;
+    double complex *V, *Y;
+    starpu_data_handle_t *hV, *hY;
+};
+
+static int q2_groups_submit(struct q2_groups *g, const startrd_bulge_plan_t *plan, starpu_data_handle_t hous)
+{
+    size_t per_group, offset = 0;
+    int ret = 0;
+
+    if (startrd_q2_blocks_init(&g->qb, plan, Q2_CHUNKS_PER_CPU * (int)starpu_cpu_worker_get_count()) != 0)
+        return STARTRD_ERR_MEMORY;
+    per_group = (size_t)(g->qb.h * g->qb.b);
+    g->V = malloc((size_t)g->qb.ngroups * per_group * sizeof *g->V);
+    g->Y = malloc((size_t)g->qb.ngroups * per_group * sizeof *g->Y);
+    g->hV = calloc((size_t)g->qb.nchunks, sizeof *g->hV);
+    g->hY = calloc((size_t)g->qb.nchunks, sizeof *g->hY);
+    if (g->V == NULL || g->Y == NULL || g->hV == NULL || g->hY == NULL) {
+        startrd_error("back-transformation: cannot allocate 2 x %lld bytes for the blocks of Q2",
+                      (long long)((size_t)g->qb.ngroups * per_group * sizeof *g->V));
+        return STARTRD_ERR_MEMORY;
+    }
+    for (int c = 0; c < g->qb.nchunks && ret == 0; c++) {
+        size_t len = (size_t)startrd_q2_chunk_groups(&g->qb, c) * per_group;
+
+        starpu_vector_data_register(&g->hV[c], STARPU_MAIN_RAM, (uintptr_t)(g->V + offset), (uint32_t)len,
+                                    sizeof *g->V);
+        starpu_vector_data_register(&g->hY[c], STARPU_MAIN_RAM, (uintptr_t)(g->Y + offset), (uint32_t)len,
+                                    sizeof *g->Y);
+        ret = startrd_task_zq2_blocks(&g->qb, c, hous, g->hV[c], g->hY[c]);
+        offset += len;
+    }
+    return ret != 0 ? STARTRD_ERR_RUNTIME : 0;
+}
+
+/* After the tasks that read them. */
+static void q2_groups_release(struct q2_groups *g)
+{
+    for (int c = 0; g->hV != NULL && g->hY != NULL && c < g->qb.nchunks; c++) {
+        if (g->hV[c] != NULL)
+            starpu_data_unregister(g->hV[c]);
+        if (g->hY[c] != NULL)
+            starpu_data_unregister(g->hY[c]);
+    }
+    free(g->hV);
+    free(g->hY);
+    free(g->V);
+    free(g->Y);
+    startrd_q2_blocks_free(&g->qb);
+}
 
 int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, const double complex *A, int64_t lda,
-                    const double complex *tau, const double complex *hous2, double complex *C, int64_t ldc)
+                    const double complex *tau, const double complex *hous2, double complex *C, int64_t ldc,
+                    startrd_q2_method_t method)
 {
-    const int64_t mq = n - kd, nblocks = (m + BLOCK_COLUMNS - 1) / BLOCK_COLUMNS;
+    const int64_t mq = n - kd;
+    const unsigned ncuda = starpu_cuda_worker_get_count();
+    int64_t width = BLOCK_COLUMNS, nblocks;
     startrd_bulge_plan_t plan;
+    struct q2_groups groups = {0};
     starpu_data_handle_t V = NULL, T = NULL, H = NULL, *blocks;
     double complex *vcopy = NULL;
     const double complex *v = A + kd;
     int64_t ldv = lda;
-    int ret = 0;
+    int ret = 0, blocked;
 
     if (n <= 1 || m <= 0)
         return 0;
@@ -32,6 +95,13 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
         startrd_error("back-transformation: invalid band n=%lld kd=%lld", (long long)n, (long long)kd);
         return STARTRD_ERR_STATE;
     }
+    blocked = plan.nsweeps > 0 && (method == STARTRD_Q2_BLOCKS || (method == STARTRD_Q2_AUTO && ncuda > 0));
+    if (ncuda > 0) {
+        int64_t share = (m + GPU_BLOCKS_PER_WORKER * ncuda - 1) / (GPU_BLOCKS_PER_WORKER * ncuda);
+
+        width = share > width ? (share + 63) / 64 * 64 : width;
+    }
+    nblocks = (m + width - 1) / width;
     blocks = calloc((size_t)nblocks, sizeof *blocks);
     if (uplo == 'U' && mq > 0) {
         vcopy = calloc((size_t)mq * (size_t)mq, sizeof *vcopy);
@@ -57,27 +127,32 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
     starpu_vector_data_register(&T, STARPU_MAIN_RAM, (uintptr_t)tau, (uint32_t)mq, sizeof *tau);
     starpu_vector_data_register(&H, STARPU_MAIN_RAM, (uintptr_t)hous2, (uint32_t)startrd_bulge_lhous(&plan),
                                 sizeof *hous2);
+    if (blocked)
+        ret = q2_groups_submit(&groups, &plan, H);
     for (int64_t b = 0; b < nblocks && ret == 0; b++) {
-        int64_t cols = m - b * BLOCK_COLUMNS < BLOCK_COLUMNS ? m - b * BLOCK_COLUMNS : BLOCK_COLUMNS;
+        int64_t cols = m - b * width < width ? m - b * width : width;
+        int q2 = 0, q1 = 0;
 
-        starpu_matrix_data_register(&blocks[b], STARPU_MAIN_RAM, (uintptr_t)(C + b * BLOCK_COLUMNS * ldc),
+        starpu_matrix_data_register(&blocks[b], STARPU_MAIN_RAM, (uintptr_t)(C + b * width * ldc),
                                     (uint32_t)ldc, (uint32_t)n, (uint32_t)cols, sizeof *C);
-        if (trans == 'N') {
-            ret |= startrd_task_zapply_q2(&plan, 'N', H, blocks[b]);
-            ret |= mq > 0 ? startrd_task_zunmqr_q1('N', kd, V, T, blocks[b]) : 0;
-        } else {
-            ret |= mq > 0 ? startrd_task_zunmqr_q1('C', kd, V, T, blocks[b]) : 0;
-            ret |= startrd_task_zapply_q2(&plan, 'C', H, blocks[b]);
-        }
+        if (trans == 'C')
+            q1 = mq > 0 ? startrd_task_zunmqr_q1('C', kd, V, T, blocks[b]) : 0;
+        if (blocked)
+            q2 = startrd_task_zapply_q2_blocks(&groups.qb, trans, groups.hV, groups.hY, blocks[b]);
+        else if (plan.nsweeps > 0)
+            q2 = startrd_task_zapply_q2(&plan, trans, H, blocks[b]);
+        if (trans == 'N')
+            q1 = mq > 0 ? startrd_task_zunmqr_q1('N', kd, V, T, blocks[b]) : 0;
+        ret = q1 != 0 || q2 != 0 ? STARTRD_ERR_RUNTIME : 0;
     }
-    if (ret != 0) {
-        startrd_error("back-transformation: task submission failed (%d)", ret);
-        ret = STARTRD_ERR_RUNTIME;
-    }
-    /* Unregistering waits for the tasks on each block. */
+    if (ret == STARTRD_ERR_RUNTIME)
+        startrd_error("back-transformation: task submission failed");
+    /* Unregistering waits for the tasks on each handle. */
     for (int64_t b = 0; b < nblocks; b++)
         if (blocks[b] != NULL)
             starpu_data_unregister(blocks[b]);
+    if (blocked)
+        q2_groups_release(&groups);
     starpu_data_unregister(V);
     starpu_data_unregister(T);
     starpu_data_unregister(H);

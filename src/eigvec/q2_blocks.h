@@ -1,0 +1,83 @@
+/**
+ * @file q2_blocks.h
+ * @brief Q2 of the bulge chase in blocks of reflectors, for GEMMs on GPUs.
+ *
+ * Applied one by one (codelet_zapply_q2.c), the bulge-chasing reflectors
+ * give Level-2 work of kd rows each.  Here the reflectors j of b = kd/2
+ * consecutive sweeps S*b .. S*b+b-1 form group (S, j): they act on the
+ * h = kd+b-1 rows from S*b+1+j*kd, reflector i of the group starting at
+ * row i, so the group is a compact-WY product G = I - V T V^H (ZLARFT,
+ * forward, columnwise) of an h x b unit lower trapezoidal V.
+ *
+ * @par Order
+ * Q2 C applies the reflectors sweep by sweep from the last one; two of
+ * them commute unless their rows meet.  With nS groups of sweeps and
+ *
+ *     level(S, j) = j + 2 (nS-1-S),
+ *
+ * group (S, j) shares rows with a group (S', j') of earlier sweeps,
+ * S' < S, only if j' > j - 2(S-S'), that is only if the latter's level is
+ * higher, and with groups of its own S only if j' = j +- 1 (as b < kd+2).
+ * So Q2 C = the groups level by level, ascending (Q2^H C: descending, each
+ * group as G^H), and the groups of one level are disjoint: level L holds
+ * (S, j) = (nS-1-t, L-2t) for t in a range, their first rows b+2kd apart.
+ * One level is then two strided batched GEMMs with Y = V T:
+ *
+ *     G C   = C - Y (V^H C),      G^H C = C - V (Y^H C).
+ *
+ * The padding of V to h rows and b columns costs (kd+b-1)/kd times the
+ * flops of the reflectors one by one: 1.5 for b = kd/2.
+ *
+ * @par Storage
+ * Groups are numbered level by level, within a level from the top down;
+ * group g keeps V and Y as h x b column-major blocks at g*h*b in two
+ * arrays, cut into chunks of whole levels (the units the host builds in
+ * parallel and the tasks receive as separate buffers).
+ */
+#ifndef STARTRD_Q2_BLOCKS_H
+#define STARTRD_Q2_BLOCKS_H
+
+#include "bulge_plan.h"
+
+#include <stdint.h>
+
+/** One level: groups g0 .. g0+count-1, member m being (S+m, j+2m) from row row0+m*(b+2kd). */
+typedef struct startrd_q2_level {
+    int64_t g0, count;
+    int64_t S, j;       /**< group of member 0, the topmost */
+    int64_t row0;       /**< its first row */
+} startrd_q2_level_t;
+
+typedef struct startrd_q2_blocks {
+    startrd_bulge_plan_t plan;
+    int64_t b, h;             /**< sweeps per group, rows per group (kd+b-1) */
+    int64_t nS;               /**< groups of sweeps */
+    int64_t nlevels, ngroups; /**< levels that hold groups, in order; groups */
+    int64_t maxcount;         /**< most groups in one level */
+    startrd_q2_level_t *levels; /**< nlevels of them */
+    int nchunks;
+    int64_t *chunk_level;     /**< chunk c holds levels chunk_level[c] .. chunk_level[c+1]-1 */
+} startrd_q2_blocks_t;
+
+/**
+ * Plans the blocks of the reflectors of @p plan (vect 'V', kd >= 1, at
+ * least one sweep) in at most @p max_chunks chunks.
+ * @return 0, or -1 when out of memory.
+ */
+int startrd_q2_blocks_init(startrd_q2_blocks_t *qb, const startrd_bulge_plan_t *plan, int max_chunks);
+
+void startrd_q2_blocks_free(startrd_q2_blocks_t *qb);
+
+/** Groups in chunk c. */
+int64_t startrd_q2_chunk_groups(const startrd_q2_blocks_t *qb, int c);
+
+/** Chunk that holds level L. */
+int startrd_q2_level_chunk(const startrd_q2_blocks_t *qb, int64_t L);
+
+/** First row of member m of a level. */
+static inline int64_t startrd_q2_member_row(const startrd_q2_blocks_t *qb, const startrd_q2_level_t *lv, int64_t m)
+{
+    return lv->row0 + m * (qb->b + 2 * qb->plan.kd);
+}
+
+#endif

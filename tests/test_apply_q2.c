@@ -1,0 +1,95 @@
+/* The back-transformation by Q2 alone, reflector by reflector and in the
+ * blocks of q2_blocks.h, against Q2 formed explicitly from HOUS2, for
+ * bandwidths from 1 up, odd and even, and orders that leave partial groups
+ * at the end of the band.  Q1 is the identity here: tau = 0. */
+#include "apply_q.h"
+#include "bulge_plan.h"
+#include "stage2.h"
+#include "testing.h"
+#include "testing_context.h"
+
+#include <cblas.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *method_name(startrd_q2_method_t method)
+{
+    return method == STARTRD_Q2_BLOCKS ? "blocks" : "reflectors";
+}
+
+static void q2_case(int64_t n, int64_t kd, int64_t m, char trans, startrd_q2_method_t method, uint64_t seed)
+{
+    const int64_t ldab = 2 * kd + 1;
+    startrd_bulge_plan_t plan;
+    double complex *A = NULL, *AB = NULL, *hous = NULL, *Q = NULL, *C = NULL, *C0 = NULL, *zeros = NULL;
+    double *d = NULL, *e = NULL, err = NAN;
+    int info = -1;
+
+    if (startrd_bulge_plan_init(&plan, 'V', n, kd) != 0)
+        goto out;
+    A = malloc((size_t)(n * n) * sizeof *A);
+    AB = calloc((size_t)(ldab * n), sizeof *AB);
+    hous = calloc((size_t)startrd_bulge_lhous(&plan), sizeof *hous);
+    Q = malloc((size_t)(n * n) * sizeof *Q);
+    C = malloc((size_t)(n * m) * sizeof *C);
+    C0 = malloc((size_t)(n * m) * sizeof *C0);
+    zeros = calloc((size_t)(n * n), sizeof *zeros);
+    d = malloc((size_t)n * sizeof *d);
+    e = malloc((size_t)n * sizeof *e);
+    if (A == NULL || AB == NULL || hous == NULL || Q == NULL || C == NULL || C0 == NULL || zeros == NULL ||
+        d == NULL || e == NULL || tst_gen(TST_KIND_RANDOM, n, A, n, seed) != 0 ||
+        tst_gen(TST_KIND_RANDOM, n, Q, n, seed + 1) != 0)
+        goto out;
+    /* C: the first m <= n columns of a random matrix (Q is scratch so far). */
+    memcpy(C, Q, (size_t)(n * m) * sizeof *C);
+    memcpy(C0, C, (size_t)(n * m) * sizeof *C);
+    startrd_stage2_band_from_dense('L', n, kd, A, n, AB, ldab);
+    if (startrd_stage2_zhb2st('V', 'L', n, kd, AB, ldab, d, e, hous) != 0 || tst_form_q2(n, kd, hous, Q, n, NULL) != 0)
+        goto out;
+    info = startrd_apply_q(trans, 'L', n, m, kd, zeros, n, zeros, hous, C, n, method);
+    if (info == 0) {
+        const double complex one = 1.0, mone = -1.0;
+
+        cblas_zgemm(CblasColMajor, trans == 'N' ? CblasNoTrans : CblasConjTrans, CblasNoTrans, (int)n, (int)m,
+                    (int)n, &mone, Q, (int)n, C0, (int)n, &one, C, (int)n);
+        err = tst_frobenius(n, m, C, n) / (fmax(tst_frobenius(n, m, C0, n), DBL_MIN) * (double)n * tst_eps());
+    }
+out:
+    tst_check(info == 0 && err < 30.0,
+              "Q2 %s trans=%c n=%lld kd=%lld m=%lld: info %d, ||C - op(Q2) C0|| / (n eps ||C0||) %.3g",
+              method_name(method), trans, (long long)n, (long long)kd, (long long)m, info, err);
+    free(A);
+    free(AB);
+    free(hous);
+    free(Q);
+    free(C);
+    free(C0);
+    free(zeros);
+    free(d);
+    free(e);
+}
+
+int main(void)
+{
+    static const int64_t kds[] = {1, 2, 3, 4, 7, 16, 33, 64};
+    static const int64_t ns[] = {2, 5, 50, 131, 300};
+    startrd_context_t *ctx = tst_open_context();
+    uint64_t seed = 1;
+
+    if (ctx == NULL)
+        return tst_summary();
+    for (size_t k = 0; k < sizeof kds / sizeof kds[0]; k++)
+        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+            /* One column, or several blocks' worth where n allows. */
+            int64_t m = i % 2 == 0 ? 1 : ns[i] < 37 ? ns[i] : 37;
+
+            for (int t = 0; t < 2 && kds[k] < ns[i]; t++) {
+                q2_case(ns[i], kds[k], m, t ? 'C' : 'N', STARTRD_Q2_REFLECTORS, seed);
+                q2_case(ns[i], kds[k], m, t ? 'C' : 'N', STARTRD_Q2_BLOCKS, seed++);
+            }
+        }
+    startrd_context_release();
+    return tst_summary();
+}
