@@ -131,8 +131,9 @@ static struct starpu_codelet apply_q2_blocks_codelet = {
     .model = &apply_q2_blocks_model,
 };
 
-int startrd_task_zapply_q2_blocks(const startrd_q2_blocks_t *qb, char trans, const starpu_data_handle_t *V,
-                                  const starpu_data_handle_t *Y, starpu_data_handle_t C)
+int startrd_task_zapply_q2_blocks(unsigned long long where, const startrd_q2_blocks_t *qb, char trans,
+                                  const starpu_data_handle_t *V, const starpu_data_handle_t *Y,
+                                  starpu_data_handle_t C)
 {
     struct apply_q2_blocks_args *args = malloc(sizeof *args);
     struct starpu_data_descr *descr = malloc((size_t)(1 + 2 * qb->nchunks) * sizeof *descr);
@@ -152,6 +153,7 @@ int startrd_task_zapply_q2_blocks(const startrd_q2_blocks_t *qb, char trans, con
     ret = starpu_task_insert(&apply_q2_blocks_codelet,
                              STARPU_CL_ARGS, args, sizeof *args,
                              STARPU_DATA_MODE_ARRAY, descr, 1 + 2 * qb->nchunks,
+                             STARPU_EXECUTE_WHERE, where,
                              /* two GEMMs of h x b x cols per group */
                              STARPU_FLOPS, 16.0 * (double)qb->ngroups * (double)qb->h * (double)qb->b *
                                                (double)starpu_matrix_get_ny(C),

@@ -121,12 +121,13 @@ int startrd_task_copied_in(starpu_data_handle_t scanned);
 /* The back-transformation of a block of columns C: by the bulge-chasing
  * reflectors of HOUS2 (codelet_zapply_q2.c), by the stage-1 reflectors of
  * the (n-kd) x (n-kd) matrix V and its factors tau, on rows kd.. of C
- * (codelet_zunmqr_q1.c).  trans is 'N' or 'C'. */
+ * (codelet_zunmqr_q1.c).  trans is 'N' or 'C'; @p where (STARPU_CPU,
+ * STARPU_CUDA) keeps the wide blocks given to GPUs off single CPU cores. */
 int startrd_task_zapply_q2(const startrd_bulge_plan_t *plan, char trans, starpu_data_handle_t hous,
                            starpu_data_handle_t C);
 
-int startrd_task_zunmqr_q1(char trans, int64_t kd, starpu_data_handle_t V, starpu_data_handle_t tau,
-                           starpu_data_handle_t C);
+int startrd_task_zunmqr_q1(unsigned long long where, char trans, int64_t kd, starpu_data_handle_t V,
+                           starpu_data_handle_t tau, starpu_data_handle_t C);
 
 /* The blocked Q2 (q2_blocks.h): V and Y of the groups of one chunk, from
  * HOUS2 (codelet_zq2_blocks.c); C := Q2 C or Q2^H C by all chunks, V[c]
@@ -135,8 +136,9 @@ int startrd_task_zunmqr_q1(char trans, int64_t kd, starpu_data_handle_t V, starp
 int startrd_task_zq2_blocks(const startrd_q2_blocks_t *qb, int chunk, starpu_data_handle_t hous,
                             starpu_data_handle_t V, starpu_data_handle_t Y);
 
-int startrd_task_zapply_q2_blocks(const startrd_q2_blocks_t *qb, char trans, const starpu_data_handle_t *V,
-                                  const starpu_data_handle_t *Y, starpu_data_handle_t C);
+int startrd_task_zapply_q2_blocks(unsigned long long where, const startrd_q2_blocks_t *qb, char trans,
+                                  const starpu_data_handle_t *V, const starpu_data_handle_t *Y,
+                                  starpu_data_handle_t C);
 
 typedef struct startrd_progress {
     _Alignas(128) _Atomic int64_t windows;   /**< windows completed */

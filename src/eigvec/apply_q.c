@@ -80,6 +80,8 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
 {
     const int64_t mq = n - kd;
     const unsigned ncuda = starpu_cuda_worker_get_count();
+    /* A block sized for a GPU would hold one CPU core for a minute. */
+    const unsigned long long where = ncuda > 0 ? STARPU_CUDA : STARPU_CPU;
     int64_t width = BLOCK_COLUMNS, nblocks;
     startrd_bulge_plan_t plan;
     struct q2_groups groups = {0};
@@ -136,13 +138,13 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
         starpu_matrix_data_register(&blocks[b], STARPU_MAIN_RAM, (uintptr_t)(C + b * width * ldc),
                                     (uint32_t)ldc, (uint32_t)n, (uint32_t)cols, sizeof *C);
         if (trans == 'C')
-            q1 = mq > 0 ? startrd_task_zunmqr_q1('C', kd, V, T, blocks[b]) : 0;
+            q1 = mq > 0 ? startrd_task_zunmqr_q1(where, 'C', kd, V, T, blocks[b]) : 0;
         if (blocked)
-            q2 = startrd_task_zapply_q2_blocks(&groups.qb, trans, groups.hV, groups.hY, blocks[b]);
+            q2 = startrd_task_zapply_q2_blocks(where, &groups.qb, trans, groups.hV, groups.hY, blocks[b]);
         else if (plan.nsweeps > 0)
             q2 = startrd_task_zapply_q2(&plan, trans, H, blocks[b]);
         if (trans == 'N')
-            q1 = mq > 0 ? startrd_task_zunmqr_q1('N', kd, V, T, blocks[b]) : 0;
+            q1 = mq > 0 ? startrd_task_zunmqr_q1(where, 'N', kd, V, T, blocks[b]) : 0;
         ret = q1 != 0 || q2 != 0 ? STARTRD_ERR_RUNTIME : 0;
     }
     if (ret == STARTRD_ERR_RUNTIME)
