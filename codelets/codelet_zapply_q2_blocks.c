@@ -82,18 +82,18 @@ static void apply_q2_blocks_cuda(void *buffers[], void *cl_arg)
     cublasHandle_t blas = starpu_cublas_get_local_handle();
     const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0}, mone = {-1.0, 0.0};
     cuDoubleComplex *pad = NULL, *w;
+    const size_t bytes = ((size_t)ldp + (size_t)qb->maxcount * (size_t)b) * (size_t)cols * sizeof *pad;
     long st;
 
-    if ((st = cudaMallocAsync((void **)&pad, ((size_t)ldp + (size_t)qb->maxcount * (size_t)b) * (size_t)cols * sizeof *pad,
-                              stream)) != cudaSuccess) {
+    if ((st = cudaMallocAsync((void **)&pad, bytes, stream)) != cudaSuccess) {
         startrd_kernel_failure("apply_q2_blocks", "cudaMallocAsync", st);
         return;
     }
     w = pad + (size_t)ldp * (size_t)cols;
     if ((st = cudaMemcpy2DAsync(pad, (size_t)ldp * sizeof *pad, c, (size_t)ldc * sizeof *c, (size_t)n * sizeof *c,
                                 (size_t)cols, cudaMemcpyDeviceToDevice, stream)) != cudaSuccess ||
-        (st = cudaMemset2DAsync(pad + n, (size_t)ldp * sizeof *pad, 0, (size_t)h * sizeof *pad, (size_t)cols, stream)) !=
-            cudaSuccess) {
+        (st = cudaMemset2DAsync(pad + n, (size_t)ldp * sizeof *pad, 0, (size_t)h * sizeof *pad, (size_t)cols,
+                                stream)) != cudaSuccess) {
         startrd_kernel_failure("apply_q2_blocks", "padded copy of C", st);
         goto out;
     }

@@ -245,6 +245,8 @@ typedef struct startrd_stats {
     double stage2_seconds;   /**< band -> tridiagonal */
     int ngpu;                /**< GPUs used */
     int nb;                  /**< bandwidth of the intermediate band */
+    double tridiag_seconds;  /**< zheevd_2stage_mgpu(), jobz = 'V': eigenvectors of the tridiagonal; else 0 */
+    double backtransform_seconds; /**< zheevd_2stage_mgpu(), jobz = 'V': Q applied to them; else 0 */
 } startrd_stats_t;
 
 /** @brief Copy the timings of the last successful zhetrd_2stage_mgpu() call to @p stats. */

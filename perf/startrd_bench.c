@@ -204,6 +204,10 @@ static void run_startrd(int64_t n, int ngpu, int repeat, const double complex *a
             res->nb = st.nb;
         }
     }
+    if (vectors)
+        fprintf(stderr, "startrd-bench: n %lld startrd, %d GPUs, last run: reduction %.2f s, tridiagonal's vectors "
+                "%.2f s, back-transformation %.2f s\n", (long long)n, st.ngpu, st.stage1_seconds + st.stage2_seconds,
+                st.tridiag_seconds, st.backtransform_seconds);
     if ((info = startrd_finalize()) != 0) {
         fprintf(stderr, "startrd-bench: startrd_finalize failed (%d)\n", info);
         exit(1);

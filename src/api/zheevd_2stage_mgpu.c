@@ -7,6 +7,7 @@
 #include "bulge_plan.h"
 #include "context.h"
 #include "error.h"
+#include "stats.h"
 
 #include <ctype.h>
 #include <lapacke.h>
@@ -182,9 +183,13 @@ int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda,
             startrd_error("zheevd_2stage_mgpu: cannot allocate the eigenvectors of order %d", n);
             info = STARTRD_ERR_MEMORY;
         } else {
+            double t0 = starpu_timing_now();
             lapack_int st = tridiagonal_vectors(n, w, r.e, Zr);
+            double t1 = starpu_timing_now();
 
             info = st != 0 ? tridiagonal_failed("dstedc", st) : back_transform(uplo, n, n, Zr, A, lda, &r, C, n, ngpu);
+            if (info == 0)
+                startrd_stats_record_vectors((t1 - t0) * 1e-6, (starpu_timing_now() - t1) * 1e-6);
         }
         for (int64_t j = 0; info == 0 && j < n; j++)
             memcpy(A + j * lda, C + j * n, (size_t)n * sizeof *C);

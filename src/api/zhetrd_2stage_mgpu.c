@@ -5,6 +5,7 @@
 #include "bulge_plan.h"
 #include "context.h"
 #include "error.h"
+#include "stats.h"
 #include "stage1.h"
 #include "stage2.h"
 #include "trace.h"
@@ -19,6 +20,12 @@
  * all its tasks, so concurrent reductions run one after the other. */
 static pthread_mutex_t reduction_lock = PTHREAD_MUTEX_INITIALIZER;
 static startrd_stats_t last_stats;
+
+void startrd_stats_record_vectors(double tridiag_seconds, double backtransform_seconds)
+{
+    last_stats.tridiag_seconds = tridiag_seconds;
+    last_stats.backtransform_seconds = backtransform_seconds;
+}
 
 void startrd_last_stats(startrd_stats_t *stats)
 {
@@ -125,8 +132,9 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
         memset(hous, 0, (size_t)sz->lhmin * sizeof *hous);
     ret = startrd_stage2_zhb2st(vect, uplo, n, sz->kd, band, ldab, d, e, hous);
     if (ret == 0)
-        last_stats = (startrd_stats_t){(t1 - t0) * 1e-6, (starpu_timing_now() - t1) * 1e-6,
-                                       sz->ngpu, (int)sz->kd};
+        last_stats = (startrd_stats_t){.stage1_seconds = (t1 - t0) * 1e-6,
+                                       .stage2_seconds = (starpu_timing_now() - t1) * 1e-6,
+                                       .ngpu = sz->ngpu, .nb = (int)sz->kd};
 out:
     startrd_trace_end();
     if (hous != hous2)
