@@ -21,10 +21,13 @@
 static pthread_mutex_t reduction_lock = PTHREAD_MUTEX_INITIALIZER;
 static startrd_stats_t last_stats;
 
+/* Under the lock, like the reductions that write the rest and the readers. */
 void startrd_stats_record_vectors(double tridiag_seconds, double backtransform_seconds)
 {
+    pthread_mutex_lock(&reduction_lock);
     last_stats.tridiag_seconds = tridiag_seconds;
     last_stats.backtransform_seconds = backtransform_seconds;
+    pthread_mutex_unlock(&reduction_lock);
 }
 
 void startrd_last_stats(startrd_stats_t *stats)
