@@ -159,6 +159,16 @@ typedef struct startrd_zhb2st_schedule {
 } startrd_zhb2st_schedule_t;
 
 /**
+ * The whole bulge chase of @p plan on CUDA worker @p worker
+ * (codelet_zhb2st_chase.c): band AB (ldab = 2kd+1, read), d and e
+ * (written), scratch vectors work (ldab n entries) and progress (nsweeps
+ * int), and the reflectors to HOUS when @p hous is not NULL.
+ */
+int startrd_task_zhb2st_chase(int worker, const startrd_bulge_plan_t *plan, char uplo, starpu_data_handle_t AB,
+                              starpu_data_handle_t d, starpu_data_handle_t e, starpu_data_handle_t work,
+                              starpu_data_handle_t progress, starpu_data_handle_t hous);
+
+/**
  * Rank @p rank of @p nranks of the bulge chase (codelet_zhb2st_sweeps.c), on
  * CPU worker @p worker.  The ranks wait for one another, so all of them must
  * be able to run at the same time: one per CPU worker.

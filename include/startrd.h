@@ -42,6 +42,13 @@ typedef enum startrd_allreduce {
                                              memory, the sum back to every GPU. */
 } startrd_allreduce_t;
 
+/** Where stage 2 (the bulge chase, band -> tridiagonal) runs. */
+typedef enum startrd_stage2_where {
+    STARTRD_STAGE2_AUTO = 0, /**< On the first GPU of the reduction when it uses GPUs and nb <= 128, on
+                                  the host cores otherwise. */
+    STARTRD_STAGE2_HOST = 1  /**< On the host cores, as ranks of sweeps on every CPU worker. */
+} startrd_stage2_where_t;
+
 /** Options of the runtime context, set by startrd_options_init() then adjusted. */
 typedef struct startrd_options {
     int ngpu;               /**< < 0: every visible GPU; 0: CPU workers only; k > 0: the first k GPUs. */
@@ -63,6 +70,8 @@ typedef struct startrd_options {
     const char *gpu_groups; /**< Groups of the hierarchical sum as GPU indices, e.g. "0,1;2,3";
                                  NULL finds them (NVLink, PCIe switches: startrd-topology prints
                                  them).  Defaults to $STARTRD_GPU_GROUPS. */
+    startrd_stage2_where_t stage2; /**< Automatic by default; $STARTRD_STAGE2 = "host" or "auto"
+                                        sets the default. */
 } startrd_options_t;
 
 /**
@@ -110,8 +119,8 @@ int startrd_gpu_count(void);
  *        T = Q^H A Q, Q = Q1 Q2, with the semantics of LAPACK's ZHETRD_2STAGE.
  *
  * Stage 1 reduces A to a Hermitian band of bandwidth kd on the GPUs (and
- * CPU cores), stage 2 chases the band down to tridiagonal form on the CPU
- * cores.  kd is the context's nb option (by default 64 with GPUs, 32 without,
+ * CPU cores), stage 2 chases the band down to tridiagonal form on the first
+ * GPU (or on the CPU cores: see the stage2 option).  kd is the context's nb option (by default 64 with GPUs, 32 without,
  * and never more than n-1).
  *
  * Memory: with GPUs, each GPU holds its share of the zero-padded lower

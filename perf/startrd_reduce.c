@@ -70,13 +70,15 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: startrd-reduce [--n N] [--ngpu K] [--nb NB] [--dist D] [--uplo L|U]\n"
                "                      [--vect N|V] [--seed S] [--check] [--zgemm] [--trace DIR]\n"
+               "                      [--stage2 auto|host]\n"
                "  --n      order of the random Hermitian matrix (default 4096)\n"
                "  --ngpu   GPUs: -1 every GPU (default), 0 CPU workers only, k the first k\n"
                "  --nb     bandwidth (default: the library's choice)\n"
                "  --dist   columns per distribution block, a multiple of nb\n"
                "  --check  compare the eigenvalues with LAPACK ZHEEVD\n"
                "  --zgemm  also measure cuBLAS ZGEMM's rate on GPU 0\n"
-               "  --trace  DIR: record the reduction's trace into DIR (paje.trace, tasks.rec)\n");
+               "  --trace  DIR: record the reduction's trace into DIR (paje.trace, tasks.rec)\n"
+               "  --stage2 where the bulge chase runs: auto (a GPU when there is one) or host\n");
 }
 
 
@@ -93,7 +95,7 @@ int main(int argc, char **argv)
         {"uplo", required_argument, 0, 'u'}, {"vect", required_argument, 0, 'v'},
         {"seed", required_argument, 0, 's'}, {"check", no_argument, 0, 'c'},
         {"zgemm", no_argument, 0, 'z'},      {"trace", required_argument, 0, 't'},
-        {"help", no_argument, 0, 'h'},
+        {"stage2", required_argument, 0, 'S'}, {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     int64_t n = 4096;
     int ngpu = -1, seed = 1, check = 0, zgemm = 0, c, info;
@@ -114,6 +116,7 @@ int main(int argc, char **argv)
         case 'c': check = 1; break;
         case 'z': zgemm = 1; break;
         case 't': opt.trace_dir = optarg; break;
+        case 'S': opt.stage2 = strcmp(optarg, "host") == 0 ? STARTRD_STAGE2_HOST : STARTRD_STAGE2_AUTO; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }

@@ -30,16 +30,17 @@ fi
 if [ "$1" = check ]; then
     # A program that hangs fails alone, and its output so far stays visible.
     limit=${STARTRD_TEST_TIMEOUT:-900}
-    failed=0 passed=0
+    failed=0 passed=0 skipped=0
     for t in "$here"/tests/*; do
         # test_trace leaves its trace directory beside the programs.
         [ -f "$t" ] && [ -x "$t" ] || continue
         timeout "$limit" "$t" 2>&1; rc=$?
         if [ $rc -eq 0 ]; then passed=$((passed + 1)); echo "PASS: $(basename "$t")"
+        elif [ $rc -eq 77 ]; then skipped=$((skipped + 1)); echo "SKIP: $(basename "$t")"
         elif [ $rc -eq 124 ]; then failed=$((failed + 1)); echo "FAIL: $(basename "$t") (no end after ${limit} s)"
         else failed=$((failed + 1)); echo "FAIL: $(basename "$t") (exit $rc)"; fi
     done
-    echo "programs: $passed passed, $failed failed"
+    echo "programs: $passed passed, $failed failed, $skipped skipped"
     [ $failed -eq 0 ]
     exit
 fi

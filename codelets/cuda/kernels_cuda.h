@@ -30,6 +30,24 @@ cudaError_t startrd_cuda_zpanel_v(int64_t m, int64_t nb, const cuDoubleComplex *
 cudaError_t startrd_cuda_zlarft_gram(int64_t nb, const cuDoubleComplex *tau, cuDoubleComplex *T,
                                      int64_t ldt, cudaStream_t stream);
 
+/** Largest bandwidth startrd_cuda_zhb2st() handles. */
+#define STARTRD_CUDA_ZHB2ST_MAX_KD 128
+
+/**
+ * The whole bulge chase of bulge_plan.h (band -> real tridiagonal) on the
+ * current GPU, queued on @p stream.  AB is the n x n Hermitian band of
+ * bandwidth kd, 1 <= kd <= STARTRD_CUDA_ZHB2ST_MAX_KD, in the layout of
+ * kernels_stage2.h for @p uplo (ldab = 2kd+1), read only; the chase runs on
+ * @p work (ldab x n entries).  @p progress holds nsweeps integers of scratch.
+ * When @p hous is not NULL it receives the reflectors in the VECT = 'V'
+ * layout of bulge_plan.h (nrefl (kd+1) entries, zero where not written).
+ * d (n) and e (n-1) receive the tridiagonal.
+ */
+cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, const cuDoubleComplex *AB,
+                                cuDoubleComplex *work, int *progress, int64_t nsweeps,
+                                cuDoubleComplex *hous, int64_t nrefl, double *d, double *e,
+                                cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

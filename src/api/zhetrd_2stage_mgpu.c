@@ -1,5 +1,6 @@
 /* The LAPACK-style entry point: argument checks in LAPACK's order, workspace
- * queries, then stage 1 on the GPUs and stage 2 on the host cores. */
+ * queries, then stage 1 on the GPUs and stage 2 on the first GPU or the host
+ * cores. */
 #include "startrd.h"
 
 #include "bulge_plan.h"
@@ -130,10 +131,8 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
         goto out;
     t1 = starpu_timing_now();
     startrd_stage2_band_from_dense(uplo, n, sz->kd, A, lda, band, ldab);
-    /* The kernels write only each reflector's own entries. */
-    if (vect == 'V')
-        memset(hous, 0, (size_t)sz->lhmin * sizeof *hous);
-    ret = startrd_stage2_zhb2st(vect, uplo, n, sz->kd, band, ldab, d, e, hous);
+    ret = startrd_stage2_zhb2st(vect, uplo, n, sz->kd, band, ldab, d, e, hous,
+                                sz->ngpu > 0 && ctx->opt.stage2 == STARTRD_STAGE2_AUTO ? ctx->cuda_worker[0] : -1);
     if (ret == 0)
         last_stats = (startrd_stats_t){.stage1_seconds = (t1 - t0) * 1e-6,
                                        .stage2_seconds = (starpu_timing_now() - t1) * 1e-6,

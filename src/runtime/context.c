@@ -52,6 +52,9 @@ void startrd_options_init(startrd_options_t *opt)
     opt->gpu_groups = getenv(STARTRD_GPU_GROUPS_ENV);
     if (opt->gpu_groups != NULL && opt->gpu_groups[0] == '\0')
         opt->gpu_groups = NULL;
+    opt->stage2 = getenv("STARTRD_STAGE2") != NULL && strcmp(getenv("STARTRD_STAGE2"), "host") == 0
+                      ? STARTRD_STAGE2_HOST
+                      : STARTRD_STAGE2_AUTO;
 }
 
 static int start_starpu(const startrd_options_t *opt)
@@ -210,7 +213,8 @@ static int options_valid(const startrd_options_t *opt)
     return opt->ngpu < STARPU_NMAXWORKERS && opt->ncpu != 0 && opt->ncpu < STARPU_NMAXWORKERS &&
            opt->nb >= 0 && opt->nb <= 1024 &&
            opt->dist_nb >= 0 && (opt->dist_nb == 0 || (opt->nb > 0 && opt->dist_nb % opt->nb == 0)) &&
-           (opt->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL || opt->allreduce == STARTRD_ALLREDUCE_HOST);
+           (opt->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL || opt->allreduce == STARTRD_ALLREDUCE_HOST) &&
+           (opt->stage2 == STARTRD_STAGE2_AUTO || opt->stage2 == STARTRD_STAGE2_HOST);
 }
 
 int startrd_context_acquire(const startrd_options_t *opt, int implicit, startrd_context_t **ctx)

@@ -41,8 +41,40 @@ void startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const doub
     }
 }
 
+/* The GPU chase: one task, the band in and (d, e) and HOUS out. */
+static int zhb2st_on_gpu(const startrd_bulge_plan_t *plan, char uplo, const double complex *AB, int64_t ldab,
+                         double *d, double *e, double complex *hous, int cuda_worker)
+{
+    starpu_data_handle_t hab = NULL, hd = NULL, he = NULL, hwork = NULL, hprogress = NULL, hhous = NULL;
+    int64_t n = plan->n;
+    int ret;
+
+    starpu_vector_data_register(&hab, STARPU_MAIN_RAM, (uintptr_t)AB, (uint32_t)(ldab * n), sizeof *AB);
+    starpu_vector_data_register(&hd, STARPU_MAIN_RAM, (uintptr_t)d, (uint32_t)n, sizeof *d);
+    starpu_vector_data_register(&he, STARPU_MAIN_RAM, (uintptr_t)e, (uint32_t)(n - 1), sizeof *e);
+    starpu_vector_data_register(&hwork, -1, 0, (uint32_t)(ldab * n), sizeof *AB);
+    starpu_vector_data_register(&hprogress, -1, 0, (uint32_t)startrd_bulge_nsweeps(plan), sizeof(int));
+    if (plan->vect == 'V')
+        starpu_vector_data_register(&hhous, STARPU_MAIN_RAM, (uintptr_t)hous,
+                                    (uint32_t)startrd_bulge_lhous(plan), sizeof *hous);
+    ret = startrd_task_zhb2st_chase(cuda_worker, plan, uplo, hab, hd, he, hwork, hprogress, hhous);
+    if (ret != 0)
+        startrd_error("stage 2: GPU task submission failed (%d)", ret);
+    starpu_task_wait_for_all();
+    starpu_data_unregister(hab);
+    starpu_data_unregister(hd);
+    starpu_data_unregister(he);
+    starpu_data_unregister(hwork);
+    starpu_data_unregister(hprogress);
+    if (hhous != NULL)
+        starpu_data_unregister(hhous);
+    if (ret != 0)
+        return STARTRD_ERR_RUNTIME;
+    return startrd_kernel_failures_take() > 0 ? STARTRD_ERR_KERNEL : 0;
+}
+
 int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double complex *AB,
-                          int64_t ldab, double *d, double *e, double complex *hous)
+                          int64_t ldab, double *d, double *e, double complex *hous, int cuda_worker)
 {
     const int64_t G = SWEEPS_PER_GROUP, width = 2 * G;
     startrd_bulge_plan_t plan;
@@ -56,10 +88,18 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
         startrd_error("stage 2: invalid band n=%lld kd=%lld", (long long)n, (long long)kd);
         return STARTRD_ERR_STATE;
     }
+    /* Vectors of up to 2^32-1 entries: bands of 2kd+1 <= 257 rows and
+     * n < 2^24 columns, far beyond a GPU's memory. */
+    if (cuda_worker >= 0 && n >= 2 && kd >= 1 && kd <= STARTRD_STAGE2_GPU_MAX_KD &&
+        (vect == 'N' || startrd_bulge_lhous(&plan) <= UINT32_MAX))
+        return zhb2st_on_gpu(&plan, uplo, AB, ldab, d, e, hous, cuda_worker);
     if (nranks < 1) {
         startrd_error("stage 2 needs a CPU worker");
         return STARTRD_ERR_RUNTIME;
     }
+    /* The kernels write only each reflector's own entries. */
+    if (vect == 'V')
+        memset(hous, 0, (size_t)startrd_bulge_lhous(&plan) * sizeof *hous);
     x.nsweeps = startrd_bulge_nsweeps(&plan);
     x.ngroups = (x.nsweeps + G - 1) / G;
     size_t ngroups = (size_t)(x.ngroups > 0 ? x.ngroups : 1);

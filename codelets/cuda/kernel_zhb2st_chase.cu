@@ -1,0 +1,563 @@
+/* Stage 2 on one GPU: the whole bulge chase of bulge_plan.h in a single
+ * launch.  A thread block runs one sweep at a time, kernel after kernel
+ * (types 1-3 of kernels_stage2.h), and publishes how many kernels of the
+ * sweep it has finished; before kernel m of sweep s it waits until sweep s-1
+ * has finished kernel min(m+2, K(s-1)-1), the plan's dependency.  Sweeps go
+ * to the blocks round robin, so hundreds of them advance together, each a
+ * few kernels behind the previous one.  Waiting on another block is only
+ * safe if that block runs: the grid never holds more blocks than fit on the
+ * GPU at once.
+ *
+ * The chase works on a copy of the band in lower storage (an upper band is
+ * conjugated into it), so that the blocks a kernel touches are dense
+ * column-major with leading dimension ldab-1 and a warp reads 32
+ * consecutive rows of a column.  A kernel keeps its block in registers: lane
+ * l of warp w holds rows l, l+32, ... of columns w, w+W, ...; sums over
+ * columns go through shared memory, sums over rows through warp shuffles.
+ * The arithmetic is that of the CPU kernels (kernel_zhb2st_common.h): same
+ * reflectors (ZLARFG), same two-sided update (ZLARFY), same read-out. */
+#include "kernels_cuda.h"
+
+#include <cfloat>
+#include <cuda/atomic>
+
+namespace {
+
+__device__ __forceinline__ cuDoubleComplex zero() { return make_cuDoubleComplex(0.0, 0.0); }
+__device__ __forceinline__ cuDoubleComplex mul_conj(cuDoubleComplex a, cuDoubleComplex b)   /* conj(a) b */
+{
+    return make_cuDoubleComplex(a.x * b.x + a.y * b.y, a.x * b.y - a.y * b.x);
+}
+__device__ __forceinline__ cuDoubleComplex scale(double s, cuDoubleComplex a)
+{
+    return make_cuDoubleComplex(s * a.x, s * a.y);
+}
+
+__device__ __forceinline__ double warp_sum(double x)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        x += __shfl_xor_sync(0xffffffffu, x, o);
+    return x;
+}
+
+__device__ __forceinline__ double warp_max(double x)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        x = fmax(x, __shfl_xor_sync(0xffffffffu, x, o));
+    return x;
+}
+
+__device__ __forceinline__ cuDoubleComplex warp_zsum(cuDoubleComplex x)
+{
+    return make_cuDoubleComplex(warp_sum(x.x), warp_sum(x.y));
+}
+
+struct band {
+    cuDoubleComplex *ab;   /* lower storage; A(i, j) at ab[i + j*ld], j <= i <= j+2kd */
+    int64_t n, kd, ld;     /* ld = ldab - 1 */
+    cuDoubleComplex *hous; /* NULL: the reflectors are not kept */
+    int64_t nrefl;
+    int64_t nsweeps;
+    int *progress;         /* per sweep: kernels finished */
+};
+
+/* The plan's index arithmetic (bulge_plan.c), on the device. */
+__device__ int64_t sweep_nkernels(const band &b, int64_t s)
+{
+    int64_t rows = b.n - 1 - s, nblk = (rows + b.kd - 1) / b.kd, last = rows - (nblk - 1) * b.kd;
+
+    return 2 * nblk - 1 - (nblk > 1 && last == 1);
+}
+
+__device__ int64_t refl_prefix(int64_t len, int64_t kd)
+{
+    int64_t q = len / kd, r = len % kd;
+
+    return kd * (q * (q + 1) / 2) + r * (q + 1);
+}
+
+__device__ int64_t refl_index(const band &b, int64_t s, int64_t j)
+{
+    return refl_prefix(b.n - 1, b.kd) - refl_prefix(b.n - 1 - s, b.kd) + j;
+}
+
+/* max(|x|, |y|, |z|) scaled as LAPACK's DLAPY3. */
+__device__ double lapy3(double x, double y, double z)
+{
+    double w = fmax(fabs(x), fmax(fabs(y), fabs(z)));
+
+    if (w == 0.0)
+        return fabs(x) + fabs(y) + fabs(z);
+    return w * sqrt((x / w) * (x / w) + (y / w) * (y / w) + (z / w) * (z / w));
+}
+
+/*
+ * Kernel state of a block of KD x KD: W warps, RA = KD/32 rows and CB = KD/W
+ * columns per thread.
+ */
+template <int KD, int W>
+struct chase_block {
+    static constexpr int RA = KD / 32, CB = KD / W;
+
+    cuDoubleComplex c[RA][CB];
+    int lane, warp;
+
+    __device__ int row(int a) const { return lane + 32 * a; }
+    __device__ int col(int b) const { return warp + W * b; }
+
+    /* Entry (i, j) of the rows x cols block at (i0, j0) is held. */
+    __device__ bool holds(int a, int b, int rows, int cols, bool lower) const
+    {
+        return row(a) < rows && col(b) < cols && (!lower || row(a) >= col(b));
+    }
+
+    /* The block of the band at (i0, j0), zero where not held.  L1 is
+     * bypassed: other blocks wrote these entries. */
+    __device__ void load(const band &bd, int64_t i0, int64_t j0, int rows, int cols, bool lower)
+    {
+#pragma unroll
+        for (int a = 0; a < RA; a++)
+#pragma unroll
+            for (int b = 0; b < CB; b++)
+                c[a][b] = holds(a, b, rows, cols, lower) ? __ldcg(bd.ab + (i0 + row(a)) + (j0 + col(b)) * bd.ld)
+                                                         : zero();
+    }
+
+    __device__ void store(const band &bd, int64_t i0, int64_t j0, int rows, int cols, bool lower) const
+    {
+#pragma unroll
+        for (int a = 0; a < RA; a++)
+#pragma unroll
+            for (int b = 0; b < CB; b++)
+                if (holds(a, b, rows, cols, lower))
+                    __stcg(bd.ab + (i0 + row(a)) + (j0 + col(b)) * bd.ld, c[a][b]);
+    }
+};
+
+template <int KD, int W>
+struct chase_shared {
+    cuDoubleComplex v[KD];         /* the sweep's current reflector, zero beyond its length */
+    cuDoubleComplex y[KD];         /* the block times v */
+    cuDoubleComplex part[W][KD];   /* per warp: partial sums over its columns */
+    cuDoubleComplex tau, alpha;
+};
+
+/*
+ * ZLARFG on x = (x_0, ..., x_{len-1}), entry i in xs[a] of lane i mod 32,
+ * a = i / 32, run by one warp.  Returns beta (the new x_0, real), sets tau
+ * and turns xs into v with v_0 = 1 (zero beyond len).
+ */
+template <int RA>
+__device__ double warp_zlarfg(int len, cuDoubleComplex (&xs)[RA], cuDoubleComplex &tau)
+{
+    const double safmin = DBL_MIN / (DBL_EPSILON / 2), rsafmn = 1.0 / safmin;
+    int lane = threadIdx.x & 31;
+    cuDoubleComplex alpha = make_cuDoubleComplex(__shfl_sync(0xffffffffu, xs[0].x, 0),
+                                                 __shfl_sync(0xffffffffu, xs[0].y, 0));
+    double beta, big = 0.0, ssq = 0.0, xnorm;
+    int knt = 0;
+
+    /* The norm of x_1.. scaled by its largest entry, as DZNRM2 guards it. */
+    auto norm = [&]() {
+        big = 0.0;
+        ssq = 0.0;
+#pragma unroll
+        for (int a = 0; a < RA; a++)
+            if (lane + 32 * a >= 1 && lane + 32 * a < len)
+                big = fmax(big, fmax(fabs(xs[a].x), fabs(xs[a].y)));
+        big = warp_max(big);
+        if (big == 0.0)
+            return 0.0;
+#pragma unroll
+        for (int a = 0; a < RA; a++)
+            if (lane + 32 * a >= 1 && lane + 32 * a < len)
+                ssq += (xs[a].x / big) * (xs[a].x / big) + (xs[a].y / big) * (xs[a].y / big);
+        return big * sqrt(warp_sum(ssq));
+    };
+
+    xnorm = norm();
+    if (xnorm == 0.0 && alpha.y == 0.0) {
+        tau = zero();
+        if (lane == 0)
+            xs[0] = make_cuDoubleComplex(1.0, 0.0);
+        return alpha.x;
+    }
+    beta = -copysign(lapy3(alpha.x, alpha.y, xnorm), alpha.x);
+    while (fabs(beta) < safmin && knt < 20) {
+        knt++;
+#pragma unroll
+        for (int a = 0; a < RA; a++)
+            xs[a] = scale(rsafmn, xs[a]);
+        beta *= rsafmn;
+        alpha = scale(rsafmn, alpha);
+    }
+    if (knt > 0) {
+        xnorm = norm();
+        beta = -copysign(lapy3(alpha.x, alpha.y, xnorm), alpha.x);
+    }
+    tau = make_cuDoubleComplex((beta - alpha.x) / beta, -alpha.y / beta);
+    cuDoubleComplex s = cuCdiv(make_cuDoubleComplex(1.0, 0.0), make_cuDoubleComplex(alpha.x - beta, alpha.y));
+#pragma unroll
+    for (int a = 0; a < RA; a++) {
+        int i = lane + 32 * a;
+
+        xs[a] = i == 0 ? make_cuDoubleComplex(1.0, 0.0) : i < len ? cuCmul(xs[a], s) : zero();
+    }
+    for (int k = 0; k < knt; k++)
+        beta *= safmin;
+    return beta;
+}
+
+template <int KD, int W>
+class sweep_runner {
+    using blk_t = chase_block<KD, W>;
+    static constexpr int RA = blk_t::RA, CB = blk_t::CB;
+
+    const band &bd;
+    chase_shared<KD, W> &sh;
+    blk_t blk;
+    int64_t s;
+
+public:
+    __device__ sweep_runner(const band &b, chase_shared<KD, W> &shared, int64_t sweep)
+        : bd(b), sh(shared), s(sweep)
+    {
+        blk.lane = threadIdx.x & 31;
+        blk.warp = threadIdx.x >> 5;
+    }
+
+    /* Warp 0 keeps reflector j of the sweep, of length len, in HOUS. */
+    __device__ void keep(int64_t j, int len, const cuDoubleComplex (&vs)[RA], cuDoubleComplex tau)
+    {
+        if (bd.hous == nullptr)
+            return;
+        int64_t r = refl_index(bd, s, j);
+
+        if (blk.lane == 0)
+            bd.hous[r] = tau;
+#pragma unroll
+        for (int a = 0; a < RA; a++)
+            if (blk.row(a) < len)
+                bd.hous[bd.nrefl + r * bd.kd + blk.row(a)] = vs[a];
+    }
+
+    /* Warp 0: v, tau to shared memory. */
+    __device__ void publish(const cuDoubleComplex (&vs)[RA], cuDoubleComplex tau)
+    {
+#pragma unroll
+        for (int a = 0; a < RA; a++)
+            sh.v[blk.row(a)] = vs[a];
+        if (blk.lane == 0)
+            sh.tau = tau;
+    }
+
+    /* sh.y = (the block) * sh.v over its first len rows, from partial sums. */
+    __device__ void sum_rows(cuDoubleComplex (&p)[RA])
+    {
+#pragma unroll
+        for (int a = 0; a < RA; a++)
+            sh.part[blk.warp][blk.row(a)] = p[a];
+        __syncthreads();
+        for (int i = threadIdx.x; i < KD; i += blockDim.x) {
+            cuDoubleComplex t = sh.y[i];
+
+#pragma unroll
+            for (int w = 0; w < W; w++)
+                t = cuCadd(t, sh.part[w][i]);
+            sh.y[i] = t;
+        }
+        __syncthreads();
+    }
+
+    /*
+     * A(st:st+len-1, st:st+len-1) := G A G^H, G = I - g v v^H with g =
+     * conj(tau) (the H^H A H of the plan), on the lower triangle; ZLARFY's
+     * arithmetic as in kernel_zreflect_hermitian.c, the diagonal kept real.
+     */
+    __device__ void apply_diag(int64_t st, int len)
+    {
+        cuDoubleComplex g = cuConj(sh.tau);
+        cuDoubleComplex p[RA];
+
+        if (g.x == 0.0 && g.y == 0.0)
+            return;
+        blk.load(bd, st, st, len, len, true);
+        /* y = A v from the lower triangle: (i, j), i > j, gives A_ij v_j to
+         * y_i (a sum over columns) and conj(A_ij) v_i to y_j (over rows). */
+#pragma unroll
+        for (int a = 0; a < RA; a++)
+            p[a] = zero();
+#pragma unroll
+        for (int b = 0; b < CB; b++) {
+            cuDoubleComplex q = zero(), vj = sh.v[blk.col(b)];
+
+#pragma unroll
+            for (int a = 0; a < RA; a++) {
+                int i = blk.row(a), j = blk.col(b);
+
+                if (i > j) {
+                    p[a] = cuCadd(p[a], cuCmul(blk.c[a][b], vj));
+                    q = cuCadd(q, mul_conj(blk.c[a][b], sh.v[i]));
+                } else if (i == j) {
+                    p[a] = cuCadd(p[a], scale(blk.c[a][b].x, vj));
+                }
+            }
+            q = warp_zsum(q);
+            if (blk.lane == 0)
+                sh.y[blk.col(b)] = q;
+        }
+        sum_rows(p);
+        /* w = y + alpha v, alpha = -1/2 g (y^H v). */
+        if (blk.warp == 0) {
+            cuDoubleComplex d = zero();
+
+            for (int i = blk.lane; i < KD; i += 32)
+                d = cuCadd(d, mul_conj(sh.y[i], sh.v[i]));
+            d = warp_zsum(d);
+            if (blk.lane == 0)
+                sh.alpha = scale(-0.5, cuCmul(g, d));
+        }
+        __syncthreads();
+        cuDoubleComplex alpha = sh.alpha, gc = cuConj(g);
+
+        /* A_ij -= g v_i conj(w_j) + conj(g) w_i conj(v_j). */
+#pragma unroll
+        for (int b = 0; b < CB; b++) {
+            int j = blk.col(b);
+            cuDoubleComplex vj = sh.v[j], wj = cuCadd(sh.y[j], cuCmul(alpha, vj));
+
+#pragma unroll
+            for (int a = 0; a < RA; a++) {
+                int i = blk.row(a);
+                cuDoubleComplex vi = sh.v[i], wi = cuCadd(sh.y[i], cuCmul(alpha, vi));
+
+                if (i > j) {
+                    cuDoubleComplex t = cuCadd(cuCmul(g, cuCmul(vi, cuConj(wj))),
+                                               cuCmul(gc, cuCmul(wi, cuConj(vj))));
+
+                    blk.c[a][b] = cuCsub(blk.c[a][b], t);
+                } else if (i == j) {
+                    cuDoubleComplex t = cuCmul(g, cuCmul(vi, cuConj(wj)));
+
+                    blk.c[a][b] = make_cuDoubleComplex(blk.c[a][b].x - 2.0 * t.x, 0.0);
+                }
+            }
+        }
+        blk.store(bd, st, st, len, len, true);
+    }
+
+    /* Type 1: reflector 0 from column s, then the diagonal block. */
+    __device__ void type1(int64_t st, int len)
+    {
+        if (blk.warp == 0) {
+            cuDoubleComplex xs[RA], tau;
+            const int64_t base = st + s * bd.ld;
+
+#pragma unroll
+            for (int a = 0; a < RA; a++)
+                xs[a] = blk.row(a) < len ? __ldcg(bd.ab + base + blk.row(a)) : zero();
+            double beta = warp_zlarfg<RA>(len, xs, tau);
+
+#pragma unroll
+            for (int a = 0; a < RA; a++)
+                if (blk.row(a) < len)
+                    __stcg(bd.ab + base + blk.row(a), blk.row(a) == 0 ? make_cuDoubleComplex(beta, 0.0) : zero());
+            publish(xs, tau);
+            keep(0, len, xs, tau);
+        }
+        __syncthreads();
+        apply_diag(st, len);
+    }
+
+    /*
+     * Type 2 on block (st, st+kd-1), applying reflector j-1 and generating
+     * reflector j: C = A(j1:j1+lm-1, st:st+kd-1) := C H, then the new
+     * reflector from C's first column and C(:, 1:) := G C(:, 1:) with
+     * G = I - conj(tau') v' v'^H.
+     */
+    __device__ void type2(int64_t st, int64_t j)
+    {
+        const int64_t j1 = st + bd.kd;
+        const int lm = (int)min(bd.kd, bd.n - j1), kd = (int)bd.kd;
+        cuDoubleComplex tau = sh.tau;
+        cuDoubleComplex p[RA];
+
+        blk.load(bd, j1, st, lm, kd, false);
+#pragma unroll
+        for (int a = 0; a < RA; a++) {
+            p[a] = zero();
+#pragma unroll
+            for (int b = 0; b < CB; b++)
+                p[a] = cuCadd(p[a], cuCmul(blk.c[a][b], sh.v[blk.col(b)]));
+        }
+        for (int i = threadIdx.x; i < KD; i += blockDim.x)
+            sh.y[i] = zero();
+        sum_rows(p);
+        /* C -= tau y v^H */
+#pragma unroll
+        for (int a = 0; a < RA; a++) {
+            cuDoubleComplex ty = cuCmul(tau, sh.y[blk.row(a)]);
+
+#pragma unroll
+            for (int b = 0; b < CB; b++)
+                blk.c[a][b] = cuCsub(blk.c[a][b], cuCmul(ty, cuConj(sh.v[blk.col(b)])));
+        }
+        __syncthreads();
+        if (blk.warp == 0) {
+            cuDoubleComplex xs[RA], taun;
+
+#pragma unroll
+            for (int a = 0; a < RA; a++)
+                xs[a] = blk.c[a][0];
+            double beta = warp_zlarfg<RA>(lm, xs, taun);
+
+#pragma unroll
+            for (int a = 0; a < RA; a++)
+                blk.c[a][0] = blk.row(a) == 0 ? make_cuDoubleComplex(beta, 0.0) : zero();
+            publish(xs, taun);
+            keep(j, lm, xs, taun);
+        }
+        __syncthreads();
+        cuDoubleComplex gc = cuConj(sh.tau);
+
+        /* z_j = v'^H C(:, j), a sum over rows: within the warp. */
+#pragma unroll
+        for (int b = 0; b < CB; b++) {
+            cuDoubleComplex z = zero();
+
+            if (blk.col(b) == 0)
+                continue;
+#pragma unroll
+            for (int a = 0; a < RA; a++)
+                z = cuCadd(z, mul_conj(sh.v[blk.row(a)], blk.c[a][b]));
+            z = cuCmul(gc, warp_zsum(z));
+#pragma unroll
+            for (int a = 0; a < RA; a++)
+                blk.c[a][b] = cuCsub(blk.c[a][b], cuCmul(sh.v[blk.row(a)], z));
+        }
+        blk.store(bd, j1, st, lm, kd, false);
+    }
+
+    __device__ void run()
+    {
+        const int64_t K = sweep_nkernels(bd, s), Kprev = s > 0 ? sweep_nkernels(bd, s - 1) : 0;
+        cuda::atomic_ref<int, cuda::thread_scope_device> done(bd.progress[s]);
+
+        for (int64_t m = 0; m < K; m++) {
+            if (s > 0 && threadIdx.x == 0) {
+                cuda::atomic_ref<int, cuda::thread_scope_device> prev(bd.progress[s - 1]);
+                int need = (int)min(m + 2, Kprev - 1) + 1;
+
+                while (prev.load(cuda::memory_order_acquire) < need)
+                    __nanosleep(32);
+            }
+            __syncthreads();
+            int64_t J = m / 2, st = s + 1 + J * bd.kd;
+            int len = (int)min(bd.kd, bd.n - st);
+
+            if (m == 0)
+                type1(st, len);
+            else if (m % 2 == 1)
+                type2(st, J + 1);
+            else
+                apply_diag(st, len);
+            __threadfence();
+            __syncthreads();
+            if (threadIdx.x == 0)
+                done.store((int)(m + 1), cuda::memory_order_release);
+        }
+    }
+};
+
+/* MINB blocks per SM at least: enough sweeps in flight for the registers
+ * a block's tile takes. */
+template <int KD, int W, int MINB>
+__global__ void __launch_bounds__(32 * W, MINB) zhb2st_chase_kernel(band bd)
+{
+    __shared__ chase_shared<KD, W> sh;
+
+    for (int64_t s = blockIdx.x; s < bd.nsweeps; s += gridDim.x) {
+        sweep_runner<KD, W> r(bd, sh, s);
+
+        r.run();
+        __syncthreads();
+    }
+}
+
+/* The user's band (either storage, ldab = 2kd+1) into the working lower
+ * band, bulge rows zeroed. */
+__global__ void band_to_lower_kernel(char uplo, int64_t n, int64_t kd, const cuDoubleComplex *in,
+                                     cuDoubleComplex *out)
+{
+    int64_t ldab = 2 * kd + 1, j = blockIdx.x;
+
+    for (int64_t r = threadIdx.x; r < ldab; r += blockDim.x) {
+        cuDoubleComplex x = zero();
+
+        if (r <= kd && j + r < n)
+            x = uplo == 'L' ? in[r + j * ldab] : cuConj(in[2 * kd - r + (j + r) * ldab]);
+        out[r + j * ldab] = x;
+    }
+}
+
+__global__ void tridiag_kernel(int64_t n, int64_t ldab, const cuDoubleComplex *ab, double *d, double *e)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
+        d[i] = ab[i * ldab].x;
+        if (i < n - 1)
+            e[i] = ab[1 + i * ldab].x;
+    }
+}
+
+template <int KD, int W, int MINB>
+cudaError_t launch_chase(const band &bd, cudaStream_t stream)
+{
+    int device, nsm, per_sm;
+    cudaError_t err;
+
+    if ((err = cudaGetDevice(&device)) != cudaSuccess ||
+        (err = cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess ||
+        (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, zhb2st_chase_kernel<KD, W, MINB>, 32 * W, 0)) !=
+            cudaSuccess)
+        return err;
+    if (per_sm < 1)
+        return cudaErrorInvalidConfiguration;
+    int64_t grid = (int64_t)nsm * per_sm < bd.nsweeps ? (int64_t)nsm * per_sm : bd.nsweeps;
+
+    zhb2st_chase_kernel<KD, W, MINB><<<(unsigned)grid, 32 * W, 0, stream>>>(bd);
+    return cudaGetLastError();
+}
+
+} // namespace
+
+extern "C" cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, const cuDoubleComplex *AB,
+                                           cuDoubleComplex *work, int *progress, int64_t nsweeps,
+                                           cuDoubleComplex *hous, int64_t nrefl, double *d, double *e,
+                                           cudaStream_t stream)
+{
+    const int64_t ldab = 2 * kd + 1;
+    band bd = {work, n, kd, ldab - 1, hous, nrefl, nsweeps, progress};
+    cudaError_t err;
+
+    if (kd < 1 || kd > STARTRD_CUDA_ZHB2ST_MAX_KD || n < 1)
+        return cudaErrorInvalidValue;
+    band_to_lower_kernel<<<(unsigned)n, 128, 0, stream>>>(uplo, n, kd, AB, work);
+    if ((err = cudaGetLastError()) != cudaSuccess)
+        return err;
+    if (nsweeps > 0) {
+        if ((err = cudaMemsetAsync(progress, 0, (size_t)nsweeps * sizeof *progress, stream)) != cudaSuccess)
+            return err;
+        if (hous != nullptr &&
+            (err = cudaMemsetAsync(hous, 0, (size_t)nrefl * (size_t)(kd + 1) * sizeof *hous, stream)) !=
+                cudaSuccess)
+            return err;
+        err = kd <= 32 ? launch_chase<32, 4, 4>(bd, stream)
+            : kd <= 64 ? launch_chase<64, 8, 2>(bd, stream)
+                       : launch_chase<128, 16, 1>(bd, stream);
+        if (err != cudaSuccess)
+            return err;
+    }
+    tridiag_kernel<<<(unsigned)((n + 255) / 256 < 1024 ? (n + 255) / 256 : 1024), 256, 0, stream>>>(n, ldab, work,
+                                                                                                  d, e);
+    return cudaGetLastError();
+}

@@ -1,0 +1,185 @@
+/* startrd-stage2: stage 2 alone (Hermitian band -> real tridiagonal) on the
+ * host cores and on a GPU, on the same random bands, one line per order,
+ * bandwidth and place, with the eigenvalue agreement of the two
+ * tridiagonals. */
+#include "startrd.h"
+
+#include "bulge_plan.h"
+#include "context.h"
+#include "stage2.h"
+
+#include <float.h>
+#include <getopt.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A random Hermitian band in the chase's layout (stage2.h), entries uniform
+ * in [-1,1] + i[-1,1], real diagonal. */
+static void random_band(char uplo, int64_t n, int64_t kd, uint64_t seed, double complex *AB)
+{
+    int64_t ldab = 2 * kd + 1;
+
+    memset(AB, 0, (size_t)(ldab * n) * sizeof *AB);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = j; i < n && i <= j + kd; i++) {
+            double re, im;
+
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            re = (double)(seed >> 11) * 0x1.0p-52 - 1.0;
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            im = i == j ? 0.0 : (double)(seed >> 11) * 0x1.0p-52 - 1.0;
+            if (uplo == 'L')
+                AB[(i - j) + j * ldab] = CMPLX(re, im);
+            else
+                AB[(2 * kd + j - i) + i * ldab] = CMPLX(re, -im);
+        }
+}
+
+static int parse_list(const char *s, int64_t *v, int max)
+{
+    int k = 0;
+
+    for (char *end; *s != '\0' && k < max; s = *end == ',' ? end + 1 : end) {
+        v[k++] = strtoll(s, &end, 10);
+        if (end == s)
+            return 0;
+    }
+    return k;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* Eigenvalues of (d, e), ascending, into w. */
+static int tridiag_eig(int64_t n, const double *d, const double *e, double *w, double *work)
+{
+    memcpy(w, d, (size_t)n * sizeof *w);
+    memcpy(work, e, (size_t)(n - 1) * sizeof *work);
+    if (LAPACKE_dsterf((lapack_int)n, w, work) != 0)
+        return -1;
+    qsort(w, (size_t)n, sizeof *w, cmp_double);
+    return 0;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: startrd-stage2 [--n N1,N2,..] [--nb B1,B2,..] [--uplo L|U] [--vect N|V]\n"
+               "                      [--host-max N] [--seed S]\n"
+               "  --n         orders (default 16384,32768)\n"
+               "  --nb        bandwidths (default 32,64,128)\n"
+               "  --host-max  chase on the host cores only up to this order (default: all)\n");
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"n", required_argument, 0, 'n'},    {"nb", required_argument, 0, 'b'},
+        {"uplo", required_argument, 0, 'u'}, {"vect", required_argument, 0, 'v'},
+        {"host-max", required_argument, 0, 'H'}, {"seed", required_argument, 0, 's'},
+        {"help", no_argument, 0, 'h'},       {0, 0, 0, 0}};
+    int64_t ns[16] = {16384, 32768}, nbs[16] = {32, 64, 128}, host_max = INT64_MAX;
+    int nn = 2, nnb = 3, c, status = 0;
+    uint64_t seed = 1;
+    char uplo = 'L', vect = 'N';
+    startrd_context_t *ctx;
+
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'n': nn = parse_list(optarg, ns, 16); break;
+        case 'b': nnb = parse_list(optarg, nbs, 16); break;
+        case 'u': uplo = optarg[0]; break;
+        case 'v': vect = optarg[0]; break;
+        case 'H': host_max = atoll(optarg); break;
+        case 's': seed = strtoull(optarg, NULL, 10); break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (nn < 1 || nnb < 1 || (uplo != 'L' && uplo != 'U') || (vect != 'N' && vect != 'V')) {
+        usage(stderr);
+        return 2;
+    }
+    if (startrd_context_acquire(NULL, 0, &ctx) != 0) {
+        fprintf(stderr, "cannot open the runtime context\n");
+        return 1;
+    }
+    printf("%8s %5s %-5s %10s %10s %8s\n", "n", "nb", "where", "seconds", "vs host", "eig");
+    for (int i = 0; i < nn; i++)
+        for (int k = 0; k < nnb; k++) {
+            int64_t n = ns[i], kd = nbs[k], ldab = 2 * kd + 1;
+            startrd_bulge_plan_t plan;
+
+            if (n < 2 || kd < 1 || startrd_bulge_plan_init(&plan, vect, n, kd) != 0)
+                continue;
+            double complex *AB0 = malloc((size_t)(ldab * n) * sizeof *AB0);
+            double complex *AB = malloc((size_t)(ldab * n) * sizeof *AB);
+            double complex *hous = malloc((size_t)startrd_bulge_lhous(&plan) * sizeof *hous);
+            double *d = malloc((size_t)n * sizeof *d), *e = malloc((size_t)n * sizeof *e);
+            double *wh = malloc((size_t)n * sizeof *wh), *wg = malloc((size_t)n * sizeof *wg);
+            double *work = malloc((size_t)n * sizeof *work), t_host = NAN;
+
+            if (AB0 == NULL || AB == NULL || hous == NULL || d == NULL || e == NULL || wh == NULL || wg == NULL ||
+                work == NULL) {
+                fprintf(stderr, "cannot allocate the band n = %lld nb = %lld\n", (long long)n, (long long)kd);
+                return 1;
+            }
+            random_band(uplo, n, kd, seed, AB0);
+            for (int g = 0; g < 2; g++) {
+                int worker = g == 0 ? -1 : ctx->ncuda > 0 ? ctx->cuda_worker[0] : -2;
+                double t0, t;
+
+                if ((g == 0 && n > host_max) || worker == -2 || (g == 1 && kd > STARTRD_STAGE2_GPU_MAX_KD))
+                    continue;
+                memcpy(AB, AB0, (size_t)(ldab * n) * sizeof *AB);
+                t0 = now();
+                int info = startrd_stage2_zhb2st(vect, uplo, n, kd, AB, ldab, d, e, hous, worker);
+
+                t = now() - t0;
+                if (info != 0 || tridiag_eig(n, d, e, g == 0 ? wh : wg, work) != 0) {
+                    fprintf(stderr, "stage 2 failed at n = %lld nb = %lld (%d)\n", (long long)n, (long long)kd, info);
+                    status = 1;
+                    continue;
+                }
+                if (g == 0) {
+                    t_host = t;
+                    printf("%8lld %5lld %-5s %10.3f %10s %8s\n", (long long)n, (long long)kd, "host", t, "", "");
+                } else {
+                    double diff = 0.0, scale = DBL_MIN;
+
+                    for (int64_t l = 0; l < n && !isnan(t_host); l++) {
+                        diff = fmax(diff, fabs(wh[l] - wg[l]));
+                        scale = fmax(scale, fabs(wh[l]));
+                    }
+                    printf("%8lld %5lld %-5s %10.3f %9.1fx %8.3f\n", (long long)n, (long long)kd, "gpu", t,
+                           t_host / t, isnan(t_host) ? NAN : diff / ((double)n * DBL_EPSILON * scale));
+                }
+                fflush(stdout);
+            }
+            free(AB0);
+            free(AB);
+            free(hous);
+            free(d);
+            free(e);
+            free(wh);
+            free(wg);
+            free(work);
+        }
+    startrd_context_release();
+    return status;
+}
