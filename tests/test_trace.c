@@ -28,8 +28,7 @@ static long count_tasks(const char *path, const char *name)
 int main(void)
 {
     static const char *const kinds[] = {"startrd_zpanel_qr", "startrd_zhemm_columns",
-                                        "startrd_zher2k_columns", "startrd_zgemm",
-                                        "startrd_zhb2st_sweeps", "copy_in", "copy_out"};
+                                        "startrd_zher2k_columns", "startrd_zgemm", "copy_in", "copy_out"};
     const char *dir = "tests/trace-test";
     const int n = 300;
     double complex *a = malloc(sizeof *a * n * n), *tau = malloc(sizeof *tau * n);
@@ -47,6 +46,7 @@ int main(void)
     opt.nb = 16;
     opt.trace_dir = dir;
     tst_check(startrd_init(&opt) == 0, "startrd_init with trace_dir %s", dir);
+    int ngpu = startrd_gpu_count();
     tst_check(zhetrd_2stage_mgpu('N', 'L', n, a, n, d, e, tau, NULL, 0, NULL, 0, -1) == 0,
               "traced reduction of order %d", n);
     tst_check(startrd_finalize() == 0, "finalize converts the trace");
@@ -60,6 +60,11 @@ int main(void)
 
         tst_check(count > 0, "%s lists %ld %s tasks", path, count, kinds[k]);
     }
+    /* Stage 2 runs on the first GPU when there is one, as ranks on the CPU workers otherwise. */
+    long host = count_tasks(path, "startrd_zhb2st_sweeps"), gpu = count_tasks(path, "startrd_zhb2st_chase");
+
+    tst_check(ngpu > 0 ? gpu == 1 && host == 0 : gpu == 0 && host > 0,
+              "%s lists %ld startrd_zhb2st_sweeps and %ld startrd_zhb2st_chase tasks", path, host, gpu);
     free(a);
     free(tau);
     free(d);
