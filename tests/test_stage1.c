@@ -29,8 +29,8 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
         goto out;
     tst_fill_sentinel(uplo, n, a0, lda, sentinel);
     memcpy(a, a0, size * sizeof *a);
-    ret = startrd_stage1_zhe2hb(uplo, n, nb, dist_nb, ctx->ncuda, ctx->cuda_worker, groups, allreduce, a, lda, tau,
-                                1);
+    ret = startrd_stage1_zhe2hb(uplo, n, nb, dist_nb, ctx->ncuda, ctx->cuda_worker, ctx->cuda_side_worker, groups,
+                                allreduce, a, lda, tau, 1);
     if (ret != 0)
         goto out;
     outside = tst_count_sentinel_changes(uplo, n, a, lda, sentinel);

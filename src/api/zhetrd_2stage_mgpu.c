@@ -120,7 +120,7 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
     }
     startrd_trace_begin();
     if (sz->kd > 0) {
-        ret = startrd_stage1_zhe2hb(uplo, n, sz->kd, dist_nb, sz->ngpu, ctx->cuda_worker,
+        ret = startrd_stage1_zhe2hb(uplo, n, sz->kd, dist_nb, sz->ngpu, ctx->cuda_worker, ctx->cuda_side_worker,
                                     sz->ngpu > 0 ? ctx->gpu_group : NULL, ctx->opt.allreduce, A, lda, tau,
                                     ctx->opt.check_finite);
     } else if (ctx->opt.check_finite && !(isfinite(creal(A[0])) && isfinite(cimag(A[0])))) {

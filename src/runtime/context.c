@@ -99,11 +99,27 @@ static int start_starpu(const startrd_options_t *opt)
     return 0;
 }
 
+/* Per GPU, its first worker and, when StarPU drives it through several
+ * streams, its second. */
 static void collect_cuda_workers(void)
 {
 #ifdef STARTRD_USE_CUDA
-    context.ncuda = starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, context.cuda_worker,
-                                                  STARPU_NMAXWORKERS);
+    int workers[STARPU_NMAXWORKERS];
+    int n = (int)starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, workers, STARPU_NMAXWORKERS);
+
+    context.ncuda = 0;
+    for (int i = 0; i < n; i++) {
+        int g = 0, dev = starpu_worker_get_devid(workers[i]);
+
+        while (g < context.ncuda && starpu_worker_get_devid(context.cuda_worker[g]) != dev)
+            g++;
+        if (g == context.ncuda) {
+            context.cuda_worker[context.ncuda] = context.cuda_side_worker[context.ncuda] = workers[i];
+            context.ncuda++;
+        } else if (context.cuda_side_worker[g] == context.cuda_worker[g]) {
+            context.cuda_side_worker[g] = workers[i];
+        }
+    }
 #else
     context.ncuda = 0;
 #endif

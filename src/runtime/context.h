@@ -12,7 +12,9 @@ typedef struct startrd_context {
     int refcount;
     int owns_starpu;               /* 0 when the application started StarPU */
     int ncuda;                     /* CUDA workers available to the library */
-    int cuda_worker[STARPU_NMAXWORKERS];
+    int cuda_worker[STARPU_NMAXWORKERS];       /* per GPU, the worker of its bulk work */
+    int cuda_side_worker[STARPU_NMAXWORKERS];  /* per GPU, a second worker (stream) for the critical
+                                                  path beside it, or cuda_worker when there is none */
     int gpu_group[STARPU_NMAXWORKERS];         /* per GPU, its group in the hierarchical sum */
     startrd_options_t opt;
     char *trace_dir;               /* owned copy of opt.trace_dir */

@@ -14,6 +14,8 @@
  * of A, the reflectors beyond it and their scalar factors in tau[0 .. n-nb-1].
  * Block columns are distributed in blocks of dist_nb columns over the
  * @p nowners CUDA workers of @p owner_worker; nowners = 0 runs on CPU workers.
+ * side_worker[p] (NULL: owner_worker[p]) is a second worker of the same GPU
+ * for the panels and the copies out, which then overlap the updates.
  * The partial products of A*V (one per GPU, or one per CPU worker) are
  * summed as @p allreduce says, in the groups part_group[p] gives, numbered
  * below STARPU_NMAXWORKERS (NULL: a group each).
@@ -22,7 +24,7 @@
  * @return 0 or a positive startrd_status.
  */
 int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
-                          int nowners, const int *owner_worker, const int *part_group,
+                          int nowners, const int *owner_worker, const int *side_worker, const int *part_group,
                           startrd_allreduce_t allreduce,
                           double complex *A, int64_t lda, double complex *tau, int check_finite);
 

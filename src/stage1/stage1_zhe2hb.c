@@ -35,6 +35,7 @@ struct stage1 {
     startrd_desc_t A;
     const int *part_group;             /* group of each partial product; NULL: one each */
     startrd_allreduce_t allreduce;
+    const int *side_worker;            /* per GPU, the worker of the panels and copies out */
     int ysrc[STARPU_NMAXWORKERS];      /* per copy of W: the partial product holding the sum */
     int64_t n;
     int nparts;        /* partial products of A22 * V */
@@ -97,6 +98,16 @@ static startrd_place_t on_owner(const struct stage1 *s, int64_t j, int priority)
     return on_part(s, part_of(s, j), priority);
 }
 
+/* Beside the owner's updates, on its GPU's second stream. */
+static startrd_place_t on_owner_side(const struct stage1 *s, int64_t j, int priority)
+{
+    startrd_place_t place = on_owner(s, j, priority);
+
+    if (s->A.nowners > 0 && s->side_worker != NULL)
+        place.worker = s->side_worker[part_of(s, j)];
+    return place;
+}
+
 static void register_workspaces(struct stage1 *s, double complex *tau)
 {
     int64_t N = s->A.m, nb = s->A.nb;
@@ -146,13 +157,14 @@ static void release_tau(void *tau)
     starpu_data_release(tau);
 }
 
-/* On the GPU that owns the panel's column, which then never leaves it.  The
+/* On the GPU that owns the panel's column, which then never leaves it, on
+ * its second stream: the trailing update of the step runs meanwhile.  The
  * scalar factors are brought home as soon as they exist: fetched one by one
  * when unregistered, each waited for a GPU driver round trip, 1.9 s in all
  * at n = 16384 on one H200. */
 static int panel(struct stage1 *s, int64_t k)
 {
-    int ret = startrd_task_zpanel_qr(on_owner(s, k, PRIO_CRITICAL), startrd_desc_column(&s->A, k),
+    int ret = startrd_task_zpanel_qr(on_owner_side(s, k, PRIO_CRITICAL), startrd_desc_column(&s->A, k),
                                      (k + 1) * s->A.nb,
                                      s->V[k % 2], s->T[k % 2], s->tau[k]);
 
@@ -341,7 +353,7 @@ static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex
             continue;
         }
         if (s->A.gpu_home)
-            place = on_owner(s, j, priority);
+            place = on_owner_side(s, j, priority);
         ret |= startrd_task_zcopy_column(place, to_user, uplo, s->n, a, lda, j * s->A.nb, column, nonfinite,
                                          s->scanned, s->A.gpu_home ? s->scratch : NULL);
     }
@@ -369,11 +381,11 @@ static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t 
 }
 
 int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
-                          int nowners, const int *owner_worker, const int *part_group,
+                          int nowners, const int *owner_worker, const int *side_worker, const int *part_group,
                           startrd_allreduce_t allreduce,
                           double complex *A, int64_t lda, double complex *tau, int check_finite)
 {
-    struct stage1 s = {.n = n, .part_group = part_group, .allreduce = allreduce};
+    struct stage1 s = {.n = n, .part_group = part_group, .allreduce = allreduce, .side_worker = side_worker};
     int64_t N = (n + nb - 1) / nb * nb;
     int ret;
 
