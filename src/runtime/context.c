@@ -87,6 +87,11 @@ static int start_starpu(const startrd_options_t *opt)
     }
     if (opt->trace_dir != NULL && (ret = startrd_trace_prepare(opt->trace_dir)) != 0)
         return ret;
+    /* Two streams per GPU unless the user chose otherwise (StarPU reads
+     * this only from the environment): stage 1 factors the next panel and
+     * copies finished columns out on the second while the first updates
+     * the trailing matrix, 5-11% faster at n = 16384 and 32768 on H200s. */
+    setenv("STARPU_NWORKER_PER_CUDA", "2", 0);
     ret = starpu_init(&conf);
     if (ret == -ENODEV) {
         startrd_error("starpu_init: no worker available");
