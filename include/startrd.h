@@ -86,7 +86,9 @@ void startrd_options_init(startrd_options_t *opt);
  * @brief Open the runtime context.
  *
  * Starts StarPU with @p opt (NULL means defaults) unless the application
- * already did, and creates a cuBLAS handle for every CUDA worker.  While the
+ * already did, with two CUDA workers (streams) per GPU unless
+ * $STARPU_NWORKER_PER_CUDA says otherwise, and creates a cuBLAS handle for
+ * every CUDA worker.  While the
  * context is open OpenBLAS runs single-threaded: StarPU's CPU workers hold
  * the cores, and a threaded BLAS beside them would oversubscribe them.  The
  * context opened implicitly by a first zhetrd_2stage_mgpu() call (a
