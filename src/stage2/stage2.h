@@ -20,10 +20,11 @@ void startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const doub
  * Chase the band AB (as left by startrd_stage2_band_from_dense, ldab =
  * 2kd+1) down to the real tridiagonal (d, e), keeping the reflectors in
  * HOUS in the layout of bulge_plan.h (startrd_bulge_lhous() entries; for
- * vect = 'V' those no reflector occupies are set to zero).  With @p cuda_worker >= 0 (and kd <=
- * STARTRD_STAGE2_GPU_MAX_KD) the chase is one task on that CUDA worker and
- * AB is left as it was; otherwise it runs as ranks on every CPU worker, in
- * place in AB.  Blocks until done.
+ * vect = 'V' those no reflector occupies are set to zero).  With @p
+ * cuda_worker >= 0, kd <= STARTRD_STAGE2_GPU_MAX_KD and the band and HOUS
+ * within half of the GPU's memory, the chase is one task on that CUDA worker
+ * and AB is left as it was; otherwise it runs as ranks on every CPU worker,
+ * in place in AB.  Blocks until done.
  * @return 0 or a positive startrd_status.
  */
 int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double complex *AB,

@@ -41,6 +41,23 @@ void startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const doub
     }
 }
 
+/* Whether the GPU chase fits: the band twice (in, and the working copy)
+ * and HOUS within half of the GPU's memory, the rest left to StarPU's
+ * caches; and vectors of at most 2^32-1 entries, which bands of 2kd+1 <=
+ * 257 rows reach only beyond n = 2^24. */
+static int fits_on_gpu(const startrd_bulge_plan_t *plan, int64_t ldab, int cuda_worker)
+{
+    double bytes = 2.0 * (double)(ldab * plan->n) * sizeof(double complex);
+    starpu_ssize_t total = starpu_memory_get_total(starpu_worker_get_memory_node((unsigned)cuda_worker));
+
+    if (plan->vect == 'V') {
+        if (startrd_bulge_lhous(plan) > UINT32_MAX)
+            return 0;
+        bytes += (double)startrd_bulge_lhous(plan) * sizeof(double complex);
+    }
+    return total < 0 || bytes <= 0.5 * (double)total;
+}
+
 /* The GPU chase: one task, the band in and (d, e) and HOUS out. */
 static int zhb2st_on_gpu(const startrd_bulge_plan_t *plan, char uplo, const double complex *AB, int64_t ldab,
                          double *d, double *e, double complex *hous, int cuda_worker)
@@ -88,10 +105,8 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
         startrd_error("stage 2: invalid band n=%lld kd=%lld", (long long)n, (long long)kd);
         return STARTRD_ERR_STATE;
     }
-    /* Vectors of up to 2^32-1 entries: bands of 2kd+1 <= 257 rows and
-     * n < 2^24 columns, far beyond a GPU's memory. */
     if (cuda_worker >= 0 && n >= 2 && kd >= 1 && kd <= STARTRD_STAGE2_GPU_MAX_KD &&
-        (vect == 'N' || startrd_bulge_lhous(&plan) <= UINT32_MAX))
+        fits_on_gpu(&plan, ldab, cuda_worker))
         return zhb2st_on_gpu(&plan, uplo, AB, ldab, d, e, hous, cuda_worker);
     if (nranks < 1) {
         startrd_error("stage 2 needs a CPU worker");
