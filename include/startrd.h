@@ -122,8 +122,8 @@ int startrd_gpu_count(void);
  *
  * Stage 1 reduces A to a Hermitian band of bandwidth kd on the GPUs (and
  * CPU cores), stage 2 chases the band down to tridiagonal form on the first
- * GPU (or on the CPU cores: see the stage2 option).  kd is the context's nb option (by default 64 with GPUs, 32 without,
- * and never more than n-1).
+ * GPU (or on the CPU cores: see the stage2 option).  kd is the context's nb
+ * option (by default 64 with GPUs, 32 without, and never more than n-1).
  *
  * Memory: with GPUs, each GPU holds its share of the zero-padded lower
  * triangle stored by block columns (about N^2 * 16 / ngpu bytes, N = n

@@ -55,7 +55,7 @@ static int fits_on_gpu(const startrd_bulge_plan_t *plan, int64_t ldab, int cuda_
             return 0;
         bytes += (double)startrd_bulge_lhous(plan) * sizeof(double complex);
     }
-    return total < 0 || bytes <= 0.5 * (double)total;
+    return total <= 0 || bytes <= 0.5 * (double)total;   /* <= 0: StarPU does not know */
 }
 
 /* The GPU chase: one task, the band in and (d, e) and HOUS out. */
