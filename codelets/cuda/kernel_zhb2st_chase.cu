@@ -81,7 +81,7 @@ __device__ int64_t refl_index(const band &b, int64_t s, int64_t j)
     return refl_prefix(b.n - 1, b.kd) - refl_prefix(b.n - 1 - s, b.kd) + j;
 }
 
-/* max(|x|, |y|, |z|) scaled as LAPACK's DLAPY3. */
+/* sqrt(x^2 + y^2 + z^2) without overflow, as LAPACK's DLAPY3. */
 __device__ double lapy3(double x, double y, double z)
 {
     double w = fmax(fabs(x), fmax(fabs(y), fabs(z)));
