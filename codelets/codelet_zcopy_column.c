@@ -7,6 +7,9 @@
  * matrix is left as it was.  For uplo = 'U' the copy holds the conjugate
  * transpose of the stored upper triangle, which is the lower triangle of the
  * same Hermitian matrix, so the stage-1 algorithm only has a lower variant.
+ * A column that keeps both triangles (its handle starts at row 0, so its
+ * diagonal tile at row col0) gets the other triangle above the diagonal when
+ * copied in; only the lower part goes back.
  * Only the referenced triangle of the caller's matrix is written. */
 #include "codelets.h"
 #include "error.h"
@@ -22,6 +25,7 @@ struct copy_column_args {
     int64_t n, lda;         /* the caller's matrix */
     double complex *a;
     int64_t col0;           /* first column of this block column */
+    int both;               /* the handle holds both triangles, from row 0 */
     atomic_int *nonfinite;  /* NULL: no check */
 };
 
@@ -37,14 +41,16 @@ static struct column_view view(void *buffers[], const struct copy_column_args *x
 {
     struct column_view v;
 
-    v.c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_COLUMN]);
+    int64_t crow = x->both ? x->col0 : 0;   /* the diagonal tile's row in the handle */
+
+    v.c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_COLUMN]) + crow;
     v.ldc = STARPU_MATRIX_GET_LD(buffers[BUF_COLUMN]);
     v.width = STARPU_MATRIX_GET_NY(buffers[BUF_COLUMN]);
     /* The column's rows in the padded matrix; a staging buffer, shared by
      * columns of every height, may have more. */
     v.height = (x->n + v.width - 1) / v.width * v.width - x->col0;
-    if (v.height > (int64_t)STARPU_MATRIX_GET_NX(buffers[BUF_COLUMN]))
-        v.height = STARPU_MATRIX_GET_NX(buffers[BUF_COLUMN]);
+    if (v.height > (int64_t)STARPU_MATRIX_GET_NX(buffers[BUF_COLUMN]) - crow)
+        v.height = (int64_t)STARPU_MATRIX_GET_NX(buffers[BUF_COLUMN]) - crow;
     v.cols = x->n - x->col0 < v.width ? x->n - x->col0 : v.width;
     v.rows = x->n - x->col0;
     v.a = x->a + x->col0 * x->lda + x->col0;
@@ -54,6 +60,28 @@ static struct column_view view(void *buffers[], const struct copy_column_args *x
 static int skipped(const struct copy_column_args *x)
 {
     return x->to_user && x->nonfinite != NULL && atomic_load(x->nonfinite);
+}
+
+/* Rows 0 .. col0-1 of a column kept with both triangles: the conjugate
+ * transpose of the caller's row block col0 for 'L' (read along its columns,
+ * where it is contiguous), the caller's own rows for 'U'; zeros right of n. */
+static void copy_other_triangle_in(const struct copy_column_args *x, const struct column_view *v)
+{
+    double complex *top = v->c - x->col0;
+
+    if (x->uplo == 'L') {
+        for (int64_t i = 0; i < x->col0; i++) {
+            const double complex *ai = x->a + i * x->lda + x->col0;
+
+            for (int64_t q = 0; q < v->cols; q++)
+                top[q * v->ldc + i] = conj(ai[q]);
+        }
+    } else {
+        for (int64_t q = 0; q < v->cols; q++)
+            memcpy(top + q * v->ldc, x->a + (x->col0 + q) * x->lda, (size_t)x->col0 * sizeof *top);
+    }
+    for (int64_t q = v->cols; q < v->width; q++)
+        memset(top + q * v->ldc, 0, (size_t)x->col0 * sizeof *top);
 }
 
 static void copy_column_cpu(void *buffers[], void *cl_arg)
@@ -87,13 +115,20 @@ static void copy_column_cpu(void *buffers[], void *cl_arg)
     }
     if (x->to_user)
         return;
+    if (x->both)
+        copy_other_triangle_in(x, &v);
     /* The library's copy is allocated, not cleared: what the caller's matrix
      * does not fill (the padding below row n and right of column n, and the
-     * unused triangle of the diagonal tile) is zeroed here, by the tasks,
-     * in parallel, and only for the block columns' own rows. */
+     * unused triangle of the diagonal tile, unless both are kept) is zeroed
+     * here, by the tasks, in parallel, and only for the block columns' own
+     * rows. */
     for (int64_t q = 0; q < v.width; q++) {
         int64_t first = q < v.cols ? q : v.height, last = q < v.cols ? v.rows : v.height;
 
+        for (int64_t r = 0; x->both && r < q && q < v.cols; r++)
+            v.c[q * v.ldc + r] = conj(v.c[r * v.ldc + q]);
+        if (x->both && q < v.cols)
+            first = 0;
         memset(v.c + q * v.ldc, 0, (size_t)first * sizeof *v.c);
         memset(v.c + q * v.ldc + last, 0, (size_t)(v.height - last) * sizeof *v.c);
     }
@@ -200,7 +235,7 @@ static struct starpu_codelet copy_out_codelet = {
 };
 
 int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int64_t n,
-                              double complex *a, int64_t lda, int64_t col0,
+                              double complex *a, int64_t lda, int64_t col0, int both,
                               starpu_data_handle_t column, atomic_int *nonfinite,
                               starpu_data_handle_t scanned, starpu_data_handle_t scratch)
 {
@@ -211,7 +246,7 @@ int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int
 
     if (args == NULL)
         return -ENOMEM;
-    *args = (struct copy_column_args){to_user, uplo, n, lda, a, col0, nonfinite};
+    *args = (struct copy_column_args){to_user, uplo, n, lda, a, col0, both, nonfinite};
     return starpu_task_insert(to_user ? &copy_out_codelet : &copy_in_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
                               STARPU_DATA_MODE_ARRAY, descr, scratch != NULL ? 3 : 2,

@@ -21,6 +21,7 @@
 
 struct panel_qr_args {
     int64_t vrow;          /* absolute row of the panel's first row in V */
+    int64_t crow;          /* row of the block column's diagonal tile in its handle */
 };
 
 struct panel_view {
@@ -28,14 +29,14 @@ struct panel_view {
     double complex *p, *v, *t, *tau;
 };
 
-static struct panel_view view(void *buffers[])
+static struct panel_view view(void *buffers[], const struct panel_qr_args *a)
 {
     struct panel_view w;
 
     w.nb = STARPU_MATRIX_GET_NY(buffers[0]);
-    w.m = STARPU_MATRIX_GET_NX(buffers[0]) - w.nb;
+    w.m = STARPU_MATRIX_GET_NX(buffers[0]) - a->crow - w.nb;
     w.ldc = STARPU_MATRIX_GET_LD(buffers[0]);
-    w.p = (double complex *)STARPU_MATRIX_GET_PTR(buffers[0]) + w.nb;
+    w.p = (double complex *)STARPU_MATRIX_GET_PTR(buffers[0]) + a->crow + w.nb;
     w.v = (double complex *)STARPU_MATRIX_GET_PTR(buffers[1]);
     w.ldv = STARPU_MATRIX_GET_LD(buffers[1]);
     w.vrows = STARPU_MATRIX_GET_NX(buffers[1]);
@@ -49,7 +50,7 @@ static struct panel_view view(void *buffers[])
 static void panel_qr_cpu(void *buffers[], void *cl_arg)
 {
     const struct panel_qr_args *a = cl_arg;
-    struct panel_view w = view(buffers);
+    struct panel_view w = view(buffers, a);
     lapack_int info;
 
     info = LAPACKE_zgeqrt3_work(LAPACK_COL_MAJOR, (lapack_int)w.m, (lapack_int)w.nb, w.p,
@@ -76,7 +77,7 @@ static void panel_qr_cpu(void *buffers[], void *cl_arg)
 static void panel_qr_cuda(void *buffers[], void *cl_arg)
 {
     const struct panel_qr_args *a = cl_arg;
-    struct panel_view w = view(buffers);
+    struct panel_view w = view(buffers, a);
     cudaStream_t stream = starpu_cuda_get_local_stream();
     cusolverDnHandle_t solver = starpu_cusolverDn_get_local_handle();
     const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
@@ -126,15 +127,16 @@ static struct starpu_codelet panel_qr_codelet = {
     .model = &panel_qr_model,
 };
 
-int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, int64_t vrow,
+int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, int64_t crow, int64_t vrow,
                            starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t tau)
 {
     struct panel_qr_args *args = malloc(sizeof *args);
-    double nb = (double)starpu_matrix_get_ny(column), m = (double)starpu_matrix_get_nx(column) - nb;
+    double nb = (double)starpu_matrix_get_ny(column), m = (double)(starpu_matrix_get_nx(column) - crow) - nb;
 
     if (args == NULL)
         return -ENOMEM;
     args->vrow = vrow;
+    args->crow = crow;
     return starpu_task_insert(&panel_qr_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
                               STARPU_RW, column, STARPU_W, V, STARPU_W, T, STARPU_W, tau,

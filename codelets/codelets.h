@@ -55,12 +55,13 @@ int startrd_task_zgemm(startrd_place_t place, char transa, char transb,
 int startrd_task_zgeadd(startrd_place_t place, starpu_data_handle_t A, starpu_data_handle_t B);
 
 /**
- * QR of the panel below the diagonal tile of a stage-1 block column, in place;
- * writes the explicit reflectors to V from absolute row @p vrow (zeros above),
- * the compact WY factor to T, and the scalar factors to the vector @p tau
- * (as many as it holds).
+ * QR of the panel below the diagonal tile of a stage-1 block column, in place
+ * (the diagonal tile starts at row @p crow of the column's handle); writes
+ * the explicit reflectors to V from absolute row @p vrow (zeros above), the
+ * compact WY factor to T, and the scalar factors to the vector @p tau (as
+ * many as it holds).
  */
-int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, int64_t vrow,
+int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, int64_t crow, int64_t vrow,
                            starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t tau);
 
 /**
@@ -82,11 +83,40 @@ int startrd_task_zpack_wvw(startrd_place_t place, starpu_data_handle_t W, starpu
 int startrd_task_zher2k_columns(startrd_place_t place, starpu_data_handle_t P,
                                 int ncolumns, const starpu_data_handle_t *columns);
 
+/** A run of rows copied from one source buffer into a full-height one. */
+typedef struct startrd_row_segment {
+    int source;                 /* index in the task's list of sources */
+    int64_t src_row, dst_row, rows;
+} startrd_row_segment_t;
+
+/**
+ * For block columns that keep both triangles (full height, from row 0):
+ * X[xrow ..] = (rows row0.. of the columns)^H * V[row0 ..], the block rows of
+ * A22 * V of those columns, stacked in the order given; jcol[i] is the block
+ * column of columns[i].
+ */
+int startrd_task_zhemm_rows(startrd_place_t place, starpu_data_handle_t V, starpu_data_handle_t X, int64_t xrow,
+                            int64_t row0, int ncolumns, const starpu_data_handle_t *columns, const int64_t *jcol);
+
+/** Y = zero above row @p row0, and each segment's rows of sources[segment.source]. */
+int startrd_task_zgather_rows(startrd_place_t place, starpu_data_handle_t Y, int64_t row0, int nsources,
+                              const starpu_data_handle_t *sources, int nsegments, const startrd_row_segment_t *seg);
+
+/**
+ * Each block column that keeps both triangles: rows row0.. of C -= W * V[C]^H
+ * + V * W[C]^H, with P = [W V W] (startrd_task_zpack_wvw()); jcol[i] is the
+ * block column of columns[i].
+ */
+int startrd_task_zher2k_full_columns(startrd_place_t place, starpu_data_handle_t P, int64_t row0,
+                                     int ncolumns, const starpu_data_handle_t *columns, const int64_t *jcol);
+
 /**
  * Copy block column starting at column @p col0 between the caller's n x n
- * matrix (@p uplo triangle, leading dimension @p lda) and a lower-storage
- * column handle: into the handle on a CPU worker (the handle may be taller
- * than the column: the rows below are zeroed), or back to the caller with
+ * matrix (@p uplo triangle, leading dimension @p lda) and a column handle,
+ * lower storage or, with @p both, both triangles from row 0: into the
+ * handle on a CPU worker (the handle may be taller than the column: the
+ * rows below are zeroed; with @p both the rows above get the other
+ * triangle), or back to the caller with
  * @p to_user on any worker, which does nothing once @p nonfinite (if not
  * NULL) is set.  Both read the token @p scanned, which
  * startrd_task_copied_in() writes between the copies in and the copies out.
@@ -94,7 +124,7 @@ int startrd_task_zher2k_columns(startrd_place_t place, starpu_data_handle_t P,
  * on a GPU, NULL otherwise.
  */
 int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int64_t n,
-                              double complex *a, int64_t lda, int64_t col0,
+                              double complex *a, int64_t lda, int64_t col0, int both,
                               starpu_data_handle_t column, atomic_int *nonfinite,
                               starpu_data_handle_t scanned, starpu_data_handle_t scratch);
 

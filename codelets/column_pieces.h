@@ -61,6 +61,75 @@ static inline int startrd_next_piece(void *buffers[], int nws, int i, int end, s
     return j;
 }
 
+/* Block columns that keep both triangles (STARTRD_DESC_FULL_COLUMNS) have
+ * no diagonal block to treat apart: a piece is a run of them side by side in
+ * memory (each nb columns after the previous one, same leading dimension)
+ * that are also consecutive in the matrix (jcol[] gives the block column of
+ * each buffer from @p first), seen from absolute row @p row0 down. */
+typedef struct startrd_full_piece {
+    int m;               /* rows from row0 to the last */
+    int w;               /* columns */
+    int ld;
+    double complex *c;   /* the piece's element (row0, first column) */
+    int64_t j0;          /* block column of its first column */
+} startrd_full_piece_t;
+
+/* The full piece that starts at buffer @p i; returns the buffer after it. */
+static inline int startrd_next_full_piece(void *buffers[], int first, int i, int end, const int64_t *jcol,
+                                          int64_t row0, startrd_full_piece_t *p)
+{
+    int64_t nb = STARPU_MATRIX_GET_NY(buffers[i]), ld = STARPU_MATRIX_GET_LD(buffers[i]);
+    uintptr_t next = STARPU_MATRIX_GET_PTR(buffers[i]);
+    int j = i;
+
+    p->m = (int)((int64_t)STARPU_MATRIX_GET_NX(buffers[i]) - row0);
+    p->ld = (int)ld;
+    p->c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[i]) + row0;
+    p->j0 = jcol[i - first];
+    do {
+        next += (uintptr_t)(ld * nb) * sizeof(double complex);
+        j++;
+    } while (j < end && STARPU_MATRIX_GET_PTR(buffers[j]) == next && jcol[j - first] == jcol[j - first - 1] + 1 &&
+             (int64_t)STARPU_MATRIX_GET_LD(buffers[j]) == ld && (int64_t)STARPU_MATRIX_GET_NY(buffers[j]) == nb);
+    p->w = (int)((j - i) * nb);
+    return j;
+}
+
+/* The arguments of a task over full block columns: the first row of the
+ * trailing matrix, where its output starts (if it has one), and the block
+ * column of each buffer.  NULL when out of memory; StarPU frees it. */
+typedef struct startrd_full_args {
+    int64_t row0, xrow;
+    int ncolumns;
+    int64_t jcol[];
+} startrd_full_args_t;
+
+static inline startrd_full_args_t *startrd_full_args(int64_t row0, int64_t xrow, int ncolumns,
+                                                     const int64_t *jcol, size_t *size)
+{
+    startrd_full_args_t *a;
+
+    *size = sizeof *a + (size_t)ncolumns * sizeof *jcol;
+    a = malloc(*size);
+    if (a == NULL)
+        return NULL;
+    a->row0 = row0;
+    a->xrow = xrow;
+    a->ncolumns = ncolumns;
+    for (int i = 0; i < ncolumns; i++)
+        a->jcol[i] = jcol[i];
+    return a;
+}
+
+/* Full block columns all have one size: the work of a task is told by the
+ * trailing matrix's first row, which goes into the history's footprint. */
+static inline uint32_t startrd_full_footprint(struct starpu_task *task)
+{
+    const startrd_full_args_t *a = task->cl_arg;
+
+    return starpu_hash_crc32c_be((uint32_t)a->row0, starpu_task_data_footprint(task));
+}
+
 /* The buffers of a task that takes pieces: the @p nws workspaces, then the
  * block columns, all in mode @p column_mode.  NULL when out of memory; the
  * caller frees it once the task is inserted. */

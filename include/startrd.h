@@ -34,12 +34,18 @@ enum startrd_status {
     STARTRD_ERR_NONFINITE = 6    /**< A holds NaN or Inf; nothing was written. */
 };
 
-/** How stage 1 sums the GPUs' partial products of A*V. */
+/** How stage 1 combines the GPUs' shares of A*V (the paper's three schemes). */
 typedef enum startrd_allreduce {
-    STARTRD_ALLREDUCE_HIERARCHICAL = 0, /**< Inside each group of GPUs, then between the groups' first
-                                             GPUs, GPU to GPU; the sum goes back the same way. */
-    STARTRD_ALLREDUCE_HOST = 1          /**< On the host cores: every GPU's product goes to host
-                                             memory, the sum back to every GPU. */
+    STARTRD_ALLREDUCE_HIERARCHICAL = 0, /**< Partial products summed inside each group of GPUs, then
+                                             between the groups' first GPUs, GPU to GPU; the sum goes
+                                             back the same way. */
+    STARTRD_ALLREDUCE_HOST = 1,         /**< Partial products summed on the host cores: every GPU's
+                                             product goes to host memory, the sum back to every GPU. */
+    STARTRD_ALLREDUCE_FULL = 2,         /**< No sum: A is kept with both triangles, each GPU forms the
+                                             rows of A*V of its own block columns with one GEMM and
+                                             sends only those; the update writes both triangles
+                                             (twice its flops) and the GPUs hold twice the data. */
+    STARTRD_ALLREDUCE_AUTO = 3          /**< The scheme measured fastest for the GPU count. */
 } startrd_allreduce_t;
 
 /** Where stage 2 (the bulge chase, band -> tridiagonal) runs. */
@@ -65,8 +71,8 @@ typedef struct startrd_options {
     const char *trace_dir;  /**< Record an FxT trace of the reductions and convert it, when the
                                  context closes, into DIR/paje.trace (ViTE) and DIR/tasks.rec;
                                  NULL: no trace.  Defaults to $STARTRD_TRACE_DIR. */
-    startrd_allreduce_t allreduce; /**< Hierarchical by default; $STARTRD_ALLREDUCE = "host" or
-                                        "hierarchical" sets the default. */
+    startrd_allreduce_t allreduce; /**< Automatic by default; $STARTRD_ALLREDUCE = "hierarchical",
+                                        "host", "full" or "auto" sets the default. */
     const char *gpu_groups; /**< Groups of the hierarchical sum as GPU indices, e.g. "0,1;2,3";
                                  NULL finds them (NVLink, PCIe switches: startrd-topology prints
                                  them).  Defaults to $STARTRD_GPU_GROUPS. */
@@ -81,6 +87,13 @@ typedef struct startrd_options {
  *        into $STARTRD_TRACE_DIR when that variable is set.
  */
 void startrd_options_init(startrd_options_t *opt);
+
+/** @brief The scheme named @p name: "hierarchical", "host", "full" or "auto".
+ *  @return a startrd_allreduce_t, or -1 for any other name (NULL included). */
+int startrd_allreduce_by_name(const char *name);
+
+/** @brief The name of scheme @p scheme, as startrd_allreduce_by_name() reads it, or "?". */
+const char *startrd_allreduce_name(startrd_allreduce_t scheme);
 
 /**
  * @brief Open the runtime context.
@@ -98,7 +111,8 @@ void startrd_options_init(startrd_options_t *opt);
  * nested call are ignored.
  *
  * @return 0, -1 when @p opt holds an invalid value (ncpu = 0, nb outside
- *         0..1024, negative dist_nb or one that is not a multiple of nb), or
+ *         0..1024, negative dist_nb or one that is not a multiple of nb, an
+ *         allreduce or stage2 value outside its enumeration), or
  *         a positive ::startrd_status.
  */
 int startrd_init(const startrd_options_t *opt);

@@ -13,12 +13,15 @@
  * every run; with --repeat R the best of R runs is kept.
  *
  * For each n the methods run one after the other: StarTRD for each GPU count
- * in a runtime context of its own (startrd_init/startrd_finalize around it),
- * so that StarPU holds no GPU memory and no core while the others run.  The
- * eigenvalues of each method (LAPACK's DSTERF of d and e where a method gives
- * those) are compared with a reference: LAPACK when it ran for this n,
- * otherwise the first method that ran.  Exit status 1 if an agreement
- * exceeds 10 n eps max|lambda|. */
+ * and each --allreduce scheme in a runtime context of its own
+ * (startrd_init/startrd_finalize around it), so that StarPU holds no GPU
+ * memory and no core while the others run.  A StarTRD run that fails is
+ * reported and the others go on, so that one scheme a configuration does not
+ * support still leaves the comparison of the rest.  The eigenvalues of each
+ * method (LAPACK's DSTERF of d and e where a method gives those) are compared
+ * with a reference: LAPACK when it ran for this n, otherwise the first method
+ * that ran successfully.  Exit status 1 if an agreement exceeds
+ * 10 n eps max|lambda| or a StarTRD run failed. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "startrd.h"
 
@@ -54,6 +57,7 @@
 #include <unistd.h>
 
 #define MAX_LIST 64
+#define MAX_SCHEMES (STARTRD_ALLREDUCE_AUTO + 1) /* --allreduce names each scheme once */
 #define AGREEMENT_TOL 10.0 /* in units of n eps max|lambda| */
 
 enum method { M_STARTRD, M_CUSOLVER, M_CUSOLVERMG, M_LAPACK, M_COUNT };
@@ -63,14 +67,16 @@ static const char *const method_name[M_COUNT] = {"startrd", "cusolver", "cusolve
  * memory, instead of the reduction (cusolverMg: the eigenvalues). */
 static int vectors;
 
-/* One (method, GPU count) at one n. */
+/* One (method, GPU count, StarTRD's allreduce scheme) at one n. */
 typedef struct result {
     enum method method;
     int gpus;
+    startrd_allreduce_t allreduce; /* StarTRD only */
+    int info;        /* StarTRD's error, 0: success; on error the times are < 0 and w unset */
     int nb;          /* StarTRD's bandwidth, 0 elsewhere */
     double stage1;   /* seconds, < 0 where the method has no stages */
     double stage2;
-    double total;    /* best of the runs */
+    double total;    /* best of the runs, < 0 when the run failed */
     double sterf;    /* seconds of the host DSTERF of d, e (not in total), < 0: none */
     double *w;       /* the n eigenvalues, ascending */
 } result_t;
@@ -169,8 +175,10 @@ static double tridiagonal_eigenvalues(int64_t n, const double *d, const double *
 
 /* --------------------------------------------------------------- StarTRD */
 
-static void run_startrd(int64_t n, int ngpu, int repeat, const double complex *a0, double complex *a,
-                        double *d, double *e, double complex *tau, result_t *res)
+/* On an error of startrd_init or of the call, res->info holds it and the
+ * times stay < 0: the caller reports the run as failed and goes on. */
+static void run_startrd(int64_t n, int ngpu, startrd_allreduce_t allreduce, int repeat, const double complex *a0,
+                        double complex *a, double *d, double *e, double complex *tau, result_t *res)
 {
     startrd_options_t opt;
     startrd_stats_t st;
@@ -178,9 +186,14 @@ static void run_startrd(int64_t n, int ngpu, int repeat, const double complex *a
 
     startrd_options_init(&opt);
     opt.ngpu = ngpu;
-    if ((info = startrd_init(&opt)) != 0) {
-        fprintf(stderr, "startrd-bench: startrd_init with %d GPUs failed (%d)\n", ngpu, info);
-        exit(1);
+    opt.allreduce = allreduce;
+    res->allreduce = allreduce;
+    res->gpus = ngpu;
+    res->stage1 = res->stage2 = res->total = res->sterf = -1.0;
+    if ((res->info = startrd_init(&opt)) != 0) {
+        fprintf(stderr, "startrd-bench: startrd_init with %d GPUs, allreduce %s failed (%d)\n", ngpu,
+                startrd_allreduce_name(allreduce), res->info);
+        return;
     }
     res->total = INFINITY;
     for (int r = 0; r < repeat; r++) {
@@ -190,10 +203,13 @@ static void run_startrd(int64_t n, int ngpu, int repeat, const double complex *a
                        : zhetrd_2stage_mgpu('N', 'L', (int)n, a, (int)n, d, e, tau, NULL, 0, NULL, 0, ngpu);
         double t = now() - t0;
         if (info != 0) {
-            fprintf(stderr, "startrd-bench: %s (n = %lld, %d GPUs) returned %d\n",
-                    vectors ? "zheevd_2stage_mgpu" : "zhetrd_2stage_mgpu", (long long)n, ngpu, info);
-            startrd_finalize();
-            exit(1);
+            fprintf(stderr, "startrd-bench: %s (n = %lld, %d GPUs, allreduce %s) returned %d\n",
+                    vectors ? "zheevd_2stage_mgpu" : "zhetrd_2stage_mgpu", (long long)n, ngpu,
+                    startrd_allreduce_name(allreduce), info);
+            res->info = info;
+            res->stage1 = res->stage2 = res->total = -1.0;
+            res->nb = 0;
+            break;
         }
         if (t < res->total) {
             startrd_last_stats(&st);
@@ -204,7 +220,7 @@ static void run_startrd(int64_t n, int ngpu, int repeat, const double complex *a
             res->nb = st.nb;
         }
     }
-    if (vectors)
+    if (vectors && res->info == 0)
         fprintf(stderr, "startrd-bench: n %lld startrd, %d GPUs, last run: reduction %.2f s, tridiagonal's vectors "
                 "%.2f s, back-transformation %.2f s\n", (long long)n, st.ngpu, st.stage1_seconds + st.stage2_seconds,
                 st.tridiag_seconds, st.backtransform_seconds);
@@ -212,7 +228,8 @@ static void run_startrd(int64_t n, int ngpu, int repeat, const double complex *a
         fprintf(stderr, "startrd-bench: startrd_finalize failed (%d)\n", info);
         exit(1);
     }
-    res->sterf = vectors ? -1.0 : tridiagonal_eigenvalues(n, d, e, res->w);
+    if (res->info == 0 && !vectors)
+        res->sterf = tridiagonal_eigenvalues(n, d, e, res->w);
 }
 
 /* ---------------------------------------------------------------- LAPACK */
@@ -534,38 +551,56 @@ static void print_seconds(FILE *f, double s, int width)
         fprintf(f, " %*s", width, "-");
 }
 
-/* One line per result on stdout and one row per result in the CSV. */
+/* The first successful StarTRD result on @p gpus GPUs with scheme @p allreduce, or -1. */
+static int find_startrd(const result_t *res, int count, int64_t gpus, startrd_allreduce_t allreduce)
+{
+    for (int i = 0; i < count; i++)
+        if (res[i].method == M_STARTRD && res[i].info == 0 && res[i].gpus == gpus && res[i].allreduce == allreduce)
+            return i;
+    return -1;
+}
+
+/* One line per result on stdout and one row per result in the CSV; a failed
+ * StarTRD run shows "-" (empty CSV fields) where it has no value.  Returns 1
+ * if an agreement exceeds the tolerance. */
 static int report(int64_t n, result_t *res, int count, FILE *csv)
 {
     const double flops = 16.0 / 3.0 * (double)n * (double)n * (double)n;
-    double best_startrd = INFINITY, one_gpu = -1.0;
-    int ref = 0, failed = 0;
+    double best_startrd = INFINITY;
+    int ref = -1, failed = 0;
 
     for (int i = 0; i < count; i++) {
-        if (res[i].method == M_STARTRD)
+        if (res[i].method == M_STARTRD && res[i].info == 0)
             best_startrd = fmin(best_startrd, res[i].total);
-        if (res[i].method == M_STARTRD && res[i].gpus == 1)
-            one_gpu = res[i].total;
         if (res[i].method == M_LAPACK)
             ref = i;
     }
+    /* Without LAPACK, the first run with eigenvalues: every successful run
+     * has a reference, and -1 only where every run failed. */
+    for (int i = 0; i < count && ref < 0; i++)
+        if (res[i].info == 0)
+            ref = i;
     double scale = 0.0;
-    for (int64_t k = 0; k < n; k++)
+    for (int64_t k = 0; ref >= 0 && k < n; k++)
         scale = fmax(scale, fabs(res[ref].w[k]));
     scale *= (double)n * DBL_EPSILON;
     for (int i = 0; i < count; i++) {
         const result_t *r = &res[i];
-        double diff = 0.0;
+        const int ok = r->info == 0;
+        double agreement = -1.0;
 
-        for (int64_t k = 0; k < n; k++)
-            diff = fmax(diff, fabs(r->w[k] - res[ref].w[k]));
-        double agreement = diff / fmax(scale, DBL_MIN);
-        int bad = !(agreement <= AGREEMENT_TOL);
-        double ratio = isfinite(best_startrd) ? r->total / best_startrd : -1.0;
-        /* Parallel efficiency against StarTRD on one GPU. */
-        double efficiency = r->method == M_STARTRD && r->gpus > 0 && one_gpu > 0.0
-                                ? one_gpu / ((double)r->gpus * r->total)
-                                : -1.0;
+        if (ok) {
+            double diff = 0.0;
+            for (int64_t k = 0; k < n; k++)
+                diff = fmax(diff, fabs(r->w[k] - res[ref].w[k]));
+            agreement = diff / fmax(scale, DBL_MIN);
+        }
+        int bad = ok && !(agreement <= AGREEMENT_TOL);
+        double ratio = ok && isfinite(best_startrd) ? r->total / best_startrd : -1.0;
+        /* Parallel efficiency against StarTRD on one GPU with the same scheme. */
+        int one = r->method == M_STARTRD && ok && r->gpus > 0 ? find_startrd(res, count, 1, r->allreduce) : -1;
+        double efficiency = one >= 0 ? res[one].total / ((double)r->gpus * r->total) : -1.0;
+        const char *scheme = r->method == M_STARTRD ? startrd_allreduce_name(r->allreduce) : NULL;
 
         failed |= bad;
         printf("%7lld  %-10s %4d", (long long)n, method_name[r->method], r->gpus);
@@ -576,19 +611,28 @@ static int report(int64_t n, result_t *res, int count, FILE *csv)
         print_seconds(stdout, r->stage1, 9);
         print_seconds(stdout, r->stage2, 9);
         print_seconds(stdout, r->total, 9);
-        printf(" %8.3f", flops / r->total * 1e-12);
+        if (ok)
+            printf(" %8.3f", flops / r->total * 1e-12);
+        else
+            printf(" %8s", "-");
         if (ratio >= 0.0)
             printf(" %9.2f", ratio);
         else
             printf(" %9s", "-");
         if (i == ref)
             printf(" %10s", "ref");
-        else
+        else if (ok)
             printf(" %10.3f", agreement);
-        if (efficiency >= 0.0)
-            printf(" %6.2f%s\n", efficiency, bad ? "  FAIL" : "");
         else
-            printf(" %6s%s\n", "-", bad ? "  FAIL" : "");
+            printf(" %10s", "-");
+        if (efficiency >= 0.0)
+            printf(" %6.2f", efficiency);
+        else
+            printf(" %6s", "-");
+        printf(" %s", scheme != NULL ? scheme : "-");
+        if (!ok)
+            printf("  FAILED (%d)", r->info);
+        printf("%s\n", bad ? "  FAIL" : "");
 
         if (csv != NULL) {
             fprintf(csv, "%lld,%s,%d,", (long long)n, method_name[r->method], r->gpus);
@@ -600,22 +644,74 @@ static int report(int64_t n, result_t *res, int count, FILE *csv)
             fprintf(csv, ",");
             if (r->stage2 >= 0.0)
                 fprintf(csv, "%.6f", r->stage2);
-            fprintf(csv, ",%.6f,%.6f,", r->total, flops / r->total * 1e-12);
+            if (ok)
+                fprintf(csv, ",%.6f,%.6f,", r->total, flops / r->total * 1e-12);
+            else
+                fprintf(csv, ",,,");
             if (ratio >= 0.0)
                 fprintf(csv, "%.4f", ratio);
-            fprintf(csv, ",%.4f,%s,", i == ref ? 0.0 : agreement, method_name[res[ref].method]);
+            if (ok)
+                fprintf(csv, ",%.4f,%s,", i == ref ? 0.0 : agreement, method_name[res[ref].method]);
+            else
+                fprintf(csv, ",,,");
             if (r->sterf >= 0.0)
                 fprintf(csv, "%.6f", r->sterf);
             fprintf(csv, ",");
             if (efficiency >= 0.0)
                 fprintf(csv, "%.4f", efficiency);
-            fprintf(csv, "\n");
+            fprintf(csv, ",%s\n", scheme != NULL ? scheme : "");
         }
     }
     fflush(stdout);
     if (csv != NULL)
         fflush(csv);
     return failed;
+}
+
+/* For several --allreduce schemes: StarTRD's stage-1 seconds (those of the
+ * run with the best total, as in the lines above) per scheme and GPU count,
+ * each with its ratio to the fastest scheme on that count, "-" for a failed
+ * run, and the fastest scheme per count. */
+static void report_schemes(int64_t n, const result_t *res, int count, const int64_t *gpus, int ngpus,
+                           const startrd_allreduce_t *schemes, int nschemes)
+{
+    enum { CELL = 15 };
+    char cell[48];
+    int fastest[MAX_LIST];
+
+    for (int k = 0; k < ngpus; k++) {
+        fastest[k] = -1;
+        for (int s = 0; s < nschemes; s++) {
+            int i = find_startrd(res, count, gpus[k], schemes[s]);
+            if (i >= 0 && (fastest[k] < 0 || res[i].stage1 < res[fastest[k]].stage1))
+                fastest[k] = i;
+        }
+    }
+    printf("\nstage 1 (dense -> band) seconds by allreduce scheme, n = %lld (ratio to the fastest)\n",
+           (long long)n);
+    printf("  %-12s", "allreduce");
+    for (int k = 0; k < ngpus; k++) {
+        snprintf(cell, sizeof cell, "%lld GPU%s", (long long)gpus[k], gpus[k] == 1 ? "" : "s");
+        printf(" %*s", CELL, cell);
+    }
+    printf("\n");
+    for (int s = 0; s < nschemes; s++) {
+        printf("  %-12s", startrd_allreduce_name(schemes[s]));
+        for (int k = 0; k < ngpus; k++) {
+            int i = find_startrd(res, count, gpus[k], schemes[s]);
+            if (i >= 0)
+                snprintf(cell, sizeof cell, "%.3f (%.2f)", res[i].stage1, res[i].stage1 / res[fastest[k]].stage1);
+            else
+                snprintf(cell, sizeof cell, "-");
+            printf(" %*s", CELL, cell);
+        }
+        printf("\n");
+    }
+    printf("  %-12s", "fastest");
+    for (int k = 0; k < ngpus; k++)
+        printf(" %*s", CELL, fastest[k] >= 0 ? startrd_allreduce_name(res[fastest[k]].allreduce) : "-");
+    printf("\n\n");
+    fflush(stdout);
 }
 
 /* ----------------------------------------------------------------- main */
@@ -625,7 +721,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: startrd-bench [--n N1,N2,...] [--ngpu K1,K2,...] [--methods M1,M2,...]\n"
             "                     [--lapack-max N] [--repeat R] [--csv FILE] [--seed S] [--mg-tile T]\n"
-            "                     [--vectors]\n"
+            "                     [--allreduce S1,S2,...] [--vectors]\n"
             "  --n          orders of the random Hermitian matrices (default 4096,8192,16384)\n"
             "  --ngpu       GPU counts for StarTRD, 0 = CPU workers only (default: 1 and every\n"
             "               visible GPU, 0 without a GPU); cusolverMg uses the largest\n"
@@ -633,14 +729,19 @@ static void usage(FILE *f)
             "               the cuSOLVER ones need a CUDA build and a GPU)\n"
             "  --lapack-max LAPACK only for n <= N (default 8192)\n"
             "  --repeat     best of R runs per method (default 1)\n"
-            "  --csv        also write the results to FILE (one row per n, method, GPUs)\n"
+            "  --csv        also write the results to FILE (one row per n, method, GPUs, scheme)\n"
             "  --seed       seed of the matrices (default 1)\n"
             "  --mg-tile    columns per tile of cusolverMg's block-cyclic layout (default 256)\n"
+            "  --allreduce  how StarTRD's stage 1 combines the GPUs' shares of A*V, any of\n"
+            "               hierarchical,host,full,auto, each run on every GPU count (default: the\n"
+            "               library's, auto unless $STARTRD_ALLREDUCE names one); with several, a\n"
+            "               table of stage-1 seconds by scheme and GPU count follows each n\n"
             "  --vectors    all eigenpairs instead of the reduction: zheevd_2stage_mgpu, cusolverDnZheevd,\n"
             "               cusolverMgSyevd and LAPACK's ZHEEVD, the vectors back in host memory\n"
             "Times run from the matrix in host memory to d, e (cusolverMg: eigenvalues) in host\n"
             "memory.  Eigenvalue agreement: max|dlambda| / (n eps max|lambda|) against LAPACK\n"
-            "when it ran, else the first method; the exit status is 1 if one exceeds %g.\n",
+            "when it ran, else the first method; the exit status is 1 if one exceeds %g or a\n"
+            "StarTRD run fails (the others still run; its line says FAILED).\n",
             AGREEMENT_TOL);
 }
 
@@ -661,25 +762,54 @@ static int parse_list(const char *s, int64_t lo, int64_t hi, int64_t *out)
     return count;
 }
 
-static int parse_methods(const char *s, int *want)
+/* A comma-separated list of names, each turned by by_name into a value in
+ * [0, max) (anything else: unknown, reported as a `what` with the `known`
+ * names), into out in the order given, a name given twice once; returns the
+ * number of values or -1. */
+static int parse_names(const char *s, const char *what, const char *known, int (*by_name)(const char *),
+                       int max, int *out)
 {
     char buf[256], *tok, *save = NULL;
+    int count = 0;
 
-    if (strlen(s) >= sizeof buf)
+    if (strlen(s) >= sizeof buf) {
+        fprintf(stderr, "startrd-bench: the list of %ss is too long\n", what);
         return -1;
+    }
     strcpy(buf, s);
-    for (int m = 0; m < M_COUNT; m++)
-        want[m] = 0;
     for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
-        int m;
-        for (m = 0; m < M_COUNT && strcmp(tok, method_name[m]) != 0; m++)
-            ;
-        if (m == M_COUNT) {
-            fprintf(stderr, "startrd-bench: unknown method '%s' (startrd, cusolver, cusolvermg, lapack)\n", tok);
+        int v = by_name(tok), seen = 0;
+        if (v < 0 || v >= max) {
+            fprintf(stderr, "startrd-bench: unknown %s '%s' (%s)\n", what, tok, known);
             return -1;
         }
-        want[m] = 1;
+        for (int i = 0; i < count; i++)
+            seen |= out[i] == v;
+        if (!seen)
+            out[count++] = v;
     }
+    return count;
+}
+
+static int method_by_name(const char *name)
+{
+    for (int m = 0; m < M_COUNT; m++)
+        if (strcmp(name, method_name[m]) == 0)
+            return m;
+    return -1;
+}
+
+static int parse_methods(const char *s, int *want)
+{
+    int picked[M_COUNT];
+    int count = parse_names(s, "method", "startrd, cusolver, cusolvermg, lapack", method_by_name, M_COUNT, picked);
+
+    if (count < 0)
+        return -1;
+    for (int m = 0; m < M_COUNT; m++)
+        want[m] = 0;
+    for (int i = 0; i < count; i++)
+        want[picked[i]] = 1;
     return 0;
 }
 
@@ -701,9 +831,11 @@ int main(int argc, char **argv)
         {"repeat", required_argument, 0, 'r'},     {"csv", required_argument, 0, 'c'},
         {"seed", required_argument, 0, 's'},       {"mg-tile", required_argument, 0, 't'},
         {"vectors", no_argument, 0, 'v'},          {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"allreduce", required_argument, 0, 'a'},  {0, 0, 0, 0}};
     int64_t sizes[MAX_LIST] = {4096, 8192, 16384}, gpus[MAX_LIST], lapack_max = 8192;
     int nsizes = 3, ngpus = -1, repeat = 1, seed = 1, tile = 256, want[M_COUNT], methods_given = 0, c;
+    int picked[MAX_SCHEMES], nschemes = 0;
+    startrd_allreduce_t schemes[MAX_SCHEMES];
     const char *csv_path = NULL;
     char *end;
 
@@ -751,6 +883,19 @@ int main(int argc, char **argv)
             }
             break;
         case 'v': vectors = 1; break;
+        case 'a':
+            nschemes = parse_names(optarg, "allreduce scheme", "hierarchical, host, full, auto",
+                                   startrd_allreduce_by_name, MAX_SCHEMES, picked);
+            if (nschemes < 0)
+                return 2;
+            if (nschemes == 0) {
+                fprintf(stderr, "startrd-bench: --allreduce wants one or more of hierarchical, host, full, auto, "
+                                "comma-separated\n");
+                return 2;
+            }
+            for (int i = 0; i < nschemes; i++)
+                schemes[i] = (startrd_allreduce_t)picked[i];
+            break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -768,6 +913,12 @@ int main(int argc, char **argv)
 #else
     const int ndev = 0;
 #endif
+    if (nschemes == 0) {
+        /* The library's own choice, which $STARTRD_ALLREDUCE may set. */
+        startrd_options_t defaults;
+        startrd_options_init(&defaults);
+        schemes[nschemes++] = defaults.allreduce;
+    }
     if (ngpus < 0) {
         ngpus = 0;
         gpus[ngpus++] = ndev > 0 ? 1 : 0;
@@ -824,7 +975,7 @@ int main(int argc, char **argv)
             return 1;
         }
         fprintf(csv, "n,method,gpus,nb,stage1_s,stage2_s,total_s,tflops,ratio_to_startrd,eig_agreement,"
-                     "reference,sterf_s,efficiency\n");
+                     "reference,sterf_s,efficiency,allreduce\n");
     }
 
     printf("startrd-bench: %d cores, %d GPUs visible, best of %d; %s; methods:", ncores, ndev, repeat,
@@ -836,6 +987,9 @@ int main(int argc, char **argv)
         printf("; StarTRD GPU counts:");
         for (int i = 0; i < ngpus; i++)
             printf(" %lld", (long long)gpus[i]);
+        printf("; allreduce:");
+        for (int i = 0; i < nschemes; i++)
+            printf(" %s", startrd_allreduce_name(schemes[i]));
     }
     if (want[M_CUSOLVERMG])
         printf("; cusolverMg on %d GPUs, tile %d", kmax, tile);
@@ -846,11 +1000,11 @@ int main(int argc, char **argv)
 #endif
     printf("\n  TFLOP/s = 16n^3/3 / total; /startrd = total / best StarTRD total; eig = max|dlambda| / "
            "(n eps max|lambda|) vs ref; eff = StarTRD's time on 1 GPU / (GPUs x time)\n");
-    printf("%7s  %-10s %4s %4s %9s %9s %9s %8s %9s %10s %6s\n", "n", "method", "gpus", "nb", "stage1_s", "stage2_s",
-           "total_s", "TFLOP/s", "/startrd", "eig", "eff");
+    printf("%7s  %-10s %4s %4s %9s %9s %9s %8s %9s %10s %6s %s\n", "n", "method", "gpus", "nb", "stage1_s",
+           "stage2_s", "total_s", "TFLOP/s", "/startrd", "eig", "eff", "allreduce");
     fflush(stdout);
 
-    int failed = 0;
+    int failed = 0, runs_failed = 0;
     for (int i = 0; i < nsizes; i++) {
         const int64_t n = sizes[i];
         const size_t nn = (size_t)n * (size_t)n;
@@ -858,21 +1012,24 @@ int main(int argc, char **argv)
         double complex *a = xmalloc(nn * sizeof *a, "the matrix's working copy");
         double complex *tau = xmalloc((size_t)n * sizeof *tau, "tau");
         double *d = xmalloc((size_t)n * sizeof *d, "d"), *e = xmalloc((size_t)n * sizeof *e, "e");
-        result_t res[MAX_LIST + 3];
+        result_t res[MAX_LIST * MAX_SCHEMES + 3];
         int count = 0;
 
         perf_hermitian(n, a0, (uint64_t)seed);
         for (int m = 0; m < M_COUNT; m++) {
             if (!want[m] || (m == M_LAPACK && n > lapack_max))
                 continue;
-            int runs = m == M_STARTRD ? ngpus : 1;
+            /* StarTRD: every scheme on each GPU count, so that a count's schemes are adjacent lines. */
+            int runs = m == M_STARTRD ? ngpus * nschemes : 1;
             for (int k = 0; k < runs; k++) {
                 result_t *r = &res[count++];
                 memset(r, 0, sizeof *r);
                 r->method = (enum method)m;
                 r->w = xmalloc((size_t)n * sizeof *r->w, "eigenvalues");
                 switch (m) {
-                case M_STARTRD: run_startrd(n, (int)gpus[k], repeat, a0, a, d, e, tau, r); break;
+                case M_STARTRD:
+                    run_startrd(n, (int)gpus[k / nschemes], schemes[k % nschemes], repeat, a0, a, d, e, tau, r);
+                    break;
 #ifdef STARTRD_USE_CUDA
                 case M_CUSOLVER: run_cusolver(n, repeat, a0, a, d, e, r); break;
                 case M_CUSOLVERMG: run_cusolvermg(n, kmax, tile, repeat, a0, a, r); break;
@@ -881,11 +1038,19 @@ int main(int argc, char **argv)
                 default: break;
                 }
                 /* Long runs: show progress before the table, which waits for every method. */
-                fprintf(stderr, "startrd-bench: n %lld %s, %d GPUs: %.2f s\n", (long long)n, method_name[m], r->gpus,
-                        r->total);
+                fprintf(stderr, "startrd-bench: n %lld %s, %d GPUs", (long long)n, method_name[m], r->gpus);
+                if (m == M_STARTRD)
+                    fprintf(stderr, ", allreduce %s", startrd_allreduce_name(r->allreduce));
+                if (r->info != 0)
+                    fprintf(stderr, ": failed\n");
+                else
+                    fprintf(stderr, ": %.2f s\n", r->total);
+                runs_failed += r->info != 0;
             }
         }
         failed |= report(n, res, count, csv);
+        if (want[M_STARTRD] && nschemes > 1)
+            report_schemes(n, res, count, gpus, ngpus, schemes, nschemes);
         for (int k = 0; k < count; k++)
             free(res[k].w);
         free(a0);
@@ -900,5 +1065,7 @@ int main(int argc, char **argv)
     }
     if (failed)
         fprintf(stderr, "startrd-bench: eigenvalues disagree by more than %g n eps max|lambda|\n", AGREEMENT_TOL);
-    return failed;
+    if (runs_failed > 0)
+        fprintf(stderr, "startrd-bench: %d StarTRD run%s failed\n", runs_failed, runs_failed == 1 ? "" : "s");
+    return failed || runs_failed > 0;
 }

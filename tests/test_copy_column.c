@@ -45,11 +45,11 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
         startrd_workspace_register(&slot, "staging", N, nb);
         startrd_workspace_register(&scratch, "scratch", nb, N);
         starpu_void_data_register(&scanned);
-        ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, cd, NULL, scanned, NULL);
-        ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, slot, NULL, scanned, NULL);
+        ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, 0, cd, NULL, scanned, NULL);
+        ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, 0, slot, NULL, scanned, NULL);
         ret |= startrd_task_zlacpy(gpu, slot, cs);
         /* Copy the staged column back out, from where ZLACPY left it. */
-        ret |= startrd_task_zcopy_column(gpu, 1, uplo, n, back, lda, j * nb, cs, NULL, scanned, scratch);
+        ret |= startrd_task_zcopy_column(gpu, 1, uplo, n, back, lda, j * nb, 0, cs, NULL, scanned, scratch);
         starpu_task_wait_for_all();
         starpu_data_unregister(cd);
         starpu_data_unregister(cs);

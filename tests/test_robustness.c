@@ -297,16 +297,41 @@ int main(void)
         setenv("STARPU_LIMIT_CPU_MEM", "64", 1) != 0) {
         tst_check(false, "memory pressure: setup");
     } else {
+        startrd_options_t full = opt;
         int inited = startrd_init(&opt) == 0;
 
         if (inited)
             reduce(&p);
         tst_check(inited && p.info == 0 && eig_ratio(&p) <= 10.0 && startrd_finalize() == 0,
                   "n=2000 under a 64 MiB memory limit: info %d", p.info);
+        /* Block columns with both triangles weigh twice as much. */
+        full.allreduce = STARTRD_ALLREDUCE_FULL;
+        inited = startrd_init(&full) == 0;
+        if (inited)
+            reduce(&p);
+        tst_check(inited && p.info == 0 && eig_ratio(&p) <= 10.0 && startrd_finalize() == 0,
+                  "n=2000 under a 64 MiB memory limit, both triangles kept: info %d", p.info);
     }
     unsetenv("STARPU_LIMIT_CUDA_MEM");
     unsetenv("STARPU_LIMIT_CPU_MEM");
     problem_free(&p);
+
+    /* The stage-1 schemes by name, and an option naming none of them. */
+    {
+        startrd_options_t bad = opt;
+
+        bad.allreduce = (startrd_allreduce_t)(STARTRD_ALLREDUCE_AUTO + 1);
+        tst_check(startrd_allreduce_by_name("hierarchical") == STARTRD_ALLREDUCE_HIERARCHICAL &&
+                      startrd_allreduce_by_name("host") == STARTRD_ALLREDUCE_HOST &&
+                      startrd_allreduce_by_name("full") == STARTRD_ALLREDUCE_FULL &&
+                      startrd_allreduce_by_name("auto") == STARTRD_ALLREDUCE_AUTO &&
+                      startrd_allreduce_by_name("Full") == -1 && startrd_allreduce_by_name(NULL) == -1 &&
+                      strcmp(startrd_allreduce_name(STARTRD_ALLREDUCE_FULL), "full") == 0 &&
+                      strcmp(startrd_allreduce_name(bad.allreduce), "?") == 0,
+                  "allreduce scheme names");
+        tst_check(startrd_init(&bad) == -1 && startrd_finalize() == STARTRD_ERR_STATE,
+                  "startrd_init with allreduce %d: -1, no context opened", (int)bad.allreduce);
+    }
 
 #ifndef __SANITIZE_ADDRESS__
     host_allocation_failure();

@@ -2,24 +2,46 @@
  * against ZHEEVD of the input, the similarity A = Q1*B*Q1^H and the
  * orthogonality of Q1 formed from the stored reflectors, and no write outside
  * the referenced triangle, for both storages, several bandwidths and
- * distribution blocks, and lda > n. */
+ * distribution blocks, and lda > n; every way of combining the workers'
+ * shares of A*V gives the same band, to rounding. */
 #include "stage1.h"
 #include "testing_context.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const double complex sentinel = 12345.0 - 678.0 * I;
 
+/* Largest difference between the bands (diagonal and nb off-diagonals of
+ * triangle uplo) of a and b, in units of n eps max|A|. */
+static double band_difference(char uplo, int64_t n, int64_t nb, const double complex *a, const double complex *b,
+                              const double complex *a0, int64_t lda)
+{
+    double diff = 0.0, amax = 0.0;
+
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = uplo == 'L' ? j : (j > nb ? j - nb : 0); i <= (uplo == 'L' ? (j + nb < n ? j + nb : n - 1) : j);
+             i++) {
+            diff = fmax(diff, cabs(a[j * lda + i] - b[j * lda + i]));
+            amax = fmax(amax, cabs(a0[j * lda + i]));
+        }
+    return amax > 0.0 ? diff / ((double)n * DBL_EPSILON * amax) : diff;
+}
+
+/* With @p keep, the result is copied there; with @p ref, its band must
+ * match ref's. */
 static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t nb,
                      int64_t lda, int64_t dist_nb, const int *groups, startrd_allreduce_t allreduce,
-                     const char *sum, uint64_t seed)
+                     const char *sum, uint64_t seed, double complex *keep, const double complex *ref)
 {
     size_t size = (size_t)lda * (size_t)(n > 0 ? n : 1);
     double complex *a0 = malloc(size * sizeof *a0), *a = malloc(size * sizeof *a);
     double complex *tau = calloc((size_t)(n > nb ? n - nb : 1), sizeof *tau);
     double *w0 = malloc((size_t)(n > 0 ? n : 1) * sizeof *w0), *w = malloc((size_t)(n > 0 ? n : 1) * sizeof *w);
-    double sim = 0.0, unit = 0.0, ratio = 0.0;
+    double sim = 0.0, unit = 0.0, ratio = 0.0, same = 0.0;
+    char same_text[32];
     int ret = -1;
     int64_t outside = -1;
 
@@ -37,12 +59,17 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
     ret = tst_eig_hermitian(uplo, n, a0, lda, w0) | tst_eig_band(uplo, n, nb, a, lda, w) |
           tst_stage1_ratios(uplo, n, nb, a0, lda, a, lda, tau, &sim, &unit);
     ratio = tst_eig_ratio(n, w0, w);
+    if (keep != NULL)
+        memcpy(keep, a, size * sizeof *a);
+    if (ref != NULL)
+        same = band_difference(uplo, n, nb, a, ref, a0, lda);
 out:
-    tst_check(ret == 0 && outside == 0 && ratio <= 10.0 && sim < 30.0 && unit < 30.0,
-              "stage1 uplo=%c n=%lld nb=%lld lda=%lld dist=%lld sum %s: eig %.3g  ||A-QBQ^H|| %.3g  "
-              "||I-Q^HQ|| %.3g  writes outside %lld",
+    snprintf(same_text, sizeof same_text, ref != NULL ? "%.3g" : "-", same);
+    tst_check(ret == 0 && outside == 0 && ratio <= 10.0 && sim < 30.0 && unit < 30.0 && same < 30.0,
+              "stage1 uplo=%c n=%lld nb=%lld lda=%lld dist=%lld %s: eig %.3g  ||A-QBQ^H|| %.3g  "
+              "||I-Q^HQ|| %.3g  writes outside %lld  band vs hierarchical %s",
               uplo, (long long)n, (long long)nb, (long long)lda, (long long)dist_nb, sum,
-              ratio, sim, unit, (long long)outside);
+              ratio, sim, unit, (long long)outside, same_text);
     free(a0);
     free(a);
     free(tau);
@@ -71,7 +98,13 @@ int main(void)
                 int64_t dist = (s % 2 + 1) * nb;
 
                 run_case(ctx, u ? 'U' : 'L', n, nb, lda, dist, ctx->ncuda > 0 ? ctx->gpu_group : NULL,
-                         STARTRD_ALLREDUCE_HIERARCHICAL, "hierarchical", seed++);
+                         STARTRD_ALLREDUCE_HIERARCHICAL, "hierarchical", seed, NULL, NULL);
+                /* Both triangles kept: the copy's other triangle, the
+                 * gathered rows and the full-height update at every size. */
+                if (nb == 16)
+                    run_case(ctx, u ? 'U' : 'L', n, nb, lda, dist, NULL, STARTRD_ALLREDUCE_FULL, "full", seed,
+                             NULL, NULL);
+                seed++;
             }
     }
     /* The other ways to sum the partial products: groups of two (of CPU
@@ -84,12 +117,20 @@ int main(void)
         pairs[p] = p / 2;
         alone[p] = p;
     }
-    for (int u = 0; u < 2; u++) {
-        run_case(ctx, u ? 'U' : 'L', 513, 16, 515, 16, pairs, STARTRD_ALLREDUCE_HIERARCHICAL, "in pairs", seed++);
-        run_case(ctx, u ? 'U' : 'L', 513, 16, 513, 32, alone, STARTRD_ALLREDUCE_HIERARCHICAL, "a group each",
-                 seed++);
-        run_case(ctx, u ? 'U' : 'L', 513, 16, 513, 16, alone, STARTRD_ALLREDUCE_HOST, "on the host", seed++);
+    double complex *ref = malloc((size_t)515 * 513 * sizeof *ref);
+
+    for (int u = 0; u < 2 && ref != NULL; u++, seed++) {
+        char uplo = u ? 'U' : 'L';
+
+        run_case(ctx, uplo, 513, 16, 515, 16, NULL, STARTRD_ALLREDUCE_HIERARCHICAL, "hierarchical", seed, ref, NULL);
+        run_case(ctx, uplo, 513, 16, 515, 16, pairs, STARTRD_ALLREDUCE_HIERARCHICAL, "in pairs", seed, NULL, ref);
+        run_case(ctx, uplo, 513, 16, 515, 32, alone, STARTRD_ALLREDUCE_HIERARCHICAL, "a group each", seed, NULL,
+                 ref);
+        run_case(ctx, uplo, 513, 16, 515, 16, alone, STARTRD_ALLREDUCE_HOST, "on the host", seed, NULL, ref);
+        run_case(ctx, uplo, 513, 16, 515, 32, pairs, STARTRD_ALLREDUCE_FULL, "full", seed, NULL, ref);
     }
+    tst_check(ref != NULL, "stage1: memory for the reference band");
+    free(ref);
     startrd_context_release();
     return tst_summary();
 }

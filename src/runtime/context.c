@@ -35,6 +35,33 @@ static void blas_serial(int on)
 #endif
 }
 
+static const char *const allreduce_names[] = {"hierarchical", "host", "full", "auto"};
+
+int startrd_allreduce_by_name(const char *name)
+{
+    for (int a = 0; name != NULL && a < (int)(sizeof allreduce_names / sizeof *allreduce_names); a++)
+        if (strcmp(name, allreduce_names[a]) == 0)
+            return a;
+    return -1;
+}
+
+const char *startrd_allreduce_name(startrd_allreduce_t scheme)
+{
+    return (int)scheme >= 0 && (int)scheme < (int)(sizeof allreduce_names / sizeof *allreduce_names)
+               ? allreduce_names[scheme]
+               : "?";
+}
+
+static startrd_allreduce_t allreduce_from_env(void)
+{
+    const char *name = getenv("STARTRD_ALLREDUCE");
+    int scheme = startrd_allreduce_by_name(name);
+
+    if (name != NULL && scheme < 0)
+        startrd_error("STARTRD_ALLREDUCE=%s is not hierarchical, host, full or auto: ignored", name);
+    return scheme < 0 ? STARTRD_ALLREDUCE_AUTO : (startrd_allreduce_t)scheme;
+}
+
 void startrd_options_init(startrd_options_t *opt)
 {
     opt->ngpu = -1;
@@ -46,9 +73,7 @@ void startrd_options_init(startrd_options_t *opt)
     opt->trace_dir = getenv("STARTRD_TRACE_DIR");
     if (opt->trace_dir != NULL && opt->trace_dir[0] == '\0')
         opt->trace_dir = NULL;
-    opt->allreduce = getenv("STARTRD_ALLREDUCE") != NULL && strcmp(getenv("STARTRD_ALLREDUCE"), "host") == 0
-                         ? STARTRD_ALLREDUCE_HOST
-                         : STARTRD_ALLREDUCE_HIERARCHICAL;
+    opt->allreduce = allreduce_from_env();
     opt->gpu_groups = getenv(STARTRD_GPU_GROUPS_ENV);
     if (opt->gpu_groups != NULL && opt->gpu_groups[0] == '\0')
         opt->gpu_groups = NULL;
@@ -234,7 +259,7 @@ static int options_valid(const startrd_options_t *opt)
     return opt->ngpu < STARPU_NMAXWORKERS && opt->ncpu != 0 && opt->ncpu < STARPU_NMAXWORKERS &&
            opt->nb >= 0 && opt->nb <= 1024 &&
            opt->dist_nb >= 0 && (opt->dist_nb == 0 || (opt->nb > 0 && opt->dist_nb % opt->nb == 0)) &&
-           (opt->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL || opt->allreduce == STARTRD_ALLREDUCE_HOST) &&
+           opt->allreduce >= STARTRD_ALLREDUCE_HIERARCHICAL && opt->allreduce <= STARTRD_ALLREDUCE_AUTO &&
            (opt->stage2 == STARTRD_STAGE2_AUTO || opt->stage2 == STARTRD_STAGE2_HOST);
 }
 
@@ -314,6 +339,12 @@ int64_t startrd_context_bandwidth(const startrd_context_t *ctx, int64_t n, int n
     int64_t kd = ctx->opt.nb > 0 ? ctx->opt.nb : ngpu > 0 ? 64 : 32;
 
     return kd < n - 1 ? kd : n > 1 ? n - 1 : 0;
+}
+
+startrd_allreduce_t startrd_context_allreduce(const startrd_context_t *ctx, int ngpu)
+{
+    (void)ngpu;
+    return ctx->opt.allreduce != STARTRD_ALLREDUCE_AUTO ? ctx->opt.allreduce : STARTRD_ALLREDUCE_HIERARCHICAL;
 }
 
 void startrd_context_host_parallel(int on)

@@ -59,8 +59,9 @@ static void free_gpu_columns(startrd_desc_t *A)
  * of pinned memory, 7.6 s to first touch 16 GiB of pageable memory), while
  * the copy tasks move the caller's triangle straight to the GPUs.
  * Each owner's block columns lie side by side in one allocation, as in a
- * host copy: column j at local index l starts at row j*nb of local column
- * l*nb, leading dimension m, so that neighbouring block columns form pieces
+ * host copy: column j at local index l starts at row startrd_desc_column_row0
+ * of local column l*nb, leading dimension m, so that neighbouring block
+ * columns form pieces
  * that tasks update with a few large calls (column_pieces.h).
  * Returns 0 when some GPU lacks the room (StarPU's limit included); the
  * caller then uses a host copy, which StarPU can evict to. */
@@ -91,10 +92,11 @@ static int home_columns_on_gpus(startrd_desc_t *A, const char *name)
     for (int64_t j = 0; j < A->nt; j++) {
         int p = startrd_desc_owner_index(A, j);
         unsigned node = starpu_worker_get_memory_node((unsigned)A->owner_worker[p]);
-        uintptr_t ptr = A->gpu_mat[p] + ((size_t)(local[p]++ * A->nb) * (size_t)A->m + (size_t)(j * A->nb)) *
+        int64_t row0 = startrd_desc_column_row0(A, j);
+        uintptr_t ptr = A->gpu_mat[p] + ((size_t)(local[p]++ * A->nb) * (size_t)A->m + (size_t)row0) *
                                             sizeof(double complex);
 
-        starpu_matrix_data_register(&A->handles[j], (int)node, ptr, (uint32_t)A->m, (uint32_t)(A->m - j * A->nb),
+        starpu_matrix_data_register(&A->handles[j], (int)node, ptr, (uint32_t)A->m, (uint32_t)(A->m - row0),
                                     (uint32_t)A->nb, sizeof(double complex));
         starpu_data_set_coordinates(A->handles[j], 2, (int)j, (int)j);
         starpu_data_set_name(A->handles[j], name);
@@ -115,7 +117,7 @@ int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t
     /* StarPU's matrix interface stores ld, rows and columns as uint32_t. */
     if (m < 0 || n < 0 || mb < 1 || nb < 1 || ld < (m > 1 ? m : 1) || ld > UINT32_MAX ||
         dist_nb < nb || dist_nb % nb != 0 || nowners < 0 || nowners > STARPU_NMAXWORKERS ||
-        (layout == STARTRD_DESC_LOWER_COLUMNS && mb != nb)) {
+        (layout != STARTRD_DESC_TILES && mb != nb)) {
         startrd_error("invalid descriptor %s: m=%lld n=%lld ld=%lld tiles %lldx%lld dist %lld",
                       name, (long long)m, (long long)n, (long long)ld, (long long)mb,
                       (long long)nb, (long long)dist_nb);
@@ -139,7 +141,7 @@ int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t
         startrd_error("cannot allocate the handles of %s", name);
         return STARTRD_ERR_MEMORY;
     }
-    if (mat == NULL && layout == STARTRD_DESC_LOWER_COLUMNS && home_columns_on_gpus(A, name))
+    if (mat == NULL && layout != STARTRD_DESC_TILES && home_columns_on_gpus(A, name))
         return 0;
 
     A->mat = mat;
@@ -163,9 +165,11 @@ int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t
     for (int64_t j = 0; j < A->nt; j++) {
         int64_t cols = startrd_desc_tile_cols(A, j);
 
-        if (layout == STARTRD_DESC_LOWER_COLUMNS) {
-            if (j * nb < m)
-                register_tile(A, &A->handles[j], name, j * nb, j * nb, m - j * nb, cols, j, j);
+        if (layout != STARTRD_DESC_TILES) {
+            int64_t row0 = startrd_desc_column_row0(A, j);
+
+            if (row0 < m)
+                register_tile(A, &A->handles[j], name, row0, j * nb, m - row0, cols, j, j);
             continue;
         }
         for (int64_t i = 0; i < A->mt; i++)

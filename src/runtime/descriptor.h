@@ -16,7 +16,11 @@ typedef enum startrd_desc_layout {
      *  and everything below it.  Stage 1 updates whole block columns of the
      *  lower triangle, so one contiguous buffer per column lets a single
      *  tall GEMM do what nb x nb tiles would need hundreds of calls for. */
-    STARTRD_DESC_LOWER_COLUMNS
+    STARTRD_DESC_LOWER_COLUMNS,
+    /** One handle per block column j holding all its rows 0 .. m-1: both
+     *  triangles of a Hermitian matrix, for the stage-1 scheme that forms
+     *  block rows of A*V with plain GEMMs and updates both triangles. */
+    STARTRD_DESC_FULL_COLUMNS
 } startrd_desc_layout_t;
 
 typedef struct startrd_desc {
@@ -31,7 +35,7 @@ typedef struct startrd_desc {
     int owner_worker[STARPU_NMAXWORKERS];
     starpu_data_handle_t *handles;
     int owns_mat;             /* mat was allocated here */
-    /* STARTRD_DESC_LOWER_COLUMNS with GPU owners and room on them: each
+    /* Block columns (either layout) with GPU owners and room on them: each
      * owner's block columns live on its GPU only, side by side with leading
      * dimension m, and mat is NULL (see descriptor.c). */
     int gpu_home;
@@ -41,7 +45,7 @@ typedef struct startrd_desc {
 
 /**
  * Describe an m x n matrix stored at @p mat (or, if @p mat is NULL, in
- * uninitialised memory allocated here: for STARTRD_DESC_LOWER_COLUMNS owned
+ * uninitialised memory allocated here: for block columns owned
  * by GPUs with room for it, on those GPUs only; otherwise a host buffer
  * with leading dimension @p ld, pinned unless it holds block columns without
  * GPU owners) and register its tiles under @p name.
@@ -60,8 +64,15 @@ void startrd_desc_finish(startrd_desc_t *A);
 /** Tile (i, j) of a STARTRD_DESC_TILES descriptor. */
 starpu_data_handle_t startrd_desc_tile(const startrd_desc_t *A, int64_t i, int64_t j);
 
-/** Block column j of a STARTRD_DESC_LOWER_COLUMNS descriptor. */
+/** Block column j of a block-column descriptor. */
 starpu_data_handle_t startrd_desc_column(const startrd_desc_t *A, int64_t j);
+
+/** Row of the matrix where block column j's handle starts: j*nb for
+ *  STARTRD_DESC_LOWER_COLUMNS, 0 for STARTRD_DESC_FULL_COLUMNS. */
+static inline int64_t startrd_desc_column_row0(const startrd_desc_t *A, int64_t j)
+{
+    return A->layout == STARTRD_DESC_FULL_COLUMNS ? 0 : j * A->nb;
+}
 
 /** Index in owner_worker[] of the owner of block column j (nowners > 0). */
 int startrd_desc_owner_index(const startrd_desc_t *A, int64_t j);

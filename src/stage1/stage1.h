@@ -18,7 +18,10 @@
  * for the panels and the copies out, which then overlap the updates.
  * The partial products of A*V (one per GPU, or one per CPU worker) are
  * summed as @p allreduce says, in the groups part_group[p] gives, numbered
- * below STARPU_NMAXWORKERS (NULL: a group each).
+ * below STARPU_NMAXWORKERS (NULL: a group each); STARTRD_ALLREDUCE_FULL
+ * keeps both triangles and gathers block rows instead, and
+ * STARTRD_ALLREDUCE_AUTO, which the caller resolves first
+ * (startrd_context_allreduce()), counts as hierarchical.
  * With @p check_finite, a NaN or Inf in the referenced triangle gives
  * STARTRD_ERR_NONFINITE and leaves A unchanged.  Blocks until done.
  * @return 0 or a positive startrd_status.

@@ -6,6 +6,11 @@
  *   P = [W V W]                                      (operands of the update's GEMMs)
  *   block column k+1 -= W*V^H + V*W^H, then QR(k+1)  (look-ahead)
  *   every other block column -= W*V^H + V*W^H
+ * With STARTRD_ALLREDUCE_FULL the block columns keep both triangles: each
+ * worker forms the block rows of Y of its own block columns, complete, with
+ * GEMMs (block row j of A22 is block column j conjugate-transposed), every
+ * copy of W gathers those rows instead of summing partial products, and the
+ * update runs over whole block columns so that both triangles stay exact.
  * Each worker's share of the HEMM and of the update is one task over all
  * the block columns it owns: per-column tasks cost more in the runtime than
  * the GPU spends on them.
@@ -35,6 +40,7 @@ struct stage1 {
     startrd_desc_t A;
     const int *part_group;             /* group of each partial product; NULL: one each */
     startrd_allreduce_t allreduce;
+    int full;                          /* both triangles kept (STARTRD_ALLREDUCE_FULL) */
     const int *side_worker;            /* per GPU, the worker of the panels and copies out */
     int ysrc[STARPU_NMAXWORKERS];      /* per copy of W: the partial product holding the sum */
     int64_t n;
@@ -44,6 +50,9 @@ struct stage1 {
     int cpu_worker[STARPU_NMAXWORKERS];
     starpu_data_handle_t V[2], T[2];
     starpu_data_handle_t *Y, *W, *Z, *M, *P;   /* [2][nparts] or [2][ncopies] */
+    starpu_data_handle_t *X;               /* [2][nparts] compact block rows of Y, when full */
+    int64_t *jcols;                        /* the block column of each entry of cols */
+    startrd_row_segment_t *segments;       /* scratch runs of rows gathered into Y */
     starpu_data_handle_t *tau;             /* each panel's part of the caller's TAU */
     starpu_data_handle_t *cols;            /* scratch list of block columns for one task */
     size_t task_bytes;                     /* most bytes of block columns one task may take */
@@ -121,6 +130,13 @@ static void register_workspaces(struct stage1 *s, double complex *tau)
     }
 
     for (int b = 0; b < 2; b++) {
+        for (int p = 0; s->full && p < s->nparts; p++) {
+            int64_t owned = 0;
+
+            for (int64_t j = 1; j < s->A.nt; j++)
+                owned += part_of(s, j) == p;
+            startrd_workspace_register(&s->X[b * s->nparts + p], "X rows", owned > 0 ? owned * nb : nb, nb);
+        }
         startrd_workspace_register(&s->V[b], "V", N, nb);
         startrd_workspace_register(&s->T[b], "T", nb, nb);
         for (int p = 0; p < s->nparts; p++)
@@ -141,8 +157,11 @@ static void unregister_workspaces(struct stage1 *s)
     for (int b = 0; b < 2; b++) {
         starpu_data_unregister(s->V[b]);
         starpu_data_unregister(s->T[b]);
-        for (int p = 0; p < s->nparts; p++)
+        for (int p = 0; p < s->nparts; p++) {
             starpu_data_unregister(s->Y[b * s->nparts + p]);
+            if (s->full)
+                starpu_data_unregister(s->X[b * s->nparts + p]);
+        }
         for (int c = 0; c < s->ncopies; c++) {
             starpu_data_unregister(s->W[b * s->ncopies + c]);
             starpu_data_unregister(s->Z[b * s->ncopies + c]);
@@ -165,20 +184,23 @@ static void release_tau(void *tau)
 static int panel(struct stage1 *s, int64_t k)
 {
     int ret = startrd_task_zpanel_qr(on_owner_side(s, k, PRIO_CRITICAL), startrd_desc_column(&s->A, k),
-                                     (k + 1) * s->A.nb,
+                                     k * s->A.nb - startrd_desc_column_row0(&s->A, k), (k + 1) * s->A.nb,
                                      s->V[k % 2], s->T[k % 2], s->tau[k]);
 
     return ret != 0 ? ret : starpu_data_acquire_cb(s->tau[k], STARPU_R, release_tau, s->tau[k]);
 }
 
-/* The block columns j0 .. nt-1 that feed partial product p, in @p cols. */
-static int columns_of_part(const struct stage1 *s, int p, int64_t j0, starpu_data_handle_t *cols)
+/* The block columns j0 .. nt-1 that feed partial product p, in @p cols,
+ * and their indices in s->jcols. */
+static int columns_of_part(struct stage1 *s, int p, int64_t j0, starpu_data_handle_t *cols)
 {
     int count = 0;
 
     for (int64_t j = j0; j < s->A.nt; j++)
-        if (part_of(s, j) == p)
+        if (part_of(s, j) == p) {
+            s->jcols[count] = j;
             cols[count++] = startrd_desc_column(&s->A, j);
+        }
     return count;
 }
 
@@ -261,14 +283,61 @@ static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *r
         s->ysrc[copy_of_part(s, active[i])] = spread ? master_of[group_of(s, active[i])] : masters[0];
 }
 
+/* needed[c]: copy c of W updates some block column of step k. */
+static void copies_needed(const struct stage1 *s, int64_t k, char *needed)
+{
+    memset(needed, 0, STARPU_NMAXWORKERS);
+    for (int64_t j = k + 1; j < s->A.nt; j++)
+        needed[copy_of(s, j)] = 1;
+}
+
+/* Y = A22 * V with both triangles kept: each part's block rows, then on
+ * every copy that needs it, the gathered Y.  The rows of a run of
+ * consecutive block columns move as one segment. */
+static void hemm_rows(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
+{
+    int b = k % 2, nsources = 0, nsegments = 0;
+    int64_t nb = s->A.nb, row0 = (k + 1) * nb;
+    starpu_data_handle_t sources[STARPU_NMAXWORKERS];
+    char needed[STARPU_NMAXWORKERS];
+
+    for (int p = 0; p < s->nparts; p++) {
+        int count = columns_of_part(s, p, k + 1, cols);
+        starpu_data_handle_t X = s->X[b * s->nparts + p];
+
+        if (count == 0)
+            continue;
+        for (int done = 0, c; done < count; done += c) {
+            c = chunk(s, cols + done, count - done);
+            *ret |= startrd_task_zhemm_rows(on_part(s, p, PRIO_PRODUCT), s->V[b], X, done * nb, row0, c,
+                                            cols + done, s->jcols + done);
+        }
+        for (int i = 0; i < count; i++) {
+            if (i > 0 && s->jcols[i] == s->jcols[i - 1] + 1) {
+                s->segments[nsegments - 1].rows += nb;
+                continue;
+            }
+            s->segments[nsegments++] = (startrd_row_segment_t){nsources, i * nb, s->jcols[i] * nb, nb};
+        }
+        sources[nsources++] = X;
+    }
+    copies_needed(s, k, needed);
+    for (int c = 0; c < s->ncopies; c++) {
+        if (!needed[c])
+            continue;
+        *ret |= startrd_task_zgather_rows(on_copy(s, c, PRIO_PRODUCT), s->Y[b * s->nparts + c], row0, nsources,
+                                          sources, nsegments, s->segments);
+        s->ysrc[c] = c;
+    }
+}
+
 /* W = X - 1/2 V T^H V^H X with X = Y T, on every copy some column needs. */
 static void compute_w(struct stage1 *s, int64_t k, int *ret)
 {
     int b = k % 2;
-    char needed[STARPU_NMAXWORKERS] = {0};
+    char needed[STARPU_NMAXWORKERS];
 
-    for (int64_t j = k + 1; j < s->A.nt; j++)
-        needed[copy_of(s, j)] = 1;
+    copies_needed(s, k, needed);
     for (int c = 0; c < s->ncopies; c++) {
         startrd_place_t place = on_copy(s, c, PRIO_PRODUCT);
         starpu_data_handle_t W = s->W[b * s->ncopies + c], Z = s->Z[b * s->ncopies + c];
@@ -284,13 +353,22 @@ static void compute_w(struct stage1 *s, int64_t k, int *ret)
     }
 }
 
+/* The update of @p count block columns (indices jcol) at step k. */
+static int update_columns(const struct stage1 *s, startrd_place_t place, int64_t k, starpu_data_handle_t P,
+                          int count, const starpu_data_handle_t *cols, const int64_t *jcol)
+{
+    return s->full ? startrd_task_zher2k_full_columns(place, P, (k + 1) * s->A.nb, count, cols, jcol)
+                   : startrd_task_zher2k_columns(place, P, count, cols);
+}
+
 /* Block column k+1 first, so that panel k+1 can start, then the others. */
 static void update(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
 {
     int b = k % 2;
-    starpu_data_handle_t next = startrd_desc_column(&s->A, k + 1);
-    *ret |= startrd_task_zher2k_columns(on_owner(s, k + 1, PRIO_CRITICAL),
-                                        s->P[b * s->ncopies + copy_of(s, k + 1)], 1, &next);
+    int64_t jnext = k + 1;
+    starpu_data_handle_t next = startrd_desc_column(&s->A, jnext);
+    *ret |= update_columns(s, on_owner(s, jnext, PRIO_CRITICAL), k, s->P[b * s->ncopies + copy_of(s, jnext)], 1,
+                           &next, &jnext);
     if (k + 2 < s->A.nt)
         *ret |= panel(s, k + 1);
     for (int p = 0; p < s->nparts; p++) {
@@ -298,8 +376,8 @@ static void update(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int 
 
         for (int done = 0, c; done < count; done += c) {
             c = chunk(s, cols + done, count - done);
-            *ret |= startrd_task_zher2k_columns(on_part(s, p, PRIO_UPDATE),
-                                                s->P[b * s->ncopies + copy_of_part(s, p)], c, cols + done);
+            *ret |= update_columns(s, on_part(s, p, PRIO_UPDATE), k, s->P[b * s->ncopies + copy_of_part(s, p)], c,
+                                   cols + done, s->jcols + done);
         }
     }
 }
@@ -347,14 +425,14 @@ static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex
             int p = part_of(s, j);
             starpu_data_handle_t slot = s->slots[p * STAGING_SLOTS + staged[p]++ % STAGING_SLOTS];
 
-            ret |= startrd_task_zcopy_column(place, 0, uplo, s->n, a, lda, j * s->A.nb, slot, nonfinite,
+            ret |= startrd_task_zcopy_column(place, 0, uplo, s->n, a, lda, j * s->A.nb, s->full, slot, nonfinite,
                                              s->scanned, NULL);
             ret |= startrd_task_zlacpy(on_owner(s, j, priority), slot, column);
             continue;
         }
         if (s->A.gpu_home)
             place = on_owner_side(s, j, priority);
-        ret |= startrd_task_zcopy_column(place, to_user, uplo, s->n, a, lda, j * s->A.nb, column, nonfinite,
+        ret |= startrd_task_zcopy_column(place, to_user, uplo, s->n, a, lda, j * s->A.nb, s->full, column, nonfinite,
                                          s->scanned, s->A.gpu_home ? s->scratch : NULL);
     }
     return ret;
@@ -373,7 +451,10 @@ static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t 
     if (nt > 1)
         ret |= panel(s, 0);
     for (int64_t k = 0; k + 1 < nt && ret == 0; k++) {
-        hemm(s, k, s->cols, &ret);
+        if (s->full)
+            hemm_rows(s, k, s->cols, &ret);
+        else
+            hemm(s, k, s->cols, &ret);
         compute_w(s, k, &ret);
         update(s, k, s->cols, &ret);
     }
@@ -385,7 +466,8 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
                           startrd_allreduce_t allreduce,
                           double complex *A, int64_t lda, double complex *tau, int check_finite)
 {
-    struct stage1 s = {.n = n, .part_group = part_group, .allreduce = allreduce, .side_worker = side_worker};
+    struct stage1 s = {.n = n, .part_group = part_group, .allreduce = allreduce, .side_worker = side_worker,
+                       .full = allreduce == STARTRD_ALLREDUCE_FULL};
     int64_t N = (n + nb - 1) / nb * nb;
     int ret;
 
@@ -393,8 +475,8 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
         return 0;
     /* A zero-padded copy to whole tiles: the padding stays exactly zero
      * through the reduction, so every task sees full nb-wide blocks. */
-    ret = startrd_desc_init(&s.A, "A", STARTRD_DESC_LOWER_COLUMNS, NULL, N, N, N, nb, nb, dist_nb,
-                            nowners, owner_worker);
+    ret = startrd_desc_init(&s.A, "A", s.full ? STARTRD_DESC_FULL_COLUMNS : STARTRD_DESC_LOWER_COLUMNS, NULL, N, N,
+                            N, nb, nb, dist_nb, nowners, owner_worker);
     if (ret != 0)
         return ret;
     s.ncpu = (int)starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, s.cpu_worker, STARPU_NMAXWORKERS);
@@ -407,13 +489,16 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     s.Z = calloc((size_t)(2 * s.ncopies), sizeof *s.Z);
     s.M = calloc((size_t)(2 * s.ncopies), sizeof *s.M);
     s.P = calloc((size_t)(2 * s.ncopies), sizeof *s.P);
+    s.X = calloc((size_t)(2 * s.nparts), sizeof *s.X);
+    s.jcols = calloc((size_t)s.A.nt, sizeof *s.jcols);
+    s.segments = calloc((size_t)s.A.nt, sizeof *s.segments);
     s.slots = calloc((size_t)(nowners * STAGING_SLOTS + 1), sizeof *s.slots);
     s.tau = calloc((size_t)s.A.nt, sizeof *s.tau);
     s.cols = calloc((size_t)s.A.nt, sizeof *s.cols);
     /* TAU reaches the caller only on success, like A. */
     s.tau_work = malloc((size_t)(n - nb) * sizeof *s.tau_work);
-    if (s.Y == NULL || s.W == NULL || s.Z == NULL || s.M == NULL || s.P == NULL || s.slots == NULL ||
-        s.tau == NULL || s.cols == NULL || s.tau_work == NULL) {
+    if (s.Y == NULL || s.W == NULL || s.Z == NULL || s.M == NULL || s.P == NULL || s.X == NULL || s.jcols == NULL ||
+        s.segments == NULL || s.slots == NULL || s.tau == NULL || s.cols == NULL || s.tau_work == NULL) {
         startrd_error("stage 1: cannot allocate workspace handles");
         ret = STARTRD_ERR_MEMORY;
         goto out;
@@ -450,6 +535,9 @@ out:
     free(s.Z);
     free(s.M);
     free(s.P);
+    free(s.X);
+    free(s.jcols);
+    free(s.segments);
     free(s.slots);
     free(s.tau);
     free(s.cols);

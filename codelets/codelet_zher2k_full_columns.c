@@ -1,0 +1,95 @@
+/* The two-sided update of block columns that keep both triangles,
+ *     C(row0:, :) -= W * V[C]^H + V * W[C]^H = [W V] * [V W][C]^H,
+ * over every row of the trailing matrix, so that the upper triangle stays
+ * the conjugate transpose of the lower one: one GEMM of rank 2nb per piece
+ * (column_pieces.h), twice the flops of the lower-only update.  P = [W V W]
+ * is full-height, indexed by absolute row; [W V] and [V W] are its column
+ * ranges 0 .. 2nb-1 and nb .. 3nb-1. */
+#include "codelets.h"
+#include "column_pieces.h"
+#include "error.h"
+
+#include <cblas.h>
+#include <stdlib.h>
+
+enum { BUF_P, BUF_FIRST_COLUMN };
+
+static void her2k_full_cpu(void *buffers[], void *cl_arg)
+{
+    const startrd_full_args_t *a = cl_arg;
+    const double complex one = 1.0, mone = -1.0;
+    const double complex *p = (const double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_P]);
+    int ldp = (int)STARPU_MATRIX_GET_LD(buffers[BUF_P]), nb = (int)STARPU_MATRIX_GET_NY(buffers[BUF_P]) / 3;
+    startrd_full_piece_t u;
+
+    for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers(); i = next) {
+        next = startrd_next_full_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), a->jcol, a->row0, &u);
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, u.m, u.w, 2 * nb, &mone, p + a->row0, ldp,
+                    p + (size_t)nb * (size_t)ldp + u.j0 * nb, ldp, &one, u.c, u.ld);
+    }
+}
+
+#ifdef STARTRD_USE_CUDA
+static void her2k_full_cuda(void *buffers[], void *cl_arg)
+{
+    const startrd_full_args_t *a = cl_arg;
+    const cuDoubleComplex one = {1.0, 0.0}, mone = {-1.0, 0.0};
+    const cuDoubleComplex *p = (const cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[BUF_P]);
+    int ldp = (int)STARPU_MATRIX_GET_LD(buffers[BUF_P]), nb = (int)STARPU_MATRIX_GET_NY(buffers[BUF_P]) / 3;
+    cublasHandle_t h = starpu_cublas_get_local_handle();
+    cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+    startrd_full_piece_t u;
+
+    for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS; i = next) {
+        next = startrd_next_full_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), a->jcol, a->row0, &u);
+        st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, u.m, u.w, 2 * nb, &mone, p + a->row0, ldp,
+                         p + (size_t)nb * (size_t)ldp + u.j0 * nb, ldp, &one, (cuDoubleComplex *)u.c, u.ld);
+    }
+    if (st != CUBLAS_STATUS_SUCCESS)
+        startrd_kernel_failure("her2k_full_columns", "cublasZgemm", st);
+}
+#endif
+
+static struct starpu_perfmodel her2k_full_model = {
+    .type = STARPU_HISTORY_BASED,
+    .symbol = "startrd_zher2k_full_columns",
+    .footprint = startrd_full_footprint,
+};
+
+static struct starpu_codelet her2k_full_codelet = {
+    .name = "zher2k_full_columns",
+    .cpu_funcs = {her2k_full_cpu},
+    STARTRD_CUDA_ASYNC(her2k_full_cuda)
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
+    .model = &her2k_full_model,
+};
+
+int startrd_task_zher2k_full_columns(startrd_place_t place, starpu_data_handle_t P, int64_t row0,
+                                     int ncolumns, const starpu_data_handle_t *columns, const int64_t *jcol)
+{
+    size_t size;
+    startrd_full_args_t *args = startrd_full_args(row0, 0, ncolumns, jcol, &size);
+    const struct starpu_data_descr ws[] = {{P, STARPU_R}};
+    struct starpu_data_descr *descr = startrd_pieces_descr(BUF_FIRST_COLUMN, ws, ncolumns, columns, STARPU_RW);
+    double flops = 0.0;
+    int ret;
+
+    if (args == NULL || descr == NULL) {
+        free(args);
+        free(descr);
+        return -ENOMEM;
+    }
+    for (int i = 0; i < ncolumns; i++) {
+        double m = (double)(starpu_matrix_get_nx(columns[i]) - row0), nb = (double)starpu_matrix_get_ny(columns[i]);
+
+        flops += 16.0 * m * nb * nb;
+    }
+    ret = starpu_task_insert(&her2k_full_codelet,
+                             STARPU_CL_ARGS, args, size,
+                             STARPU_DATA_MODE_ARRAY, descr, ncolumns + BUF_FIRST_COLUMN,
+                             STARTRD_PLACE_ARGS(place),
+                             STARPU_FLOPS, flops,
+                             0);
+    free(descr);
+    return ret;
+}
