@@ -45,7 +45,8 @@ typedef enum startrd_allreduce {
                                              rows of A*V of its own block columns with one GEMM and
                                              sends only those; the update writes both triangles
                                              (twice its flops) and the GPUs hold twice the data. */
-    STARTRD_ALLREDUCE_AUTO = 3          /**< The scheme measured fastest for the GPU count. */
+    STARTRD_ALLREDUCE_AUTO = 3          /**< The scheme measured fastest: hierarchical at every GPU
+                                             count measured (1, 2, 4 H200 with NVLink). */
 } startrd_allreduce_t;
 
 /** Where stage 2 (the bulge chase, band -> tridiagonal) runs. */

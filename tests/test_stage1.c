@@ -3,7 +3,7 @@
  * orthogonality of Q1 formed from the stored reflectors, and no write outside
  * the referenced triangle, for both storages, several bandwidths and
  * distribution blocks, and lda > n; every way of combining the workers'
- * shares of A*V gives the same band, to rounding. */
+ * shares of A*V gives the band of the CPU path, to rounding. */
 #include "stage1.h"
 #include "testing_context.h"
 
@@ -30,9 +30,9 @@ static double band_difference(char uplo, int64_t n, int64_t nb, const double com
     return amax > 0.0 ? diff / ((double)n * DBL_EPSILON * amax) : diff;
 }
 
-/* With @p keep, the result is copied there; with @p ref, its band must
- * match ref's. */
-static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t nb,
+/* On the context's GPUs, or with @p cpu on its CPU workers.  With @p keep,
+ * the result is copied there; with @p ref, its band must match ref's. */
+static void run_case(const startrd_context_t *ctx, int cpu, char uplo, int64_t n, int64_t nb,
                      int64_t lda, int64_t dist_nb, const int *groups, startrd_allreduce_t allreduce,
                      const char *sum, uint64_t seed, double complex *keep, const double complex *ref)
 {
@@ -51,8 +51,8 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
         goto out;
     tst_fill_sentinel(uplo, n, a0, lda, sentinel);
     memcpy(a, a0, size * sizeof *a);
-    ret = startrd_stage1_zhe2hb(uplo, n, nb, dist_nb, ctx->ncuda, ctx->cuda_worker, ctx->cuda_side_worker, groups,
-                                allreduce, a, lda, tau, 1);
+    ret = startrd_stage1_zhe2hb(uplo, n, nb, dist_nb, cpu ? 0 : ctx->ncuda, ctx->cuda_worker, ctx->cuda_side_worker,
+                                groups, allreduce, a, lda, tau, 1);
     if (ret != 0)
         goto out;
     outside = tst_count_sentinel_changes(uplo, n, a, lda, sentinel);
@@ -66,9 +66,9 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
 out:
     snprintf(same_text, sizeof same_text, ref != NULL ? "%.3g" : "-", same);
     tst_check(ret == 0 && outside == 0 && ratio <= 10.0 && sim < 30.0 && unit < 30.0 && same < 30.0,
-              "stage1 uplo=%c n=%lld nb=%lld lda=%lld dist=%lld %s: eig %.3g  ||A-QBQ^H|| %.3g  "
-              "||I-Q^HQ|| %.3g  writes outside %lld  band vs hierarchical %s",
-              uplo, (long long)n, (long long)nb, (long long)lda, (long long)dist_nb, sum,
+              "stage1 uplo=%c n=%lld nb=%lld lda=%lld dist=%lld %s%s: eig %.3g  ||A-QBQ^H|| %.3g  "
+              "||I-Q^HQ|| %.3g  writes outside %lld  band vs CPU path %s",
+              uplo, (long long)n, (long long)nb, (long long)lda, (long long)dist_nb, sum, cpu ? " (CPU path)" : "",
               ratio, sim, unit, (long long)outside, same_text);
     free(a0);
     free(a);
@@ -97,20 +97,20 @@ int main(void)
                 int64_t lda = (s + (size_t)u) % 2 ? n + 3 : (n > 1 ? n : 1);
                 int64_t dist = (s % 2 + 1) * nb;
 
-                run_case(ctx, u ? 'U' : 'L', n, nb, lda, dist, ctx->ncuda > 0 ? ctx->gpu_group : NULL,
+                run_case(ctx, 0, u ? 'U' : 'L', n, nb, lda, dist, ctx->ncuda > 0 ? ctx->gpu_group : NULL,
                          STARTRD_ALLREDUCE_HIERARCHICAL, "hierarchical", seed, NULL, NULL);
                 /* Both triangles kept: the copy's other triangle, the
                  * gathered rows and the full-height update at every size. */
                 if (nb == 16)
-                    run_case(ctx, u ? 'U' : 'L', n, nb, lda, dist, NULL, STARTRD_ALLREDUCE_FULL, "full", seed,
+                    run_case(ctx, 0, u ? 'U' : 'L', n, nb, lda, dist, NULL, STARTRD_ALLREDUCE_FULL, "full", seed,
                              NULL, NULL);
                 seed++;
             }
     }
-    /* The other ways to sum the partial products: groups of two (of CPU
-     * workers' products, or of GPUs), a group each (with GPUs, the total
-     * then goes to each group's first GPU before the rest of it), and on
-     * host cores. */
+    /* Against the CPU path's band, every scheme: the hierarchical sum in
+     * groups of two (of CPU workers' products, or of GPUs) and a group each
+     * (with GPUs, the total then goes to each group's first GPU before the
+     * rest of it), the sum on host cores, and both triangles kept. */
     static int pairs[STARPU_NMAXWORKERS], alone[STARPU_NMAXWORKERS];
 
     for (int p = 0; p < STARPU_NMAXWORKERS; p++) {
@@ -122,12 +122,13 @@ int main(void)
     for (int u = 0; u < 2 && ref != NULL; u++, seed++) {
         char uplo = u ? 'U' : 'L';
 
-        run_case(ctx, uplo, 513, 16, 515, 16, NULL, STARTRD_ALLREDUCE_HIERARCHICAL, "hierarchical", seed, ref, NULL);
-        run_case(ctx, uplo, 513, 16, 515, 16, pairs, STARTRD_ALLREDUCE_HIERARCHICAL, "in pairs", seed, NULL, ref);
-        run_case(ctx, uplo, 513, 16, 515, 32, alone, STARTRD_ALLREDUCE_HIERARCHICAL, "a group each", seed, NULL,
+        run_case(ctx, 1, uplo, 513, 16, 515, 16, NULL, STARTRD_ALLREDUCE_HIERARCHICAL, "hierarchical", seed, ref,
+                 NULL);
+        run_case(ctx, 0, uplo, 513, 16, 515, 16, pairs, STARTRD_ALLREDUCE_HIERARCHICAL, "in pairs", seed, NULL, ref);
+        run_case(ctx, 0, uplo, 513, 16, 515, 32, alone, STARTRD_ALLREDUCE_HIERARCHICAL, "a group each", seed, NULL,
                  ref);
-        run_case(ctx, uplo, 513, 16, 515, 16, alone, STARTRD_ALLREDUCE_HOST, "on the host", seed, NULL, ref);
-        run_case(ctx, uplo, 513, 16, 515, 32, pairs, STARTRD_ALLREDUCE_FULL, "full", seed, NULL, ref);
+        run_case(ctx, 0, uplo, 513, 16, 515, 16, alone, STARTRD_ALLREDUCE_HOST, "on the host", seed, NULL, ref);
+        run_case(ctx, 0, uplo, 513, 16, 515, 32, pairs, STARTRD_ALLREDUCE_FULL, "full", seed, NULL, ref);
     }
     tst_check(ref != NULL, "stage1: memory for the reference band");
     free(ref);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Plots the CSV of startrd-bench: total time against n, one line per method
-# and GPU count, both axes logarithmic.
+# Plots the CSV of startrd-bench: total time against n, one line per method,
+# GPU count and (for StarTRD) allreduce scheme, both axes logarithmic.
 #   tools/plot-bench.sh RESULTS.csv [PLOT.png]     default: RESULTS.png
 # Needs gnuplot (apt-get install gnuplot-nox).
 set -euo pipefail
@@ -19,7 +19,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# One data file per (method, GPUs) with "n total_s" lines; the columns are
+# One data file per (method, GPUs, scheme) with "n total_s" lines; the columns are
 # found by name in the header.  series.txt: file and title of each series;
 # range.txt: the smallest and largest n; xtics.txt: gnuplot's xtics list.
 awk -F, -v dir="$work" '
@@ -34,12 +34,15 @@ awk -F, -v dir="$work" '
     }
     $col["total_s"] != "" && $col["total_s"] + 0 > 0 {
         n = $col["n"] + 0; m = $col["method"]; g = $col["gpus"] + 0
+        a = ("allreduce" in col) ? $col["allreduce"] : ""
         gsub(/[^A-Za-z0-9_.-]/, "", m)
-        key = m "/" g
+        gsub(/[^A-Za-z0-9_.-]/, "", a)
+        key = m "/" g "/" a
         if (!(key in file)) {
             file[key] = dir "/s" ++count ".dat"
             if (g > 0) title = m ", " g (g == 1 ? " GPU" : " GPUs")
             else title = m (m == "lapack" ? ", host cores" : ", CPU workers")
+            if (a != "") title = title ", " a
             print file[key] "\t" title > (dir "/series.txt")
         }
         print n, $col["total_s"] > file[key]

@@ -121,7 +121,7 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
     startrd_trace_begin();
     if (sz->kd > 0) {
         ret = startrd_stage1_zhe2hb(uplo, n, sz->kd, dist_nb, sz->ngpu, ctx->cuda_worker, ctx->cuda_side_worker,
-                                    sz->ngpu > 0 ? ctx->gpu_group : NULL, startrd_context_allreduce(ctx, sz->ngpu), A, lda, tau,
+                                    sz->ngpu > 0 ? ctx->gpu_group : NULL, startrd_context_allreduce(ctx), A, lda, tau,
                                     ctx->opt.check_finite);
     } else if (ctx->opt.check_finite && !(isfinite(creal(A[0])) && isfinite(cimag(A[0])))) {
         startrd_error("the matrix holds NaN or Inf; A is left unchanged");

@@ -42,8 +42,8 @@ void startrd_context_host_parallel(int on);
  *  (kd <= n-1, so 0 for n <= 1).  The back-transformation depends on it. */
 int64_t startrd_context_bandwidth(const startrd_context_t *ctx, int64_t n, int ngpu);
 
-/** The stage-1 scheme of a reduction on ngpu GPUs: the option's, or for
- *  STARTRD_ALLREDUCE_AUTO the one measured fastest for that many GPUs. */
-startrd_allreduce_t startrd_context_allreduce(const startrd_context_t *ctx, int ngpu);
+/** The stage-1 scheme: the option's, or for STARTRD_ALLREDUCE_AUTO the one
+ *  measured fastest at every GPU count tried (1, 2 and 4). */
+startrd_allreduce_t startrd_context_allreduce(const startrd_context_t *ctx);
 
 #endif
