@@ -166,8 +166,12 @@ int main(int argc, char **argv)
                         diff = fmax(diff, fabs(wh[l] - wg[l]));
                         scale = fmax(scale, fabs(wh[l]));
                     }
-                    printf("%8lld %5lld %-5s %10.3f %9.1fx %8.3f\n", (long long)n, (long long)kd, "gpu", t,
-                           t_host / t, isnan(t_host) ? NAN : diff / ((double)n * DBL_EPSILON * scale));
+                    printf("%8lld %5lld %-5s %10.3f", (long long)n, (long long)kd, "gpu", t);
+                    /* Without a host run at this n there is nothing to compare with. */
+                    if (isnan(t_host))
+                        printf(" %10s %8s\n", "-", "-");
+                    else
+                        printf(" %9.1fx %8.3f\n", t_host / t, diff / ((double)n * DBL_EPSILON * scale));
                 }
                 fflush(stdout);
             }

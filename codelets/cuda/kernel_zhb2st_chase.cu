@@ -461,7 +461,9 @@ public:
                 type2(st, J + 1);
             else
                 apply_diag(st, len);
-            __threadfence();
+            /* The barrier orders every thread's stores before thread 0's
+             * release at device scope (causality is transitive), which the
+             * next sweep's acquire then sees: no fence per thread. */
             __syncthreads();
             if (threadIdx.x == 0)
                 done.store((int)(m + 1), cuda::memory_order_release);
