@@ -73,28 +73,13 @@ static struct starpu_codelet hemm_rows_codelet = {
 int startrd_task_zhemm_rows(startrd_place_t place, starpu_data_handle_t V, starpu_data_handle_t X, int64_t xrow,
                             int64_t row0, int ncolumns, const starpu_data_handle_t *columns, const int64_t *jcol)
 {
-    size_t size;
-    startrd_full_args_t *args = startrd_full_args(row0, xrow, ncolumns, jcol, &size);
     /* The task that writes X from its first row needs none of its old rows. */
     const struct starpu_data_descr ws[] = {{V, STARPU_R}, {X, xrow == 0 ? STARPU_W : STARPU_RW}};
-    struct starpu_data_descr *descr = startrd_pieces_descr(BUF_FIRST_COLUMN, ws, ncolumns, columns, STARPU_R);
     double flops = 0.0;
-    int ret;
 
-    if (args == NULL || descr == NULL) {
-        free(args);
-        free(descr);
-        return -ENOMEM;
-    }
     for (int i = 0; i < ncolumns; i++)
         flops += 8.0 * (double)(starpu_matrix_get_nx(columns[i]) - row0) * (double)starpu_matrix_get_ny(columns[i]) *
                  (double)starpu_matrix_get_ny(V);
-    ret = starpu_task_insert(&hemm_rows_codelet,
-                             STARPU_CL_ARGS, args, size,
-                             STARPU_DATA_MODE_ARRAY, descr, ncolumns + BUF_FIRST_COLUMN,
-                             STARTRD_PLACE_ARGS(place),
-                             STARPU_FLOPS, flops,
-                             0);
-    free(descr);
-    return ret;
+    return startrd_insert_full_columns_task(&hemm_rows_codelet, BUF_FIRST_COLUMN, ws, row0, xrow, ncolumns, columns,
+                                            jcol, STARPU_R, place, flops);
 }

@@ -67,29 +67,14 @@ static struct starpu_codelet her2k_full_codelet = {
 int startrd_task_zher2k_full_columns(startrd_place_t place, starpu_data_handle_t P, int64_t row0,
                                      int ncolumns, const starpu_data_handle_t *columns, const int64_t *jcol)
 {
-    size_t size;
-    startrd_full_args_t *args = startrd_full_args(row0, 0, ncolumns, jcol, &size);
     const struct starpu_data_descr ws[] = {{P, STARPU_R}};
-    struct starpu_data_descr *descr = startrd_pieces_descr(BUF_FIRST_COLUMN, ws, ncolumns, columns, STARPU_RW);
     double flops = 0.0;
-    int ret;
 
-    if (args == NULL || descr == NULL) {
-        free(args);
-        free(descr);
-        return -ENOMEM;
-    }
     for (int i = 0; i < ncolumns; i++) {
         double m = (double)(starpu_matrix_get_nx(columns[i]) - row0), nb = (double)starpu_matrix_get_ny(columns[i]);
 
         flops += 16.0 * m * nb * nb;
     }
-    ret = starpu_task_insert(&her2k_full_codelet,
-                             STARPU_CL_ARGS, args, size,
-                             STARPU_DATA_MODE_ARRAY, descr, ncolumns + BUF_FIRST_COLUMN,
-                             STARTRD_PLACE_ARGS(place),
-                             STARPU_FLOPS, flops,
-                             0);
-    free(descr);
-    return ret;
+    return startrd_insert_full_columns_task(&her2k_full_codelet, BUF_FIRST_COLUMN, ws, row0, 0, ncolumns, columns,
+                                            jcol, STARPU_RW, place, flops);
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "codelets.h"
 #include "starpu_include.h"
 
 /* Widest piece: its diagonal block goes to one HEMM or HER2K call, the rows
@@ -146,6 +147,34 @@ static inline struct starpu_data_descr *startrd_pieces_descr(int nws, const stru
     for (int i = 0; i < ncolumns; i++)
         descr[nws + i] = (struct starpu_data_descr){columns[i], column_mode};
     return descr;
+}
+
+/* Insert a task of @p codelet over full block columns: the @p nws
+ * workspaces, then the columns in @p column_mode, with startrd_full_args. */
+static inline int startrd_insert_full_columns_task(struct starpu_codelet *codelet, int nws,
+                                                   const struct starpu_data_descr *ws, int64_t row0, int64_t xrow,
+                                                   int ncolumns, const starpu_data_handle_t *columns,
+                                                   const int64_t *jcol, enum starpu_data_access_mode column_mode,
+                                                   startrd_place_t place, double flops)
+{
+    size_t size;
+    startrd_full_args_t *args = startrd_full_args(row0, xrow, ncolumns, jcol, &size);
+    struct starpu_data_descr *descr = startrd_pieces_descr(nws, ws, ncolumns, columns, column_mode);
+    int ret;
+
+    if (args == NULL || descr == NULL) {
+        free(args);
+        free(descr);
+        return -ENOMEM;
+    }
+    ret = starpu_task_insert(codelet,
+                             STARPU_CL_ARGS, args, size,
+                             STARPU_DATA_MODE_ARRAY, descr, ncolumns + nws,
+                             STARTRD_PLACE_ARGS(place),
+                             STARPU_FLOPS, flops,
+                             0);
+    free(descr);
+    return ret;
 }
 
 #endif
