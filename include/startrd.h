@@ -271,6 +271,7 @@ typedef struct startrd_stats {
     double stage2_seconds;   /**< band -> tridiagonal */
     int ngpu;                /**< GPUs used */
     int nb;                  /**< bandwidth of the intermediate band */
+    startrd_allreduce_t allreduce; /**< stage-1 scheme used (STARTRD_ALLREDUCE_AUTO resolved) */
     double tridiag_seconds;  /**< zheevd_2stage_mgpu(), jobz = 'V': eigenvectors of the tridiagonal; else 0 */
     double backtransform_seconds; /**< zheevd_2stage_mgpu(), jobz = 'V': Q applied to them; else 0 */
 } startrd_stats_t;

@@ -71,7 +71,8 @@ static int vectors;
 typedef struct result {
     enum method method;
     int gpus;
-    startrd_allreduce_t allreduce; /* StarTRD only */
+    startrd_allreduce_t allreduce; /* StarTRD only: the scheme asked for */
+    startrd_allreduce_t used;      /* and the one the library ran (auto resolved) */
     int info;        /* StarTRD's error, 0: success; on error the times are < 0 and w unset */
     int nb;          /* StarTRD's bandwidth, 0 elsewhere */
     double stage1;   /* seconds, < 0 where the method has no stages */
@@ -218,6 +219,7 @@ static void run_startrd(int64_t n, int ngpu, startrd_allreduce_t allreduce, int 
             res->stage2 = st.stage2_seconds;
             res->gpus = st.ngpu;
             res->nb = st.nb;
+            res->used = st.allreduce;
         }
     }
     if (vectors && res->info == 0)
@@ -630,6 +632,8 @@ static int report(int64_t n, result_t *res, int count, FILE *csv)
         else
             printf(" %6s", "-");
         printf(" %s", scheme != NULL ? scheme : "-");
+        if (r->method == M_STARTRD && ok && r->used != r->allreduce)
+            printf(" (%s)", startrd_allreduce_name(r->used));
         if (!ok)
             printf("  FAILED (%d)", r->info);
         printf("%s\n", bad ? "  FAIL" : "");

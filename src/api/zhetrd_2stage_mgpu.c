@@ -103,6 +103,7 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
     double complex *hous = hous2, *band = work;
     int64_t ldab = 2 * sz->kd + 1, dist_nb = ctx->opt.dist_nb > 0 ? ctx->opt.dist_nb : default_dist_nb(n, sz);
     double t0 = starpu_timing_now(), t1;
+    startrd_allreduce_t scheme = startrd_context_allreduce(ctx);
     int ret = 0;
 
     /* A bandwidth clamped to n-1 may no longer divide the option's block. */
@@ -121,7 +122,7 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
     startrd_trace_begin();
     if (sz->kd > 0) {
         ret = startrd_stage1_zhe2hb(uplo, n, sz->kd, dist_nb, sz->ngpu, ctx->cuda_worker, ctx->cuda_side_worker,
-                                    sz->ngpu > 0 ? ctx->gpu_group : NULL, startrd_context_allreduce(ctx), A, lda, tau,
+                                    sz->ngpu > 0 ? ctx->gpu_group : NULL, scheme, A, lda, tau,
                                     ctx->opt.check_finite);
     } else if (ctx->opt.check_finite && !(isfinite(creal(A[0])) && isfinite(cimag(A[0])))) {
         startrd_error("the matrix holds NaN or Inf; A is left unchanged");
@@ -136,7 +137,7 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
     if (ret == 0)
         last_stats = (startrd_stats_t){.stage1_seconds = (t1 - t0) * 1e-6,
                                        .stage2_seconds = (starpu_timing_now() - t1) * 1e-6,
-                                       .ngpu = sz->ngpu, .nb = (int)sz->kd};
+                                       .ngpu = sz->ngpu, .nb = (int)sz->kd, .allreduce = scheme};
 out:
     startrd_trace_end();
     if (hous != hous2)
