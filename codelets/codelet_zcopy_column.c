@@ -125,10 +125,11 @@ static void copy_column_cpu(void *buffers[], void *cl_arg)
     for (int64_t q = 0; q < v.width; q++) {
         int64_t first = q < v.cols ? q : v.height, last = q < v.cols ? v.rows : v.height;
 
-        for (int64_t r = 0; x->both && r < q && q < v.cols; r++)
-            v.c[q * v.ldc + r] = conj(v.c[r * v.ldc + q]);
-        if (x->both && q < v.cols)
+        if (x->both && q < v.cols) {
+            for (int64_t r = 0; r < q; r++)
+                v.c[q * v.ldc + r] = conj(v.c[r * v.ldc + q]);
             first = 0;
+        }
         memset(v.c + q * v.ldc, 0, (size_t)first * sizeof *v.c);
         memset(v.c + q * v.ldc + last, 0, (size_t)(v.height - last) * sizeof *v.c);
     }

@@ -294,12 +294,11 @@ static void copies_needed(const struct stage1 *s, int64_t k, char *needed)
 /* Y = A22 * V with both triangles kept: each part's block rows, then on
  * every copy that needs it, the gathered Y.  The rows of a run of
  * consecutive block columns move as one segment. */
-static void hemm_rows(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
+static void hemm_rows(struct stage1 *s, int64_t k, const char *needed, starpu_data_handle_t *cols, int *ret)
 {
     int b = k % 2, nsources = 0, nsegments = 0;
     int64_t nb = s->A.nb, row0 = (k + 1) * nb;
     starpu_data_handle_t sources[STARPU_NMAXWORKERS];
-    char needed[STARPU_NMAXWORKERS];
 
     for (int p = 0; p < s->nparts; p++) {
         int count = columns_of_part(s, p, k + 1, cols);
@@ -321,7 +320,6 @@ static void hemm_rows(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, i
         }
         sources[nsources++] = X;
     }
-    copies_needed(s, k, needed);
     for (int c = 0; c < s->ncopies; c++) {
         if (!needed[c])
             continue;
@@ -332,12 +330,10 @@ static void hemm_rows(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, i
 }
 
 /* W = X - 1/2 V T^H V^H X with X = Y T, on every copy some column needs. */
-static void compute_w(struct stage1 *s, int64_t k, int *ret)
+static void compute_w(struct stage1 *s, int64_t k, const char *needed, int *ret)
 {
     int b = k % 2;
-    char needed[STARPU_NMAXWORKERS];
 
-    copies_needed(s, k, needed);
     for (int c = 0; c < s->ncopies; c++) {
         startrd_place_t place = on_copy(s, c, PRIO_PRODUCT);
         starpu_data_handle_t W = s->W[b * s->ncopies + c], Z = s->Z[b * s->ncopies + c];
@@ -451,11 +447,14 @@ static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t 
     if (nt > 1)
         ret |= panel(s, 0);
     for (int64_t k = 0; k + 1 < nt && ret == 0; k++) {
+        char needed[STARPU_NMAXWORKERS];
+
+        copies_needed(s, k, needed);
         if (s->full)
-            hemm_rows(s, k, s->cols, &ret);
+            hemm_rows(s, k, needed, s->cols, &ret);
         else
             hemm(s, k, s->cols, &ret);
-        compute_w(s, k, &ret);
+        compute_w(s, k, needed, &ret);
         update(s, k, s->cols, &ret);
     }
     return ret | copy_columns(s, 1, uplo, a, lda, nonfinite, 0);
