@@ -1,10 +1,10 @@
 /* Moves one block column between the caller's LAPACK-layout matrix and the
- * library's padded lower-storage copy.  Copying in runs on the host: into
- * the host copy, or into a pinned staging buffer that StarPU then moves to
- * the column's GPU at the link's full rate (a GPU reads the caller's
- * pageable memory at 2-9 GB/s).  Copying out runs on the host or straight
- * from a GPU, and is skipped once a NaN or Inf was seen, so the caller's
- * matrix is left as it was.  For uplo = 'U' the copy holds the conjugate
+ * library's padded lower-storage copy, on the host: the host copy, or a
+ * pinned staging buffer that StarPU moves to or from the column's GPU at the
+ * link's full rate.  A GPU reads or writes the caller's pageable memory at
+ * 2-9 GB/s, and such a copy blocks the thread that drives the GPU's
+ * streams.  Copying out is skipped once a NaN or Inf was seen, so the
+ * caller's matrix is left as it was.  For uplo = 'U' the copy holds the conjugate
  * transpose of the stored upper triangle, which is the lower triangle of the
  * same Hermitian matrix, so the stage-1 algorithm only has a lower variant.
  * A column that keeps both triangles (its handle starts at row 0, so its
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BUF_COLUMN, BUF_SCANNED, BUF_SCRATCH };
+enum { BUF_COLUMN, BUF_SCANNED };
 
 struct copy_column_args {
     int to_user;            /* direction */
@@ -135,75 +135,6 @@ static void copy_column_cpu(void *buffers[], void *cl_arg)
     }
 }
 
-#ifdef STARTRD_USE_CUDA
-/* The caller's matrix is pageable memory the library must not pin: the
- * copies to it return once done. */
-static int cuda_ok(const char *call, long status)
-{
-    if (status != 0)
-        startrd_kernel_failure("copy_column", call, status);
-    return status == 0;
-}
-
-/* The diagonal block, whose caller-side triangle (lower for 'L', upper for
- * 'U') is all that may be written, goes through a small host buffer; d is
- * its device copy in the caller's orientation, leading dimension ldd. */
-static void diagonal_to_user(const struct copy_column_args *x, const struct column_view *v,
-                             const cuDoubleComplex *d, int64_t ldd, cudaStream_t stream)
-{
-    double complex *h = malloc((size_t)(v->cols * v->cols) * sizeof *h);
-
-    if (h == NULL) {
-        startrd_kernel_failure("copy_column", "malloc", -1);
-        return;
-    }
-    if (cuda_ok("cudaMemcpy2DAsync", cudaMemcpy2DAsync(h, (size_t)v->cols * sizeof *h, d, (size_t)ldd * sizeof *h,
-                                                       (size_t)v->cols * sizeof *h, (size_t)v->cols,
-                                                       cudaMemcpyDeviceToHost, stream)) &&
-        cuda_ok("cudaStreamSynchronize", cudaStreamSynchronize(stream))) {
-        for (int64_t q = 0; q < v->cols; q++)
-            for (int64_t r = x->uplo == 'L' ? q : 0; r < (x->uplo == 'L' ? v->cols : q + 1); r++)
-                v->a[q * x->lda + r] = h[q * v->cols + r];
-    }
-    free(h);
-}
-
-static void copy_out_cuda(void *buffers[], void *cl_arg)
-{
-    const struct copy_column_args *x = cl_arg;
-    struct column_view v = view(buffers, x);
-    cudaStream_t stream = starpu_cuda_get_local_stream();
-    const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
-    cuDoubleComplex *c = (cuDoubleComplex *)v.c, *s;
-    size_t z = sizeof *c, lda = (size_t)x->lda * z, ldc = (size_t)v.ldc * z, lds;
-    int64_t below = v.rows - v.cols;
-
-    if (skipped(x))
-        return;
-    if (x->uplo == 'L') {
-        if (below > 0 && !cuda_ok("cudaMemcpy2DAsync",
-                                  cudaMemcpy2DAsync(v.a + v.cols, lda, c + v.cols, ldc, (size_t)below * z,
-                                                    (size_t)v.cols, cudaMemcpyDeviceToHost, stream)))
-            return;
-        diagonal_to_user(x, &v, c, v.ldc, stream);
-        return;
-    }
-    /* For 'U' the conjugate transpose goes through the scratch buffer:
-     * s(q, r) = A(col0+q, col0+r), the caller's row block. */
-    s = (cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[BUF_SCRATCH]);
-    lds = (size_t)STARPU_MATRIX_GET_LD(buffers[BUF_SCRATCH]) * z;
-    if (!cuda_ok("cublasZgeam", cublasZgeam(starpu_cublas_get_local_handle(), CUBLAS_OP_C, CUBLAS_OP_N, (int)v.cols,
-                                            (int)v.rows, &one, c, (int)v.ldc, &zero, s, (int)(lds / z), s,
-                                            (int)(lds / z))))
-        return;
-    if (below > 0 && !cuda_ok("cudaMemcpy2DAsync",
-                              cudaMemcpy2DAsync(v.a + v.cols * x->lda, lda, s + v.cols * (lds / z), lds,
-                                                (size_t)v.cols * z, (size_t)below, cudaMemcpyDeviceToHost, stream)))
-        return;
-    diagonal_to_user(x, &v, s, (int64_t)(lds / z), stream);
-}
-#endif
-
 /* A staging buffer has one size for columns of every height: the height
  * is part of the footprint the history is kept by. */
 static uint32_t copy_in_footprint(struct starpu_task *task)
@@ -230,7 +161,6 @@ static struct starpu_codelet copy_in_codelet = {
 static struct starpu_codelet copy_out_codelet = {
     .name = "zcopy_out",
     .cpu_funcs = {copy_column_cpu},
-    STARTRD_CUDA_ASYNC(copy_out_cuda)
     .nbuffers = STARPU_VARIABLE_NBUFFERS,
     .model = &copy_out_model,
 };
@@ -238,19 +168,18 @@ static struct starpu_codelet copy_out_codelet = {
 int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int64_t n,
                               double complex *a, int64_t lda, int64_t col0, int both,
                               starpu_data_handle_t column, atomic_int *nonfinite,
-                              starpu_data_handle_t scanned, starpu_data_handle_t scratch)
+                              starpu_data_handle_t scanned)
 {
     struct copy_column_args *args = malloc(sizeof *args);
     /* A copy in writes every entry of the column (or staging buffer) it fills. */
-    struct starpu_data_descr descr[3] = {
-        {column, to_user ? STARPU_R : STARPU_W}, {scanned, STARPU_R}, {scratch, STARPU_SCRATCH}};
+    struct starpu_data_descr descr[2] = {{column, to_user ? STARPU_R : STARPU_W}, {scanned, STARPU_R}};
 
     if (args == NULL)
         return -ENOMEM;
     *args = (struct copy_column_args){to_user, uplo, n, lda, a, col0, both, nonfinite};
     return starpu_task_insert(to_user ? &copy_out_codelet : &copy_in_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
-                              STARPU_DATA_MODE_ARRAY, descr, scratch != NULL ? 3 : 2,
+                              STARPU_DATA_MODE_ARRAY, descr, 2,
                               STARTRD_PLACE_ARGS(place),
                               STARPU_NAME, to_user ? "copy_out" : "copy_in",
                               0);

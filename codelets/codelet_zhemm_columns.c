@@ -10,6 +10,7 @@
  * no separate initialisation task. */
 #include "codelets.h"
 #include "column_pieces.h"
+#include "cuda_lanes.h"
 #include "error.h"
 
 #include <cblas.h>
@@ -53,41 +54,66 @@ static void hemm_columns_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef STARTRD_USE_CUDA
+/* Y[B] += A_BP * V[P] accumulates into rows that later pieces' own terms
+ * write too, so those calls stay on the worker's stream, in order; the
+ * terms of Y[P], row-disjoint between pieces, go to the lanes, into a
+ * separate buffer D (rows from the first piece's down) added to Y at the
+ * end.  A_BP^H * V[B] is the call that fills the GPU worst on its own
+ * (a 512 x 64 product with a long inner dimension). */
 static void hemm_columns_cuda(void *buffers[], void *cl_arg)
 {
     const struct hemm_columns_args *a = cl_arg;
     const cuDoubleComplex one = {1.0, 0.0};
+    cudaStream_t stream = starpu_cuda_get_local_stream();
     cublasHandle_t hd = starpu_cublas_get_local_handle();
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+    cuDoubleComplex *y0 = (cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[BUF_Y]), *d = NULL;
+    int ldy = (int)STARPU_MATRIX_GET_LD(buffers[BUF_Y]), nv = (int)STARPU_MATRIX_GET_NY(buffers[BUF_Y]);
+    int64_t rows = STARPU_MATRIX_GET_NX(buffers[BUF_Y]);
+    /* The first piece starts highest: D covers the rows from there down. */
+    int64_t first = rows - (int64_t)STARPU_MATRIX_GET_NX(buffers[BUF_FIRST_COLUMN]), drows = rows - first;
+    const startrd_cuda_lanes_t *lanes;
+    cudaError_t ce = cudaSuccess;
     startrd_piece_t h;
 
-    if (a->zero_y) {
-        cudaError_t ce = cudaMemset2DAsync(
-            (void *)STARPU_MATRIX_GET_PTR(buffers[BUF_Y]),
-            STARPU_MATRIX_GET_LD(buffers[BUF_Y]) * sizeof(double complex), 0,
-            STARPU_MATRIX_GET_NX(buffers[BUF_Y]) * sizeof(double complex),
-            STARPU_MATRIX_GET_NY(buffers[BUF_Y]), starpu_cuda_get_local_stream());
-        if (ce != cudaSuccess)
-            startrd_kernel_failure("hemm_columns", "cudaMemset2DAsync", ce);
+    if (a->zero_y)
+        ce = cudaMemset2DAsync(y0, (size_t)ldy * sizeof *y0, 0, (size_t)rows * sizeof *y0, (size_t)nv, stream);
+    if (ce == cudaSuccess)
+        ce = cudaMallocAsync((void **)&d, (size_t)drows * (size_t)nv * sizeof *d, stream);
+    if (ce == cudaSuccess)
+        ce = cudaMemsetAsync(d, 0, (size_t)drows * (size_t)nv * sizeof *d, stream);
+    if (ce != cudaSuccess) {
+        startrd_kernel_failure("hemm_columns", "cudaMemset2DAsync/cudaMallocAsync/cudaMemsetAsync", ce);
+        return;
     }
-    for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS;
-         i = next) {
+    if ((lanes = startrd_cuda_fork()) == NULL) {
+        cudaFreeAsync(d, stream);
+        return;
+    }
+    for (int i = BUF_FIRST_COLUMN, next, lane = 0; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS;
+         i = next, lane = (lane + 1) % STARTRD_CUDA_LANES) {
         next = startrd_next_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), &h);
         cuDoubleComplex *c = (cuDoubleComplex *)h.c, *v = (cuDoubleComplex *)h.ws[BUF_V];
-        cuDoubleComplex *y = (cuDoubleComplex *)h.ws[BUF_Y];
-        int ldv = h.ldws[BUF_V], ldy = h.ldws[BUF_Y];
+        cuDoubleComplex *y = (cuDoubleComplex *)h.ws[BUF_Y], *dp = d + (rows - h.m - first);
+        int ldv = h.ldws[BUF_V], ldd = (int)drows;
 
-        st = cublasZhemm(hd, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, h.w, h.nv, &one, c, h.ld,
-                         v, ldv, &one, y, ldy);
+        st = cublasZhemm(lanes->blas[lane], CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, h.w, h.nv, &one, c, h.ld,
+                         v, ldv, &one, dp, ldd);
+        if (st == CUBLAS_STATUS_SUCCESS && h.below > 0)
+            st = cublasZgemm(lanes->blas[lane], CUBLAS_OP_C, CUBLAS_OP_N, h.w, h.nv, h.below, &one, c + h.w, h.ld,
+                             v + h.w, ldv, &one, dp, ldd);
         if (st == CUBLAS_STATUS_SUCCESS && h.below > 0)
             st = cublasZgemm(hd, CUBLAS_OP_N, CUBLAS_OP_N, h.below, h.nv, h.w, &one, c + h.w, h.ld,
                              v, ldv, &one, y + h.w, ldy);
-        if (st == CUBLAS_STATUS_SUCCESS && h.below > 0)
-            st = cublasZgemm(hd, CUBLAS_OP_C, CUBLAS_OP_N, h.w, h.nv, h.below, &one, c + h.w, h.ld,
-                             v + h.w, ldv, &one, y, ldy);
     }
+    /* Join even after a failure: D must outlive the lanes' calls. */
+    if (startrd_cuda_join(lanes) == cudaSuccess && st == CUBLAS_STATUS_SUCCESS)
+        st = cublasZgeam(hd, CUBLAS_OP_N, CUBLAS_OP_N, (int)drows, nv, &one, y0 + first, ldy, &one, d, (int)drows,
+                         y0 + first, ldy);
     if (st != CUBLAS_STATUS_SUCCESS)
         startrd_kernel_failure("hemm_columns", "cuBLAS", st);
+    if ((ce = cudaFreeAsync(d, stream)) != cudaSuccess)
+        startrd_kernel_failure("hemm_columns", "cudaFreeAsync", ce);
 }
 #endif
 

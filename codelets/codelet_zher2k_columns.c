@@ -10,6 +10,7 @@
  * row.  One task updates all the columns one worker owns in a step. */
 #include "codelets.h"
 #include "column_pieces.h"
+#include "cuda_lanes.h"
 #include "error.h"
 
 #include <cblas.h>
@@ -50,21 +51,27 @@ static void her2k_columns_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef STARTRD_USE_CUDA
+/* Pieces are disjoint: they go round the worker's stream and its lanes,
+ * whose calls then fill the GPU together where one alone would not (the
+ * small pieces near the end, the HER2K of every diagonal block). */
 static void her2k_columns_cuda(void *buffers[], void *cl_arg)
 {
     const cuDoubleComplex one = {1.0, 0.0}, mone = {-1.0, 0.0};
     const double rone = 1.0;
-    cublasHandle_t h = starpu_cublas_get_local_handle();
+    const startrd_cuda_lanes_t *lanes = startrd_cuda_fork();
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
     startrd_piece_t u;
 
     (void)cl_arg;
-    for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS;
-         i = next) {
+    if (lanes == NULL)
+        return;
+    for (int i = BUF_FIRST_COLUMN, next, lane = 0; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS;
+         i = next, lane = (lane + 1) % (STARTRD_CUDA_LANES + 1)) {
         next = startrd_next_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), &u);
         struct wvw p = split(&u);
         const cuDoubleComplex *w = (const cuDoubleComplex *)p.w, *v = (const cuDoubleComplex *)p.v;
         cuDoubleComplex *c = (cuDoubleComplex *)u.c;
+        cublasHandle_t h = lane == 0 ? starpu_cublas_get_local_handle() : lanes->blas[lane - 1];
 
         st = cublasZher2k(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, u.w, p.nb, &mone, w, p.ld, v, p.ld,
                           &rone, c, u.ld);
@@ -72,6 +79,7 @@ static void her2k_columns_cuda(void *buffers[], void *cl_arg)
             st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, u.below, u.w, 2 * p.nb, &mone, w + u.w, p.ld,
                              v, p.ld, &one, c + u.w, u.ld);
     }
+    startrd_cuda_join(lanes);
     if (st != CUBLAS_STATUS_SUCCESS)
         startrd_kernel_failure("her2k_columns", "cuBLAS", st);
 }

@@ -1,17 +1,26 @@
-/* B = the leading rows of A (as many rows and columns as B has): moves a
- * block column staged in host memory into its place on a GPU, where StarPU
- * has brought the staging buffer at the host link's pinned rate. */
+/* B = the leading rows of A (as many rows as both have, as many columns as
+ * B has): moves a block column between its place on a GPU and a staging
+ * buffer, which StarPU moves to or from host memory at the host link's
+ * pinned rate. */
 #include "codelets.h"
 #include "error.h"
 
 #include <string.h>
+
+/* Staging buffers are as tall as the tallest column. */
+static size_t rows_of(void *buffers[])
+{
+    size_t a = STARPU_MATRIX_GET_NX(buffers[0]), b = STARPU_MATRIX_GET_NX(buffers[1]);
+
+    return a < b ? a : b;
+}
 
 static void lacpy_cpu(void *buffers[], void *cl_arg)
 {
     const double complex *a = (const double complex *)STARPU_MATRIX_GET_PTR(buffers[0]);
     double complex *b = (double complex *)STARPU_MATRIX_GET_PTR(buffers[1]);
     size_t lda = STARPU_MATRIX_GET_LD(buffers[0]), ldb = STARPU_MATRIX_GET_LD(buffers[1]);
-    size_t rows = STARPU_MATRIX_GET_NX(buffers[1]);
+    size_t rows = rows_of(buffers);
 
     (void)cl_arg;
     for (size_t j = 0; j < STARPU_MATRIX_GET_NY(buffers[1]); j++)
@@ -24,7 +33,7 @@ static void lacpy_cuda(void *buffers[], void *cl_arg)
     const size_t z = sizeof(double complex);
     cudaError_t st = cudaMemcpy2DAsync((void *)STARPU_MATRIX_GET_PTR(buffers[1]), STARPU_MATRIX_GET_LD(buffers[1]) * z,
                                        (const void *)STARPU_MATRIX_GET_PTR(buffers[0]),
-                                       STARPU_MATRIX_GET_LD(buffers[0]) * z, STARPU_MATRIX_GET_NX(buffers[1]) * z,
+                                       STARPU_MATRIX_GET_LD(buffers[0]) * z, rows_of(buffers) * z,
                                        STARPU_MATRIX_GET_NY(buffers[1]), cudaMemcpyDeviceToDevice,
                                        starpu_cuda_get_local_stream());
 

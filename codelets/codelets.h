@@ -114,21 +114,19 @@ int startrd_task_zher2k_full_columns(startrd_place_t place, starpu_data_handle_t
  * Copy block column starting at column @p col0 between the caller's n x n
  * matrix (@p uplo triangle, leading dimension @p lda) and a column handle,
  * lower storage or, with @p both, both triangles from row 0: into the
- * handle on a CPU worker (the handle may be taller than the column: the
- * rows below are zeroed; with @p both the rows above get the other
- * triangle), or back to the caller with
- * @p to_user on any worker, which does nothing once @p nonfinite (if not
- * NULL) is set.  Both read the token @p scanned, which
- * startrd_task_copied_in() writes between the copies in and the copies out.
- * @p scratch (nb x height of the column) is needed where a copy out may run
- * on a GPU, NULL otherwise.
+ * handle (the handle may be taller than the column: the rows below are
+ * zeroed; with @p both the rows above get the other triangle), or back to
+ * the caller with @p to_user, which does nothing once @p nonfinite (if not
+ * NULL) is set; on a CPU worker either way.  Both read the token
+ * @p scanned, which startrd_task_copied_in() writes between the copies in
+ * and the copies out.
  */
 int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int64_t n,
                               double complex *a, int64_t lda, int64_t col0, int both,
                               starpu_data_handle_t column, atomic_int *nonfinite,
-                              starpu_data_handle_t scanned, starpu_data_handle_t scratch);
+                              starpu_data_handle_t scanned);
 
-/** B = the leading rows and columns of A, as many as B has. */
+/** B = the leading rows and columns of A, as many as both have. */
 int startrd_task_zlacpy(startrd_place_t place, starpu_data_handle_t A, starpu_data_handle_t B);
 
 /**

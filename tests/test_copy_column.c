@@ -1,8 +1,9 @@
 /* The copies between the caller's matrix and stage 1's block columns: a
  * column copied in through a taller staging buffer and ZLACPY (on a GPU
  * when there is one, as stage 1 does there) is bitwise the column copied in
- * directly, padding and unused triangle zeroed; and a copy out writes the
- * referenced triangle back exactly and nothing else. */
+ * directly, padding and unused triangle zeroed; and a copy out, back through
+ * the staging buffer, writes the referenced triangle back exactly and nothing
+ * else. */
 #include "codelets.h"
 #include "descriptor.h"
 #include "error.h"
@@ -33,7 +34,7 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
     ret = 0;
     for (int64_t j = 0; j < nt; j++) {
         int64_t height = N - j * nb;
-        starpu_data_handle_t cd, cs, slot, scanned, scratch;
+        starpu_data_handle_t cd, cs, slot, scanned;
         startrd_place_t gpu = anywhere;
 
         if (ctx->ncuda > 0)
@@ -43,18 +44,18 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
         starpu_matrix_data_register(&cs, STARPU_MAIN_RAM, (uintptr_t)staged, (uint32_t)N, (uint32_t)height,
                                     (uint32_t)nb, sizeof *staged);
         startrd_workspace_register(&slot, "staging", N, nb);
-        startrd_workspace_register(&scratch, "scratch", nb, N);
         starpu_void_data_register(&scanned);
-        ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, 0, cd, NULL, scanned, NULL);
-        ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, 0, slot, NULL, scanned, NULL);
+        ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, 0, cd, NULL, scanned);
+        ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, 0, slot, NULL, scanned);
         ret |= startrd_task_zlacpy(gpu, slot, cs);
-        /* Copy the staged column back out, from where ZLACPY left it. */
-        ret |= startrd_task_zcopy_column(gpu, 1, uplo, n, back, lda, j * nb, 0, cs, NULL, scanned, scratch);
+        /* Back out as stage 1 does: into the (taller) staging buffer where
+         * the column is, then to the caller's matrix on the host. */
+        ret |= startrd_task_zlacpy(gpu, cs, slot);
+        ret |= startrd_task_zcopy_column(cpu, 1, uplo, n, back, lda, j * nb, 0, slot, NULL, scanned);
         starpu_task_wait_for_all();
         starpu_data_unregister(cd);
         starpu_data_unregister(cs);
         starpu_data_unregister(slot);
-        starpu_data_unregister(scratch);
         starpu_data_unregister(scanned);
         differ += memcmp(direct, staged, (size_t)height * sizeof *direct * (size_t)nb) != 0;
         /* Above the diagonal of the diagonal tile and below row n: zeros. */

@@ -1,4 +1,6 @@
 #include "context.h"
+
+#include "cuda_lanes.h"
 #include "error.h"
 #include "topology.h"
 #include "trace.h"
@@ -179,6 +181,16 @@ static int find_groups(const startrd_options_t *opt)
     return 0;
 }
 
+/* StarPU and the handles opened for it, once no task runs. */
+static void stop_starpu(void)
+{
+#ifdef STARTRD_USE_CUDA
+    starpu_cusolver_shutdown();
+    starpu_cublas_shutdown();
+#endif
+    starpu_shutdown();
+}
+
 static int open_context(const startrd_options_t *opt)
 {
     static int cublas_ready;   /* handles created for an application's StarPU */
@@ -216,6 +228,11 @@ static int open_context(const startrd_options_t *opt)
 #else
     (void)cublas_ready;
 #endif
+    if ((ret = startrd_cuda_lanes_open()) != 0) {
+        if (context.owns_starpu)
+            stop_starpu();
+        return ret;
+    }
     blas_serial(1);
     context.opt = *opt;
     context.trace_dir = opt->trace_dir != NULL ? strdup(opt->trace_dir) : NULL;
@@ -231,13 +248,11 @@ static int close_context(void)
 
     context.refcount = 0;
     blas_serial(0);
-    if (context.owns_starpu) {
+    if (context.owns_starpu)
         starpu_task_wait_for_all();
-#ifdef STARTRD_USE_CUDA
-        starpu_cusolver_shutdown();
-        starpu_cublas_shutdown();
-#endif
-        starpu_shutdown();
+    startrd_cuda_lanes_close();
+    if (context.owns_starpu) {
+        stop_starpu();
         if (context.trace_dir != NULL)
             ret = startrd_trace_convert(context.trace_dir);
     }

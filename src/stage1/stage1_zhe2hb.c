@@ -58,8 +58,7 @@ struct stage1 {
     size_t task_bytes;                     /* most bytes of block columns one task may take */
     atomic_int nonfinite;                  /* a NaN or Inf was read from A */
     starpu_data_handle_t scanned;          /* orders copies out after all copies in */
-    starpu_data_handle_t scratch;          /* the copies' transpose buffer on a GPU */
-    starpu_data_handle_t *slots;           /* [nowners][STAGING_SLOTS] staging buffers of copies in */
+    starpu_data_handle_t *slots;           /* [nowners][STAGING_SLOTS] staging buffers of copies */
     double complex *tau_work;              /* TAU until the reduction succeeded */
 };
 
@@ -401,12 +400,14 @@ static size_t task_budget(const startrd_desc_t *A)
     return budget;
 }
 
-/* Copies move the caller's triangle to where the block columns live.  On
- * the GPUs a column goes through a staging buffer on the host, filled by a
- * CPU worker and moved by StarPU at the pinned rate (the GPUs read the
- * caller's pageable memory at 2-9 GB/s); the staging buffers of a GPU are
- * reused in turn.  Copies out go straight from where the columns are.  The
- * scan for NaN and Inf runs beside the copies in on CPU workers. */
+/* Copies move the caller's triangle to where the block columns live and
+ * back.  On the GPUs a column goes through a staging buffer on the host,
+ * filled or emptied by a CPU worker and moved by StarPU at the pinned rate
+ * (a GPU reads and writes the caller's pageable memory at 2-9 GB/s, and
+ * blocks the thread that drives its streams meanwhile); the staging buffers
+ * of a GPU are reused in turn.  Going out, the column reaches its staging
+ * buffer on the GPU's second stream, beside the updates.  The scan for NaN
+ * and Inf runs beside the copies in on CPU workers. */
 static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex *a, int64_t lda,
                         atomic_int *nonfinite, int priority)
 {
@@ -414,22 +415,22 @@ static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex
     int ret = 0;
 
     for (int64_t j = 0; j < s->A.nt && ret == 0; j++) {
-        startrd_place_t place = {-1, priority, 1};
-        starpu_data_handle_t column = startrd_desc_column(&s->A, j);
+        startrd_place_t host = {-1, priority, 1};
+        starpu_data_handle_t column = startrd_desc_column(&s->A, j), slot;
+        int p = part_of(s, j);
 
-        if (s->A.gpu_home && !to_user) {
-            int p = part_of(s, j);
-            starpu_data_handle_t slot = s->slots[p * STAGING_SLOTS + staged[p]++ % STAGING_SLOTS];
-
-            ret |= startrd_task_zcopy_column(place, 0, uplo, s->n, a, lda, j * s->A.nb, s->full, slot, nonfinite,
-                                             s->scanned, NULL);
-            ret |= startrd_task_zlacpy(on_owner(s, j, priority), slot, column);
+        if (!s->A.gpu_home) {
+            ret |= startrd_task_zcopy_column(host, to_user, uplo, s->n, a, lda, j * s->A.nb, s->full, column,
+                                             nonfinite, s->scanned);
             continue;
         }
-        if (s->A.gpu_home)
-            place = on_owner_side(s, j, priority);
-        ret |= startrd_task_zcopy_column(place, to_user, uplo, s->n, a, lda, j * s->A.nb, s->full, column, nonfinite,
-                                         s->scanned, s->A.gpu_home ? s->scratch : NULL);
+        slot = s->slots[p * STAGING_SLOTS + staged[p]++ % STAGING_SLOTS];
+        if (to_user)
+            ret |= startrd_task_zlacpy(on_owner_side(s, j, priority), column, slot);
+        ret |= startrd_task_zcopy_column(host, to_user, uplo, s->n, a, lda, j * s->A.nb, s->full, slot, nonfinite,
+                                         s->scanned);
+        if (!to_user)
+            ret |= startrd_task_zlacpy(on_owner(s, j, priority), slot, column);
     }
     return ret;
 }
@@ -506,7 +507,6 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     s.task_bytes = task_budget(&s.A);
     atomic_init(&s.nonfinite, 0);
     starpu_void_data_register(&s.scanned);
-    startrd_workspace_register(&s.scratch, "copy scratch", nb, N);
     for (int k = 0; k < nowners * STAGING_SLOTS; k++)
         startrd_workspace_register(&s.slots[k], "staging", N, nb);
     if (insert_tasks(&s, uplo, A, lda, check_finite) != 0) {
@@ -515,7 +515,6 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     }
     starpu_task_wait_for_all();
     starpu_data_unregister(s.scanned);
-    starpu_data_unregister(s.scratch);
     for (int k = 0; k < nowners * STAGING_SLOTS; k++)
         starpu_data_unregister(s.slots[k]);
     unregister_workspaces(&s);
