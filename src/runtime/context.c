@@ -119,6 +119,11 @@ static int start_starpu(const startrd_options_t *opt)
      * copies finished columns out on the second while the first updates
      * the trailing matrix, 5-11% faster at n = 16384 and 32768 on H200s. */
     setenv("STARPU_NWORKER_PER_CUDA", "2", 0);
+    /* And a thread for each stream: with one thread per GPU, a task that
+     * ends on one stream while the thread launches a long task on the other
+     * is noticed only once that launch is done. */
+    if (getenv("STARPU_CUDA_THREAD_PER_DEV") == NULL)
+        setenv("STARPU_CUDA_THREAD_PER_WORKER", "1", 0);
     ret = starpu_init(&conf);
     if (ret == -ENODEV) {
         startrd_error("starpu_init: no worker available");

