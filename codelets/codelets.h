@@ -72,13 +72,17 @@ int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, i
 int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, starpu_data_handle_t Y,
                                int zero_y, int ncolumns, const starpu_data_handle_t *columns);
 
-/** P = [W V W] for startrd_task_zher2k_columns(); W and V are N x nb, P is N x 3nb. */
-int startrd_task_zpack_wvw(startrd_place_t place, starpu_data_handle_t W, starpu_data_handle_t V,
-                           starpu_data_handle_t P);
+/**
+ * P = [W V W] for startrd_task_zher2k_columns(), rows @p row0 and below, with
+ * W = Y T - 1/2 V T^H V^H Y T: Y and V are N x nb, T is nb x nb, P is
+ * N x 3nb, and @p ZM an nb x 2nb scratch handle.
+ */
+int startrd_task_zform_wvw(startrd_place_t place, int64_t row0, starpu_data_handle_t Y, starpu_data_handle_t V,
+                           starpu_data_handle_t T, starpu_data_handle_t ZM, starpu_data_handle_t P);
 
 /**
  * Each block column C -= W * V[C]^H + V * W[C]^H, in the lower triangle of
- * its diagonal tile and below, with P = [W V W] (startrd_task_zpack_wvw()).
+ * its diagonal tile and below, with P = [W V W] (startrd_task_zform_wvw()).
  */
 int startrd_task_zher2k_columns(startrd_place_t place, starpu_data_handle_t P,
                                 int ncolumns, const starpu_data_handle_t *columns);
@@ -104,7 +108,7 @@ int startrd_task_zgather_rows(startrd_place_t place, starpu_data_handle_t Y, int
 
 /**
  * Each block column that keeps both triangles: rows row0.. of C -= W * V[C]^H
- * + V * W[C]^H, with P = [W V W] (startrd_task_zpack_wvw()); jcol[i] is the
+ * + V * W[C]^H, with P = [W V W] (startrd_task_zform_wvw()); jcol[i] is the
  * block column of columns[i].
  */
 int startrd_task_zher2k_full_columns(startrd_place_t place, starpu_data_handle_t P, int64_t row0,

@@ -2,8 +2,9 @@
  *   QR of the panel                                  (critical path)
  *   Y(p) = sum over p's block columns of A22 * V     (column-oriented HEMM)
  *   Y = sum_p Y(p)                                   (reduction of partial products)
- *   W = Y*T - 1/2 * V * (T^H * (V^H * Y*T))          (on every GPU, not broadcast)
- *   P = [W V W]                                      (operands of the update's GEMMs)
+ *   P = [W V W], W = Y*T - 1/2 * V * (T^H * (V^H * Y*T))
+ *                                 (one task on every GPU, not broadcast;
+ *                                  P holds the operands of the update's GEMMs)
  *   block column k+1 -= W*V^H + V*W^H, then QR(k+1)  (look-ahead)
  *   every other block column -= W*V^H + V*W^H
  * With STARTRD_ALLREDUCE_FULL the block columns keep both triangles: each
@@ -49,7 +50,8 @@ struct stage1 {
     int ncpu;
     int cpu_worker[STARPU_NMAXWORKERS];
     starpu_data_handle_t V[2], T[2];
-    starpu_data_handle_t *Y, *W, *Z, *M, *P;   /* [2][nparts] or [2][ncopies] */
+    starpu_data_handle_t *Y, *P;           /* [2][nparts] and [2][ncopies] */
+    starpu_data_handle_t ZM;               /* scratch of forming W */
     starpu_data_handle_t *X;               /* [2][nparts] compact block rows of Y, when full */
     int64_t *jcols;                        /* the block column of each entry of cols */
     startrd_row_segment_t *segments;       /* scratch runs of rows gathered into Y */
@@ -128,6 +130,7 @@ static void register_workspaces(struct stage1 *s, double complex *tau)
                                     (uint32_t)ntau, sizeof *tau);
     }
 
+    startrd_workspace_register(&s->ZM, "Z M", nb, 2 * nb);
     for (int b = 0; b < 2; b++) {
         for (int p = 0; s->full && p < s->nparts; p++) {
             int64_t owned = 0;
@@ -141,9 +144,6 @@ static void register_workspaces(struct stage1 *s, double complex *tau)
         for (int p = 0; p < s->nparts; p++)
             startrd_workspace_register(&s->Y[b * s->nparts + p], "Y", N, nb);
         for (int c = 0; c < s->ncopies; c++) {
-            startrd_workspace_register(&s->W[b * s->ncopies + c], "W", N, nb);
-            startrd_workspace_register(&s->Z[b * s->ncopies + c], "Z", nb, nb);
-            startrd_workspace_register(&s->M[b * s->ncopies + c], "M", nb, nb);
             startrd_workspace_register(&s->P[b * s->ncopies + c], "WVW", N, 3 * nb);
         }
     }
@@ -153,6 +153,7 @@ static void unregister_workspaces(struct stage1 *s)
 {
     for (int64_t k = 0; k + 1 < s->A.nt; k++)
         starpu_data_unregister(s->tau[k]);
+    starpu_data_unregister(s->ZM);
     for (int b = 0; b < 2; b++) {
         starpu_data_unregister(s->V[b]);
         starpu_data_unregister(s->T[b]);
@@ -162,9 +163,6 @@ static void unregister_workspaces(struct stage1 *s)
                 starpu_data_unregister(s->X[b * s->nparts + p]);
         }
         for (int c = 0; c < s->ncopies; c++) {
-            starpu_data_unregister(s->W[b * s->ncopies + c]);
-            starpu_data_unregister(s->Z[b * s->ncopies + c]);
-            starpu_data_unregister(s->M[b * s->ncopies + c]);
             starpu_data_unregister(s->P[b * s->ncopies + c]);
         }
     }
@@ -328,23 +326,17 @@ static void hemm_rows(struct stage1 *s, int64_t k, const char *needed, starpu_da
     }
 }
 
-/* W = X - 1/2 V T^H V^H X with X = Y T, on every copy some column needs. */
+/* P = [W V W] with W = X - 1/2 V T^H V^H X, X = Y T, on every copy some
+ * column needs. */
 static void compute_w(struct stage1 *s, int64_t k, const char *needed, int *ret)
 {
     int b = k % 2;
 
     for (int c = 0; c < s->ncopies; c++) {
-        startrd_place_t place = on_copy(s, c, PRIO_PRODUCT);
-        starpu_data_handle_t W = s->W[b * s->ncopies + c], Z = s->Z[b * s->ncopies + c];
-        starpu_data_handle_t M = s->M[b * s->ncopies + c];
-
-        if (!needed[c])
-            continue;
-        *ret |= startrd_task_zgemm(place, 'N', 'N', 1.0, s->Y[b * s->nparts + s->ysrc[c]], s->T[b], 0.0, W);
-        *ret |= startrd_task_zgemm(place, 'C', 'N', 1.0, s->V[b], W, 0.0, Z);
-        *ret |= startrd_task_zgemm(place, 'C', 'N', 1.0, s->T[b], Z, 0.0, M);
-        *ret |= startrd_task_zgemm(place, 'N', 'N', -0.5, s->V[b], M, 1.0, W);
-        *ret |= startrd_task_zpack_wvw(place, W, s->V[b], s->P[b * s->ncopies + c]);
+        if (needed[c])
+            *ret |= startrd_task_zform_wvw(on_copy(s, c, PRIO_PRODUCT), (k + 1) * s->A.nb,
+                                           s->Y[b * s->nparts + s->ysrc[c]], s->V[b], s->T[b], s->ZM,
+                                           s->P[b * s->ncopies + c]);
     }
 }
 
@@ -489,9 +481,6 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     s.nparts = nowners > 0 ? nowners : s.ncpu < 1 ? 1 : s.ncpu > MAX_CPU_PARTS ? MAX_CPU_PARTS : s.ncpu;
     s.ncopies = nowners > 0 ? nowners : 1;
     s.Y = calloc((size_t)(2 * s.nparts), sizeof *s.Y);
-    s.W = calloc((size_t)(2 * s.ncopies), sizeof *s.W);
-    s.Z = calloc((size_t)(2 * s.ncopies), sizeof *s.Z);
-    s.M = calloc((size_t)(2 * s.ncopies), sizeof *s.M);
     s.P = calloc((size_t)(2 * s.ncopies), sizeof *s.P);
     s.X = calloc((size_t)(2 * s.nparts), sizeof *s.X);
     s.jcols = calloc((size_t)s.A.nt, sizeof *s.jcols);
@@ -501,7 +490,7 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     s.cols = calloc((size_t)s.A.nt, sizeof *s.cols);
     /* TAU reaches the caller only on success, like A. */
     s.tau_work = malloc((size_t)(n - nb) * sizeof *s.tau_work);
-    if (s.Y == NULL || s.W == NULL || s.Z == NULL || s.M == NULL || s.P == NULL || s.X == NULL || s.jcols == NULL ||
+    if (s.Y == NULL || s.P == NULL || s.X == NULL || s.jcols == NULL ||
         s.segments == NULL || s.slots == NULL || s.tau == NULL || s.cols == NULL || s.tau_work == NULL) {
         startrd_error("stage 1: cannot allocate workspace handles");
         ret = STARTRD_ERR_MEMORY;
@@ -533,9 +522,6 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
 out:
     startrd_desc_finish(&s.A);
     free(s.Y);
-    free(s.W);
-    free(s.Z);
-    free(s.M);
     free(s.P);
     free(s.X);
     free(s.jcols);
