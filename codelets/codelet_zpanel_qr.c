@@ -6,8 +6,8 @@
  * over the whole workspace equal products over the panel's rows.  The scalar
  * factors go to the caller's TAU through a vector handle.
  * On the host the recursive ZGEQRT3 keeps the factorisation in Level-3 BLAS;
- * on a GPU cuSOLVER factors the panel where it lives and T is built from the
- * Gram matrix V^H V. */
+ * on a GPU the library's one-kernel ZGEQR2 (kernel_zgeqr2_panel.cu) factors
+ * the panel where it lives, and T is built from the Gram matrix V^H V. */
 #include "codelets.h"
 #include "error.h"
 
@@ -79,28 +79,22 @@ static void panel_qr_cuda(void *buffers[], void *cl_arg)
     const struct panel_qr_args *a = cl_arg;
     struct panel_view w = view(buffers, a);
     cudaStream_t stream = starpu_cuda_get_local_stream();
-    cusolverDnHandle_t solver = starpu_cusolverDn_get_local_handle();
     const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
     cuDoubleComplex *p = (cuDoubleComplex *)w.p, *v = (cuDoubleComplex *)w.v, *t = (cuDoubleComplex *)w.t;
-    cuDoubleComplex *work = NULL, *tau;
-    int lwork = 0, *info;
+    cuDoubleComplex *tau;
+    int nblocks = startrd_cuda_zgeqr2_panel_blocks(w.m, w.nb);
+    int64_t nscratch = startrd_cuda_zgeqr2_panel_scratch(w.nb, nblocks);
     long st;
 
-    if ((st = cusolverDnSetStream(solver, stream)) != CUSOLVER_STATUS_SUCCESS ||
-        (st = cusolverDnZgeqrf_bufferSize(solver, (int)w.m, (int)w.nb, p, (int)w.ldc, &lwork)) != CUSOLVER_STATUS_SUCCESS) {
-        startrd_kernel_failure("panel_qr", "cusolverDnZgeqrf_bufferSize", st);
-        return;
-    }
-    /* Stream-ordered scratch: geqrf's workspace, the scalar factors, and
-     * geqrf's info, which only reports invalid arguments and is not read. */
-    if ((st = cudaMallocAsync((void **)&work, ((size_t)lwork + (size_t)w.nb + 1) * sizeof *work, stream)) != cudaSuccess) {
+    /* Stream-ordered scratch: the scalar factors, then the QR's partial results. */
+    if ((st = cudaMallocAsync((void **)&tau, (size_t)w.nb * sizeof *tau + (size_t)nscratch * sizeof(double),
+                              stream)) != cudaSuccess) {
         startrd_kernel_failure("panel_qr", "cudaMallocAsync", st);
         return;
     }
-    tau = work + lwork;
-    info = (int *)(tau + w.nb);
-    if ((st = cusolverDnZgeqrf(solver, (int)w.m, (int)w.nb, p, (int)w.ldc, tau, work, lwork, info)) != CUSOLVER_STATUS_SUCCESS)
-        startrd_kernel_failure("panel_qr", "cusolverDnZgeqrf", st);
+    if ((st = startrd_cuda_zgeqr2_panel(w.m, w.nb, p, w.ldc, tau, (double *)(tau + w.nb), nblocks, stream)) !=
+        cudaSuccess)
+        startrd_kernel_failure("panel_qr", "zgeqr2_panel kernel", st);
     else if ((st = startrd_cuda_zpanel_v(w.m, w.nb, p, w.ldc, v, w.ldv, a->vrow, w.vrows, stream)) != cudaSuccess)
         startrd_kernel_failure("panel_qr", "zpanel_v kernel", st);
     else if ((st = cublasZgemm(starpu_cublas_get_local_handle(), CUBLAS_OP_C, CUBLAS_OP_N, (int)w.nb,
@@ -111,7 +105,7 @@ static void panel_qr_cuda(void *buffers[], void *cl_arg)
         startrd_kernel_failure("panel_qr", "zlarft_gram kernel", st);
     else if ((st = cudaMemcpyAsync(w.tau, tau, (size_t)w.ntau * sizeof *tau, cudaMemcpyDeviceToDevice, stream)) != cudaSuccess)
         startrd_kernel_failure("panel_qr", "cudaMemcpyAsync", st);
-    if ((st = cudaFreeAsync(work, stream)) != cudaSuccess)
+    if ((st = cudaFreeAsync(tau, stream)) != cudaSuccess)
         startrd_kernel_failure("panel_qr", "cudaFreeAsync", st);
 }
 #endif

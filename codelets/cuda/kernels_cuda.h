@@ -30,6 +30,25 @@ cudaError_t startrd_cuda_zpanel_v(int64_t m, int64_t nb, const cuDoubleComplex *
 cudaError_t startrd_cuda_zlarft_gram(int64_t nb, const cuDoubleComplex *tau, cuDoubleComplex *T,
                                      int64_t ldt, cudaStream_t stream);
 
+/** Most blocks startrd_cuda_zgeqr2_panel_blocks() chooses. */
+#define STARTRD_CUDA_ZGEQR2_BLOCKS 64
+
+/**
+ * Householder QR of the m x nb panel A (m >= nb), as LAPACK's ZGEQR2 leaves
+ * it: R on and above the diagonal, the reflectors below, their scalar
+ * factors in tau (nb entries on the device).  One cooperative kernel on
+ * @p nblocks blocks (startrd_cuda_zgeqr2_panel_blocks()), with @p scratch
+ * holding startrd_cuda_zgeqr2_panel_scratch() doubles.
+ */
+cudaError_t startrd_cuda_zgeqr2_panel(int64_t m, int64_t nb, cuDoubleComplex *A, int64_t lda,
+                                      cuDoubleComplex *tau, double *scratch, int nblocks, cudaStream_t stream);
+
+/** Blocks for startrd_cuda_zgeqr2_panel() on the current GPU. */
+int startrd_cuda_zgeqr2_panel_blocks(int64_t m, int64_t nb);
+
+/** Doubles of scratch startrd_cuda_zgeqr2_panel() needs. */
+int64_t startrd_cuda_zgeqr2_panel_scratch(int64_t nb, int nblocks);
+
 /** Largest bandwidth startrd_cuda_zhb2st() handles. */
 #define STARTRD_CUDA_ZHB2ST_MAX_KD 128
 

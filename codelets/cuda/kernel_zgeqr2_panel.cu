@@ -1,0 +1,334 @@
+#include "kernels_cuda.h"
+
+#include <climits>
+#include <cooperative_groups.h>
+#include <float.h>
+
+/* Householder QR of a tall panel (LAPACK's ZGEQR2: the same reflectors,
+ * scalar factors and R) in one cooperative kernel with one grid-wide
+ * synchronisation per column.  Each block owns a range of rows.  For column
+ * j every block publishes, from its rows below the diagonal: the column's
+ * sum of squares in the three accumulators of Blue's norm (LAPACK's DZNRM2),
+ * the exponent e of its largest entry, and d_c = (2^-e x)^H A(:, c) for the
+ * columns c to the right; the block owning row j also publishes that row.
+ * After the synchronisation every block derives beta, tau and
+ * s = 2^emax / (alpha - beta) from those in the same order, hence the same
+ * values, and applies H^H to its own rows, with
+ *     v = (2^-emax x) s,   w_c = v^H A(j:m, c) = A(j, c) + sum_b conj(s 2^(e_b - emax)) d_c(b),
+ * where every factor stays near 1 whatever the panel's scale.  Partial
+ * results are double-buffered on j's parity: a block reuses a buffer only
+ * after the next synchronisation, which every block reaches after reading it. */
+
+namespace cg = cooperative_groups;
+
+namespace {
+
+/* LAPACK 3.10's constants for Blue's scaled sum of squares in double. */
+const double tsml = 0x1p-511, tbig = 0x1p486, ssml = 0x1p537, sbig = 0x1p-538;
+/* ZLARFG's safe minimum and its reciprocal, 2^-970 and 2^970. */
+const double safmin = DBL_MIN / DBL_EPSILON;
+const int safmin_exp = 970;
+
+const int THREADS = 256, WARPS = THREADS / 32;
+
+/* A block's published results for one column, in doubles. */
+enum { P_ASML, P_AMED, P_ABIG, P_EXP, P_ALPHA, P_D = P_ALPHA + 2 };
+
+__host__ __device__ inline int64_t part_stride(int nb)
+{
+    return P_D + 4 * (int64_t)nb;   /* d_c, then the row j: r_c */
+}
+
+struct blue {
+    double asml, amed, abig;
+};
+
+/* DZNRM2 drops the small entries once it has seen a big one; blue_norm()
+ * ignores them then, so they may be counted here regardless. */
+__device__ inline void blue_add(blue &b, double ax)
+{
+    if (ax > tbig)
+        b.abig += (ax * sbig) * (ax * sbig);
+    else if (ax < tsml)
+        b.asml += (ax * ssml) * (ax * ssml);
+    else
+        b.amed += ax * ax;
+}
+
+/* DZNRM2's combination of the accumulators. */
+__device__ inline double blue_norm(double asml, double amed, double abig)
+{
+    if (abig > 0) {
+        if (amed > 0 || isnan(amed))
+            abig += (amed * sbig) * sbig;
+        return sqrt(abig) / sbig;
+    }
+    if (asml > 0) {
+        if (amed > 0 || isnan(amed)) {
+            double lo = sqrt(amed), hi = sqrt(asml) / ssml;
+
+            if (lo > hi) {
+                double t = lo;
+                lo = hi;
+                hi = t;
+            }
+            return sqrt(hi * hi * (1.0 + (lo / hi) * (lo / hi)));
+        }
+        return sqrt(asml) / ssml;
+    }
+    return sqrt(amed);
+}
+
+__device__ inline double lapy3(double x, double y, double z)
+{
+    double w = fmax(fabs(x), fmax(fabs(y), fabs(z)));
+
+    if (w == 0.0)
+        return fabs(x) + fabs(y) + fabs(z);
+    return w * sqrt((x / w) * (x / w) + (y / w) * (y / w) + (z / w) * (z / w));
+}
+
+__device__ inline cuDoubleComplex scale2(cuDoubleComplex z, int e)
+{
+    return make_cuDoubleComplex(scalbn(cuCreal(z), e), scalbn(cuCimag(z), e));
+}
+
+__device__ inline double warp_sum(double v)
+{
+    for (int o = 16; o > 0; o /= 2)
+        v += __shfl_down_sync(0xffffffffu, v, o);
+    return v;
+}
+
+__device__ inline double warp_max(double v)
+{
+    for (int o = 16; o > 0; o /= 2)
+        v = fmax(v, __shfl_down_sync(0xffffffffu, v, o));
+    return v;
+}
+
+/* The scalars of column j, the same in every block. */
+struct reflector {
+    int skip;                 /* tau = 0: H = I */
+    int emax;
+    double beta;
+    cuDoubleComplex tau, s;   /* s = 2^emax / (alpha - beta) */
+};
+
+__global__ void __launch_bounds__(THREADS) zgeqr2_panel_kernel(int m, int nb, cuDoubleComplex *A, int64_t lda,
+                                                             cuDoubleComplex *tau, double *part)
+{
+    cg::grid_group grid = cg::this_grid();
+    const int nblocks = (int)gridDim.x, me = (int)blockIdx.x;
+    const int lane = (int)threadIdx.x % 32, warp = (int)threadIdx.x / 32;
+    const int64_t r0 = (int64_t)me * m / nblocks, r1 = (int64_t)(me + 1) * m / nblocks;
+    const int64_t stride = part_stride(nb);
+    __shared__ double red[4][WARPS];
+    __shared__ reflector rf;
+    __shared__ int owner;
+    extern __shared__ cuDoubleComplex w[];   /* nb entries */
+
+    for (int j = 0; j < nb && j < m; j++) {
+        double *mine = part + ((int64_t)(j % 2) * nblocks + me) * stride;
+        cuDoubleComplex *x = A + (int64_t)j * lda;
+        const int64_t first = r0 > j + 1 ? r0 : j + 1;   /* this block's rows below the diagonal */
+        double amax = 0.0;
+        blue b = {0.0, 0.0, 0.0};
+        int e;
+
+        /* The block's largest entry of x, and Blue's sums. */
+        for (int64_t i = first + threadIdx.x; i < r1; i += THREADS) {
+            double re = fabs(cuCreal(x[i])), im = fabs(cuCimag(x[i]));
+
+            amax = fmax(amax, fmax(re, im));
+            blue_add(b, re);
+            blue_add(b, im);
+        }
+        amax = warp_max(amax);
+        b.asml = warp_sum(b.asml);
+        b.amed = warp_sum(b.amed);
+        b.abig = warp_sum(b.abig);
+        if (lane == 0) {
+            red[0][warp] = amax;
+            red[1][warp] = b.asml;
+            red[2][warp] = b.amed;
+            red[3][warp] = b.abig;
+        }
+        __syncthreads();
+        amax = 0.0;
+        for (int k = 0; k < WARPS; k++)
+            amax = fmax(amax, red[0][k]);
+        e = amax > 0.0 ? ilogb(amax) : 0;
+        if (threadIdx.x < 3) {
+            double s = 0.0;
+
+            for (int k = 0; k < WARPS; k++)
+                s += red[1 + threadIdx.x][k];
+            mine[P_ASML + threadIdx.x] = s;
+        } else if (threadIdx.x == 3) {
+            mine[P_EXP] = amax > 0.0 ? (double)e : -1e300;   /* -1e300: no entry */
+        }
+        /* d_c: a warp per column, its lanes down the rows. */
+        for (int c = j + 1 + warp; c < nb; c += WARPS) {
+            const cuDoubleComplex *ac = A + (int64_t)c * lda;
+            double dr = 0.0, di = 0.0;
+
+            for (int64_t i = first + lane; i < r1; i += 32) {
+                cuDoubleComplex xs = scale2(x[i], -e), a = ac[i];
+
+                dr += cuCreal(xs) * cuCreal(a) + cuCimag(xs) * cuCimag(a);
+                di += cuCreal(xs) * cuCimag(a) - cuCimag(xs) * cuCreal(a);
+            }
+            dr = warp_sum(dr);
+            di = warp_sum(di);
+            if (lane == 0) {
+                mine[P_D + 2 * c] = dr;
+                mine[P_D + 2 * c + 1] = di;
+            }
+        }
+        /* The owner of row j publishes it. */
+        if (j >= r0 && j < r1) {
+            for (int c = j + (int)threadIdx.x; c < nb; c += THREADS) {
+                cuDoubleComplex a = A[(int64_t)c * lda + j];
+
+                if (c == j) {
+                    mine[P_ALPHA] = cuCreal(a);
+                    mine[P_ALPHA + 1] = cuCimag(a);
+                } else {
+                    mine[P_D + 2 * (int64_t)nb + 2 * c] = cuCreal(a);
+                    mine[P_D + 2 * (int64_t)nb + 2 * c + 1] = cuCimag(a);
+                }
+            }
+        }
+        grid.sync();
+
+        /* Every block: the reflector, from the partial results in block order. */
+        const double *all = part + (int64_t)(j % 2) * nblocks * stride;
+        if (threadIdx.x == 0) {
+            double asml = 0.0, amed = 0.0, abig = 0.0, xnorm, alr, ali, bt;
+            int emax = INT_MIN, knt = 0, o = 0;
+
+            while ((int64_t)(o + 1) * m / nblocks <= j)
+                o++;
+            owner = o;
+            for (int k = 0; k < nblocks; k++) {
+                const double *p = all + k * stride;
+
+                asml += p[P_ASML];
+                amed += p[P_AMED];
+                abig += p[P_ABIG];
+                if (p[P_EXP] > -1e299 && (int)p[P_EXP] > emax)
+                    emax = (int)p[P_EXP];
+            }
+            if (emax == INT_MIN)
+                emax = 0;
+            xnorm = blue_norm(asml, amed, abig);
+            alr = all[o * stride + P_ALPHA];
+            ali = all[o * stride + P_ALPHA + 1];
+            rf.skip = xnorm == 0.0 && ali == 0.0;
+            if (!rf.skip) {
+                /* ZLARFG, its rescaling of tiny columns by 2^970 included. */
+                bt = -copysign(lapy3(alr, ali, xnorm), alr);
+                while (fabs(bt) < safmin && knt < 20) {
+                    knt++;
+                    bt = scalbn(bt, safmin_exp);
+                    xnorm = scalbn(xnorm, safmin_exp);
+                    alr = scalbn(alr, safmin_exp);
+                    ali = scalbn(ali, safmin_exp);
+                }
+                if (knt > 0)
+                    bt = -copysign(lapy3(alr, ali, xnorm), alr);
+                rf.tau = make_cuDoubleComplex((bt - alr) / bt, -ali / bt);
+                rf.s = cuCdiv(make_cuDoubleComplex(scalbn(1.0, safmin_exp * knt + emax), 0.0),
+                              make_cuDoubleComplex(alr - bt, ali));
+                rf.beta = scalbn(bt, -safmin_exp * knt);
+                rf.emax = emax;
+            }
+        }
+        __syncthreads();
+        if (rf.skip) {
+            if (me == 0 && threadIdx.x == 0)
+                tau[j] = make_cuDoubleComplex(0.0, 0.0);
+            continue;
+        }
+        /* w_c = A(j, c) + sum_b conj(s 2^(e_b - emax)) d_c(b), a thread per column. */
+        for (int c = j + 1 + (int)threadIdx.x; c < nb; c += THREADS) {
+            const double *r = all + owner * stride + P_D + 2 * (int64_t)nb + 2 * c;
+            cuDoubleComplex acc = make_cuDoubleComplex(r[0], r[1]);
+
+            for (int k = 0; k < nblocks; k++) {
+                const double *p = all + k * stride;
+
+                if (p[P_EXP] > -1e299) {
+                    cuDoubleComplex cs = cuConj(scale2(rf.s, (int)p[P_EXP] - rf.emax));
+
+                    acc = cuCadd(acc, cuCmul(cs, make_cuDoubleComplex(p[P_D + 2 * c], p[P_D + 2 * c + 1])));
+                }
+            }
+            w[c] = acc;
+        }
+        /* v, in place of x. */
+        for (int64_t i = first + threadIdx.x; i < r1; i += THREADS)
+            x[i] = cuCmul(scale2(x[i], -rf.emax), rf.s);
+        __syncthreads();
+        /* A(j:, c) -= conj(tau) w_c v, a warp per column. */
+        {
+            const cuDoubleComplex ct = cuConj(rf.tau);
+
+            for (int c = j + 1 + warp; c < nb; c += WARPS) {
+                cuDoubleComplex *ac = A + (int64_t)c * lda, f = cuCmul(ct, w[c]);
+
+                for (int64_t i = first + lane; i < r1; i += 32)
+                    ac[i] = cuCsub(ac[i], cuCmul(f, x[i]));
+                if (me == owner && lane == 0) {
+                    const double *r = all + owner * stride + P_D + 2 * (int64_t)nb + 2 * c;
+
+                    ac[j] = cuCsub(make_cuDoubleComplex(r[0], r[1]), f);
+                }
+            }
+        }
+        if (me == owner && threadIdx.x == 0)
+            x[j] = make_cuDoubleComplex(rf.beta, 0.0);
+        if (me == 0 && threadIdx.x == 0)
+            tau[j] = rf.tau;
+        __syncthreads();
+    }
+}
+
+} // namespace
+
+extern "C" int64_t startrd_cuda_zgeqr2_panel_scratch(int64_t nb, int nblocks)
+{
+    return 2 * (int64_t)nblocks * part_stride((int)nb);
+}
+
+extern "C" int startrd_cuda_zgeqr2_panel_blocks(int64_t m, int64_t nb)
+{
+    int dev, sms, per_sm;
+
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, zgeqr2_panel_kernel, THREADS,
+                                                      (size_t)nb * sizeof(cuDoubleComplex)) != cudaSuccess ||
+        per_sm < 1)
+        return 1;
+    /* A block per 256 rows, at most STARTRD_CUDA_ZGEQR2_BLOCKS: the panel
+     * shares the GPU with the trailing update, and each block more is one
+     * more arrival at every grid-wide synchronisation. */
+    int64_t want = (m + 255) / 256, most = (int64_t)sms * per_sm;
+
+    if (most > STARTRD_CUDA_ZGEQR2_BLOCKS)
+        most = STARTRD_CUDA_ZGEQR2_BLOCKS;
+    return (int)(want < 1 ? 1 : want > most ? most : want);
+}
+
+extern "C" cudaError_t startrd_cuda_zgeqr2_panel(int64_t m, int64_t nb, cuDoubleComplex *A, int64_t lda,
+                                                 cuDoubleComplex *tau, double *scratch, int nblocks,
+                                                 cudaStream_t stream)
+{
+    int im = (int)m, inb = (int)nb;
+    void *args[] = {&im, &inb, &A, &lda, &tau, &scratch};
+
+    return cudaLaunchCooperativeKernel((const void *)zgeqr2_panel_kernel, dim3((unsigned)nblocks), dim3(THREADS),
+                                       args, (size_t)nb * sizeof(cuDoubleComplex), stream);
+}
