@@ -2,7 +2,6 @@
 
 #include <climits>
 #include <cooperative_groups.h>
-#include <float.h>
 
 /* Householder QR of a tall panel (LAPACK's ZGEQR2: the same reflectors,
  * scalar factors and R) in one cooperative kernel with one grid-wide
@@ -25,9 +24,10 @@ namespace {
 
 /* LAPACK 3.10's constants for Blue's scaled sum of squares in double. */
 const double tsml = 0x1p-511, tbig = 0x1p486, ssml = 0x1p537, sbig = 0x1p-538;
-/* ZLARFG's safe minimum and its reciprocal, 2^-970 and 2^970. */
-const double safmin = DBL_MIN / DBL_EPSILON;
-const int safmin_exp = 970;
+/* ZLARFG's safe minimum, DLAMCH('S') / DLAMCH('E') = 2^-1022 / 2^-53, and
+ * its reciprocal's exponent. */
+const double safmin = 0x1p-969;
+const int safmin_exp = 969;
 
 const int THREADS = 256, WARPS = THREADS / 32;
 
@@ -227,7 +227,7 @@ __global__ void __launch_bounds__(THREADS) zgeqr2_panel_kernel(int m, int nb, cu
             ali = all[o * stride + P_ALPHA + 1];
             rf.skip = xnorm == 0.0 && ali == 0.0;
             if (!rf.skip) {
-                /* ZLARFG, its rescaling of tiny columns by 2^970 included. */
+                /* ZLARFG, its rescaling of tiny columns by 2^969 included. */
                 bt = -copysign(lapy3(alr, ali, xnorm), alr);
                 while (fabs(bt) < safmin && knt < 20) {
                     knt++;
