@@ -34,6 +34,9 @@ const int THREADS = 256, WARPS = THREADS / 32;
 /* A block's published results for one column, in doubles. */
 enum { P_ASML, P_AMED, P_ABIG, P_EXP, P_ALPHA, P_D = P_ALPHA + 2 };
 
+/* P_EXP of a block with no nonzero entry below the diagonal. */
+const double NO_ENTRY = -1e300;
+
 __host__ __device__ inline int64_t part_stride(int nb)
 {
     return P_D + 4 * (int64_t)nb;   /* d_c, then the row j: r_c */
@@ -115,6 +118,13 @@ struct reflector {
     cuDoubleComplex tau, s;   /* s = 2^emax / (alpha - beta) */
 };
 
+__device__ inline int warp_max_int(int v)
+{
+    return __reduce_max_sync(0xffffffffu, v);
+}
+
+/* Dynamic shared memory: w (nb entries), then a column of the block's rows
+ * (x scaled by the block's exponent, then v). */
 __global__ void __launch_bounds__(THREADS) zgeqr2_panel_kernel(int m, int nb, cuDoubleComplex *A, int64_t lda,
                                                              cuDoubleComplex *tau, double *part)
 {
@@ -126,7 +136,8 @@ __global__ void __launch_bounds__(THREADS) zgeqr2_panel_kernel(int m, int nb, cu
     __shared__ double red[4][WARPS];
     __shared__ reflector rf;
     __shared__ int owner;
-    extern __shared__ cuDoubleComplex w[];   /* nb entries */
+    extern __shared__ cuDoubleComplex sh[];
+    cuDoubleComplex *w = sh, *col = sh + nb;   /* col[i - r0] */
 
     for (int j = 0; j < nb && j < m; j++) {
         double *mine = part + ((int64_t)(j % 2) * nblocks + me) * stride;
@@ -160,21 +171,24 @@ __global__ void __launch_bounds__(THREADS) zgeqr2_panel_kernel(int m, int nb, cu
             amax = fmax(amax, red[0][k]);
         e = amax > 0.0 ? ilogb(amax) : 0;
         if (threadIdx.x < 3) {
-            double s = 0.0;
+            double sum = 0.0;
 
             for (int k = 0; k < WARPS; k++)
-                s += red[1 + threadIdx.x][k];
-            mine[P_ASML + threadIdx.x] = s;
+                sum += red[1 + threadIdx.x][k];
+            mine[P_ASML + threadIdx.x] = sum;
         } else if (threadIdx.x == 3) {
-            mine[P_EXP] = amax > 0.0 ? (double)e : -1e300;   /* -1e300: no entry */
+            mine[P_EXP] = amax > 0.0 ? (double)e : NO_ENTRY;
         }
+        for (int64_t i = first + threadIdx.x; i < r1; i += THREADS)
+            col[i - r0] = scale2(x[i], -e);
+        __syncthreads();
         /* d_c: a warp per column, its lanes down the rows. */
         for (int c = j + 1 + warp; c < nb; c += WARPS) {
             const cuDoubleComplex *ac = A + (int64_t)c * lda;
             double dr = 0.0, di = 0.0;
 
             for (int64_t i = first + lane; i < r1; i += 32) {
-                cuDoubleComplex xs = scale2(x[i], -e), a = ac[i];
+                cuDoubleComplex xs = col[i - r0], a = ac[i];
 
                 dr += cuCreal(xs) * cuCreal(a) + cuCimag(xs) * cuCimag(a);
                 di += cuCreal(xs) * cuCimag(a) - cuCimag(xs) * cuCreal(a);
@@ -202,47 +216,56 @@ __global__ void __launch_bounds__(THREADS) zgeqr2_panel_kernel(int m, int nb, cu
         }
         grid.sync();
 
-        /* Every block: the reflector, from the partial results in block order. */
+        /* Every block: the reflector, from the partial results, reduced in
+         * the same order everywhere (lanes over blocks, then the warp). */
         const double *all = part + (int64_t)(j % 2) * nblocks * stride;
-        if (threadIdx.x == 0) {
-            double asml = 0.0, amed = 0.0, abig = 0.0, xnorm, alr, ali, bt;
-            int emax = INT_MIN, knt = 0, o = 0;
+        if (warp == 0) {
+            double asml = 0.0, amed = 0.0, abig = 0.0;
+            int emax = INT_MIN;
 
-            while ((int64_t)(o + 1) * m / nblocks <= j)
-                o++;
-            owner = o;
-            for (int k = 0; k < nblocks; k++) {
+            for (int k = lane; k < nblocks; k += 32) {
                 const double *p = all + k * stride;
 
                 asml += p[P_ASML];
                 amed += p[P_AMED];
                 abig += p[P_ABIG];
-                if (p[P_EXP] > -1e299 && (int)p[P_EXP] > emax)
+                if (p[P_EXP] != NO_ENTRY && (int)p[P_EXP] > emax)
                     emax = (int)p[P_EXP];
             }
-            if (emax == INT_MIN)
-                emax = 0;
-            xnorm = blue_norm(asml, amed, abig);
-            alr = all[o * stride + P_ALPHA];
-            ali = all[o * stride + P_ALPHA + 1];
-            rf.skip = xnorm == 0.0 && ali == 0.0;
-            if (!rf.skip) {
-                /* ZLARFG, its rescaling of tiny columns by 2^969 included. */
-                bt = -copysign(lapy3(alr, ali, xnorm), alr);
-                while (fabs(bt) < safmin && knt < 20) {
-                    knt++;
-                    bt = scalbn(bt, safmin_exp);
-                    xnorm = scalbn(xnorm, safmin_exp);
-                    alr = scalbn(alr, safmin_exp);
-                    ali = scalbn(ali, safmin_exp);
-                }
-                if (knt > 0)
+            asml = warp_sum(asml);
+            amed = warp_sum(amed);
+            abig = warp_sum(abig);
+            emax = warp_max_int(emax);
+            if (lane == 0) {
+                double xnorm = blue_norm(asml, amed, abig), alr, ali, bt;
+                int knt = 0, o = 0;
+
+                while ((int64_t)(o + 1) * m / nblocks <= j)
+                    o++;
+                owner = o;
+                if (emax == INT_MIN)
+                    emax = 0;
+                alr = all[o * stride + P_ALPHA];
+                ali = all[o * stride + P_ALPHA + 1];
+                rf.skip = xnorm == 0.0 && ali == 0.0;
+                if (!rf.skip) {
+                    /* ZLARFG, its rescaling of tiny columns by 2^969 included. */
                     bt = -copysign(lapy3(alr, ali, xnorm), alr);
-                rf.tau = make_cuDoubleComplex((bt - alr) / bt, -ali / bt);
-                rf.s = cuCdiv(make_cuDoubleComplex(scalbn(1.0, safmin_exp * knt + emax), 0.0),
-                              make_cuDoubleComplex(alr - bt, ali));
-                rf.beta = scalbn(bt, -safmin_exp * knt);
-                rf.emax = emax;
+                    while (fabs(bt) < safmin && knt < 20) {
+                        knt++;
+                        bt = scalbn(bt, safmin_exp);
+                        xnorm = scalbn(xnorm, safmin_exp);
+                        alr = scalbn(alr, safmin_exp);
+                        ali = scalbn(ali, safmin_exp);
+                    }
+                    if (knt > 0)
+                        bt = -copysign(lapy3(alr, ali, xnorm), alr);
+                    rf.tau = make_cuDoubleComplex((bt - alr) / bt, -ali / bt);
+                    rf.s = cuCdiv(make_cuDoubleComplex(scalbn(1.0, safmin_exp * knt + emax), 0.0),
+                                  make_cuDoubleComplex(alr - bt, ali));
+                    rf.beta = scalbn(bt, -safmin_exp * knt);
+                    rf.emax = emax;
+                }
             }
         }
         __syncthreads();
@@ -251,25 +274,37 @@ __global__ void __launch_bounds__(THREADS) zgeqr2_panel_kernel(int m, int nb, cu
                 tau[j] = make_cuDoubleComplex(0.0, 0.0);
             continue;
         }
-        /* w_c = A(j, c) + sum_b conj(s 2^(e_b - emax)) d_c(b), a thread per column. */
-        for (int c = j + 1 + (int)threadIdx.x; c < nb; c += THREADS) {
-            const double *r = all + owner * stride + P_D + 2 * (int64_t)nb + 2 * c;
-            cuDoubleComplex acc = make_cuDoubleComplex(r[0], r[1]);
+        /* w_c = A(j, c) + sum_b conj(s 2^(e_b - emax)) d_c(b): a warp per
+         * column, its lanes over the blocks. */
+        for (int c = j + 1 + warp; c < nb; c += WARPS) {
+            double wr = 0.0, wi = 0.0;
 
-            for (int k = 0; k < nblocks; k++) {
+            for (int k = lane; k < nblocks; k += 32) {
                 const double *p = all + k * stride;
 
-                if (p[P_EXP] > -1e299) {
-                    cuDoubleComplex cs = cuConj(scale2(rf.s, (int)p[P_EXP] - rf.emax));
+                if (p[P_EXP] != NO_ENTRY) {
+                    cuDoubleComplex t = cuCmul(cuConj(scale2(rf.s, (int)p[P_EXP] - rf.emax)),
+                                               make_cuDoubleComplex(p[P_D + 2 * c], p[P_D + 2 * c + 1]));
 
-                    acc = cuCadd(acc, cuCmul(cs, make_cuDoubleComplex(p[P_D + 2 * c], p[P_D + 2 * c + 1])));
+                    wr += cuCreal(t);
+                    wi += cuCimag(t);
                 }
             }
-            w[c] = acc;
+            wr = warp_sum(wr);
+            wi = warp_sum(wi);
+            if (lane == 0) {
+                const double *r = all + owner * stride + P_D + 2 * (int64_t)nb + 2 * c;
+
+                w[c] = make_cuDoubleComplex(r[0] + wr, r[1] + wi);
+            }
         }
-        /* v, in place of x. */
-        for (int64_t i = first + threadIdx.x; i < r1; i += THREADS)
-            x[i] = cuCmul(scale2(x[i], -rf.emax), rf.s);
+        /* v, in place of x and in shared memory. */
+        for (int64_t i = first + threadIdx.x; i < r1; i += THREADS) {
+            cuDoubleComplex v = cuCmul(scale2(x[i], -rf.emax), rf.s);
+
+            x[i] = v;
+            col[i - r0] = v;
+        }
         __syncthreads();
         /* A(j:, c) -= conj(tau) w_c v, a warp per column. */
         {
@@ -279,7 +314,7 @@ __global__ void __launch_bounds__(THREADS) zgeqr2_panel_kernel(int m, int nb, cu
                 cuDoubleComplex *ac = A + (int64_t)c * lda, f = cuCmul(ct, w[c]);
 
                 for (int64_t i = first + lane; i < r1; i += 32)
-                    ac[i] = cuCsub(ac[i], cuCmul(f, x[i]));
+                    ac[i] = cuCsub(ac[i], cuCmul(f, col[i - r0]));
                 if (me == owner && lane == 0) {
                     const double *r = all + owner * stride + P_D + 2 * (int64_t)nb + 2 * c;
 
@@ -295,6 +330,12 @@ __global__ void __launch_bounds__(THREADS) zgeqr2_panel_kernel(int m, int nb, cu
     }
 }
 
+/* Shared memory of a launch on nblocks blocks. */
+inline size_t shared_bytes(int64_t m, int64_t nb, int nblocks)
+{
+    return (size_t)(nb + (m + nblocks - 1) / nblocks + 1) * sizeof(cuDoubleComplex);
+}
+
 } // namespace
 
 extern "C" int64_t startrd_cuda_zgeqr2_panel_scratch(int64_t nb, int nblocks)
@@ -304,22 +345,30 @@ extern "C" int64_t startrd_cuda_zgeqr2_panel_scratch(int64_t nb, int nblocks)
 
 extern "C" int startrd_cuda_zgeqr2_panel_blocks(int64_t m, int64_t nb)
 {
-    int dev, sms, per_sm;
-
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, zgeqr2_panel_kernel, THREADS,
-                                                      (size_t)nb * sizeof(cuDoubleComplex)) != cudaSuccess ||
-        per_sm < 1)
-        return 1;
+    int dev, sms, per_sm, smem_max;
     /* A block per 256 rows, at most STARTRD_CUDA_ZGEQR2_BLOCKS: the panel
      * shares the GPU with the trailing update, and each block more is one
-     * more arrival at every grid-wide synchronisation. */
-    int64_t want = (m + 255) / 256, most = (int64_t)sms * per_sm;
+     * more arrival at every grid-wide synchronisation.  More only where a
+     * block's column would not fit in shared memory. */
+    int64_t want = (m + 255) / 256;
 
-    if (most > STARTRD_CUDA_ZGEQR2_BLOCKS)
-        most = STARTRD_CUDA_ZGEQR2_BLOCKS;
-    return (int)(want < 1 ? 1 : want > most ? most : want);
+    if (want > STARTRD_CUDA_ZGEQR2_BLOCKS)
+        want = STARTRD_CUDA_ZGEQR2_BLOCKS;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+        return 0;
+    while (want < m && shared_bytes(m, nb, (int)want) + 1024 > (size_t)smem_max)
+        want *= 2;
+    if (shared_bytes(m, nb, (int)want) > 48 * 1024 &&
+        cudaFuncSetAttribute((const void *)zgeqr2_panel_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             (int)shared_bytes(m, nb, (int)want)) != cudaSuccess)
+        return 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, zgeqr2_panel_kernel, THREADS,
+                                                      shared_bytes(m, nb, (int)want)) != cudaSuccess ||
+        want > (int64_t)sms * per_sm)
+        return 0;
+    return (int)(want < 1 ? 1 : want);
 }
 
 extern "C" cudaError_t startrd_cuda_zgeqr2_panel(int64_t m, int64_t nb, cuDoubleComplex *A, int64_t lda,
@@ -329,6 +378,8 @@ extern "C" cudaError_t startrd_cuda_zgeqr2_panel(int64_t m, int64_t nb, cuDouble
     int im = (int)m, inb = (int)nb;
     void *args[] = {&im, &inb, &A, &lda, &tau, &scratch};
 
+    if (nblocks < 1)
+        return cudaErrorInvalidConfiguration;
     return cudaLaunchCooperativeKernel((const void *)zgeqr2_panel_kernel, dim3((unsigned)nblocks), dim3(THREADS),
-                                       args, (size_t)nb * sizeof(cuDoubleComplex), stream);
+                                       args, shared_bytes(m, nb, nblocks), stream);
 }

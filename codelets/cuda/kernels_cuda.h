@@ -43,7 +43,7 @@ cudaError_t startrd_cuda_zlarft_gram(int64_t nb, const cuDoubleComplex *tau, cuD
 cudaError_t startrd_cuda_zgeqr2_panel(int64_t m, int64_t nb, cuDoubleComplex *A, int64_t lda,
                                       cuDoubleComplex *tau, double *scratch, int nblocks, cudaStream_t stream);
 
-/** Blocks for startrd_cuda_zgeqr2_panel() on the current GPU. */
+/** Blocks for startrd_cuda_zgeqr2_panel() on the current GPU; 0 if none fits. */
 int startrd_cuda_zgeqr2_panel_blocks(int64_t m, int64_t nb);
 
 /** Doubles of scratch startrd_cuda_zgeqr2_panel() needs. */
