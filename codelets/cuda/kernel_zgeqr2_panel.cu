@@ -29,7 +29,7 @@ const double tsml = 0x1p-511, tbig = 0x1p486, ssml = 0x1p537, sbig = 0x1p-538;
 const double safmin = 0x1p-969;
 const int safmin_exp = 969;
 
-const int THREADS = 256, WARPS = THREADS / 32;
+const int THREADS = 1024, WARPS = THREADS / 32;
 
 /* A block's published results for one column, in doubles. */
 enum { P_ASML, P_AMED, P_ABIG, P_EXP, P_ALPHA, P_D = P_ALPHA + 2 };
@@ -187,6 +187,7 @@ __global__ void __launch_bounds__(THREADS) zgeqr2_panel_kernel(int m, int nb, cu
             const cuDoubleComplex *ac = A + (int64_t)c * lda;
             double dr = 0.0, di = 0.0;
 
+#pragma unroll 4
             for (int64_t i = first + lane; i < r1; i += 32) {
                 cuDoubleComplex xs = col[i - r0], a = ac[i];
 
@@ -313,6 +314,7 @@ __global__ void __launch_bounds__(THREADS) zgeqr2_panel_kernel(int m, int nb, cu
             for (int c = j + 1 + warp; c < nb; c += WARPS) {
                 cuDoubleComplex *ac = A + (int64_t)c * lda, f = cuCmul(ct, w[c]);
 
+#pragma unroll 4
                 for (int64_t i = first + lane; i < r1; i += 32)
                     ac[i] = cuCsub(ac[i], cuCmul(f, col[i - r0]));
                 if (me == owner && lane == 0) {
@@ -346,11 +348,11 @@ extern "C" int64_t startrd_cuda_zgeqr2_panel_scratch(int64_t nb, int nblocks)
 extern "C" int startrd_cuda_zgeqr2_panel_blocks(int64_t m, int64_t nb)
 {
     int dev, sms, per_sm, smem_max;
-    /* A block per 256 rows, at most STARTRD_CUDA_ZGEQR2_BLOCKS: the panel
-     * shares the GPU with the trailing update, and each block more is one
-     * more arrival at every grid-wide synchronisation.  More only where a
-     * block's column would not fit in shared memory. */
-    int64_t want = (m + 255) / 256;
+    /* A block per 128 rows, at most STARTRD_CUDA_ZGEQR2_BLOCKS (one H200,
+     * nb = 64, alone / beside a stream of ZGEMMs: m = 32768 on 64 blocks
+     * 1.31 / 1.77 ms, on 128 1.19 / 1.32; cuSOLVER 1.92 / 3.53).  More only
+     * where a block's column would not fit in shared memory. */
+    int64_t want = (m + 127) / 128;
 
     if (want > STARTRD_CUDA_ZGEQR2_BLOCKS)
         want = STARTRD_CUDA_ZGEQR2_BLOCKS;
