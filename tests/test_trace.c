@@ -28,7 +28,7 @@ static long count_tasks(const char *path, const char *name)
 int main(void)
 {
     static const char *const kinds[] = {"startrd_zpanel_qr", "startrd_zhemm_columns",
-                                        "startrd_zher2k_columns", "startrd_zgemm", "copy_in", "copy_out"};
+                                        "startrd_zher2k_columns", "startrd_zform_wvw", "copy_in", "copy_out"};
     const char *dir = "tests/trace-test";
     const int n = 300;
     double complex *a = malloc(sizeof *a * n * n), *tau = malloc(sizeof *tau * n);
