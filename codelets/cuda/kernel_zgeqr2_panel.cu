@@ -348,10 +348,14 @@ extern "C" int64_t startrd_cuda_zgeqr2_panel_scratch(int64_t nb, int nblocks)
 extern "C" int startrd_cuda_zgeqr2_panel_blocks(int64_t m, int64_t nb)
 {
     int dev, sms, per_sm, smem_max;
-    /* A block per 128 rows, at most STARTRD_CUDA_ZGEQR2_BLOCKS (one H200,
-     * nb = 64, alone / beside a stream of ZGEMMs: m = 32768 on 64 blocks
-     * 1.31 / 1.77 ms, on 128 1.19 / 1.32; cuSOLVER 1.92 / 3.53).  More only
-     * where a block's column would not fit in shared memory. */
+    /* A block per 128 rows, at most STARTRD_CUDA_ZGEQR2_BLOCKS: a block
+     * takes a whole multiprocessor's registers, which the trailing update
+     * beside the panel then lacks.  Alone / beside a stream of ZGEMMs, one
+     * H200, nb = 64, m = 32768: 64 blocks 1.31 / 1.77 ms, 128 blocks
+     * 1.19 / 1.32 (cuSOLVER 1.92 / 3.53); but stage 1 at n = 32768 took
+     * 5.76-5.85 s with at most 32 blocks against 5.96-6.10 with 128, and
+     * n = 8192 and 16384 did not change.  More only where a block's column
+     * would not fit in shared memory. */
     int64_t want = (m + 127) / 128;
 
     if (want > STARTRD_CUDA_ZGEQR2_BLOCKS)

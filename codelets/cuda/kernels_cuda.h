@@ -31,7 +31,7 @@ cudaError_t startrd_cuda_zlarft_gram(int64_t nb, const cuDoubleComplex *tau, cuD
                                      int64_t ldt, cudaStream_t stream);
 
 /** Most blocks startrd_cuda_zgeqr2_panel_blocks() chooses. */
-#define STARTRD_CUDA_ZGEQR2_BLOCKS 128
+#define STARTRD_CUDA_ZGEQR2_BLOCKS 32
 
 /**
  * Householder QR of the m x nb panel A (m >= nb), as LAPACK's ZGEQR2 leaves
