@@ -112,8 +112,13 @@ int startrd_cuda_join(const startrd_cuda_lanes_t *l)
         if (st == cudaSuccess)
             st = cudaStreamWaitEvent(stream, l->join[i], 0);
     }
-    if (st != cudaSuccess)
+    if (st != cudaSuccess) {
         startrd_kernel_failure("cuda_join", "cudaEventRecord/cudaStreamWaitEvent", st);
+        /* The worker's stream no longer orders what follows after the
+         * lanes: drain them here, so that the caller may free what they use. */
+        for (int i = 0; i < STARTRD_CUDA_LANES; i++)
+            cudaStreamSynchronize(l->stream[i]);
+    }
     return (int)st;
 }
 #else

@@ -26,7 +26,8 @@ typedef struct startrd_cuda_lanes {
 const startrd_cuda_lanes_t *startrd_cuda_fork(void);
 
 /** Inside a CUDA codelet: the worker's stream waits for everything issued
- *  on the lanes.  0, or the failing CUDA status (recorded). */
+ *  on the lanes.  0, or the failing CUDA status (recorded), after waiting
+ *  on the host for the lanes to drain. */
 int startrd_cuda_join(const startrd_cuda_lanes_t *lanes);
 #endif
 
