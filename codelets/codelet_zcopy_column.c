@@ -144,11 +144,7 @@ static uint32_t copy_in_footprint(struct starpu_task *task)
     return starpu_hash_crc32c_be((uint32_t)(x->n - x->col0), starpu_task_data_footprint(task));
 }
 
-static struct starpu_perfmodel copy_in_model = {
-    .type = STARPU_HISTORY_BASED,
-    .symbol = "startrd_zcopy_in",
-    .footprint = copy_in_footprint,
-};
+STARTRD_HISTORY_MODEL_FOOTPRINT(copy_in_model, "startrd_zcopy_in", copy_in_footprint);
 STARTRD_HISTORY_MODEL(copy_out_model, "startrd_zcopy_out");
 
 static struct starpu_codelet copy_in_codelet = {

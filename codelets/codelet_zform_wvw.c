@@ -111,11 +111,7 @@ static uint32_t form_wvw_footprint(struct starpu_task *task)
     return starpu_hash_crc32c_be((uint32_t)a->row0, starpu_task_data_footprint(task));
 }
 
-static struct starpu_perfmodel form_wvw_model = {
-    .type = STARPU_HISTORY_BASED,
-    .symbol = "startrd_zform_wvw",
-    .footprint = form_wvw_footprint,
-};
+STARTRD_HISTORY_MODEL_FOOTPRINT(form_wvw_model, "startrd_zform_wvw", form_wvw_footprint);
 
 static struct starpu_codelet form_wvw_codelet = {
     .name = "zform_wvw",

@@ -23,6 +23,11 @@
 #define STARTRD_HISTORY_MODEL(var, symbol_name) \
     static struct starpu_perfmodel var = {.type = STARPU_HISTORY_BASED, .symbol = symbol_name}
 
+/* The same, for tasks whose handles do not tell their work: @p fp gives the
+ * footprint the history is kept by. */
+#define STARTRD_HISTORY_MODEL_FOOTPRINT(var, symbol_name, fp) \
+    static struct starpu_perfmodel var = {.type = STARPU_HISTORY_BASED, .symbol = symbol_name, .footprint = fp}
+
 /* Number of buffers of the running task, for codelets with STARPU_VARIABLE_NBUFFERS. */
 static inline int startrd_current_nbuffers(void)
 {

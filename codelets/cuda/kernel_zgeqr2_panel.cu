@@ -1,4 +1,5 @@
 #include "kernels_cuda.h"
+#include "warp_reduce.cuh"
 
 #include <climits>
 #include <cooperative_groups.h>
@@ -96,13 +97,6 @@ __device__ inline cuDoubleComplex scale2(cuDoubleComplex z, int e)
     return make_cuDoubleComplex(scalbn(cuCreal(z), e), scalbn(cuCimag(z), e));
 }
 
-__device__ inline double warp_sum(double v)
-{
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_down_sync(0xffffffffu, v, o);
-    return v;
-}
-
 __device__ inline double warp_max(double v)
 {
     for (int o = 16; o > 0; o /= 2)
@@ -156,9 +150,9 @@ __global__ void __launch_bounds__(THREADS) zgeqr2_panel_kernel(int m, int nb, cu
             blue_add(b, im);
         }
         amax = warp_max(amax);
-        b.asml = warp_sum(b.asml);
-        b.amed = warp_sum(b.amed);
-        b.abig = warp_sum(b.abig);
+        b.asml = startrd_warp_sum(b.asml);
+        b.amed = startrd_warp_sum(b.amed);
+        b.abig = startrd_warp_sum(b.abig);
         if (lane == 0) {
             red[0][warp] = amax;
             red[1][warp] = b.asml;
@@ -194,8 +188,8 @@ __global__ void __launch_bounds__(THREADS) zgeqr2_panel_kernel(int m, int nb, cu
                 dr += cuCreal(xs) * cuCreal(a) + cuCimag(xs) * cuCimag(a);
                 di += cuCreal(xs) * cuCimag(a) - cuCimag(xs) * cuCreal(a);
             }
-            dr = warp_sum(dr);
-            di = warp_sum(di);
+            dr = startrd_warp_sum(dr);
+            di = startrd_warp_sum(di);
             if (lane == 0) {
                 mine[P_D + 2 * c] = dr;
                 mine[P_D + 2 * c + 1] = di;
@@ -233,9 +227,9 @@ __global__ void __launch_bounds__(THREADS) zgeqr2_panel_kernel(int m, int nb, cu
                 if (p[P_EXP] != NO_ENTRY && (int)p[P_EXP] > emax)
                     emax = (int)p[P_EXP];
             }
-            asml = warp_sum(asml);
-            amed = warp_sum(amed);
-            abig = warp_sum(abig);
+            asml = startrd_warp_sum(asml);
+            amed = startrd_warp_sum(amed);
+            abig = startrd_warp_sum(abig);
             emax = warp_max_int(emax);
             if (lane == 0) {
                 double xnorm = blue_norm(asml, amed, abig), alr, ali, bt;
@@ -291,8 +285,8 @@ __global__ void __launch_bounds__(THREADS) zgeqr2_panel_kernel(int m, int nb, cu
                     wi += cuCimag(t);
                 }
             }
-            wr = warp_sum(wr);
-            wi = warp_sum(wi);
+            wr = startrd_warp_sum(wr);
+            wi = startrd_warp_sum(wi);
             if (lane == 0) {
                 const double *r = all + owner * stride + P_D + 2 * (int64_t)nb + 2 * c;
 

@@ -1,4 +1,5 @@
 #include "kernels_cuda.h"
+#include "warp_reduce.cuh"
 
 /* T(0:i, i) = -tau_i * T(0:i, 0:i) * G(0:i, i), column after column: each
  * column needs the finished columns to its left.  A warp per row of the
@@ -12,13 +13,6 @@
 namespace {
 
 const int THREADS = 1024, WARPS = THREADS / 32;
-
-__device__ inline double warp_sum(double v)
-{
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_down_sync(0xffffffffu, v, o);
-    return v;
-}
 
 __global__ void __launch_bounds__(THREADS) zlarft_gram_kernel(int nb, const cuDoubleComplex *tau,
                                                               cuDoubleComplex *T, int64_t ldt, int in_shared)
@@ -48,8 +42,8 @@ __global__ void __launch_bounds__(THREADS) zlarft_gram_kernel(int nb, const cuDo
                 sr += cuCreal(p);
                 si += cuCimag(p);
             }
-            sr = warp_sum(sr);
-            si = warp_sum(si);
+            sr = startrd_warp_sum(sr);
+            si = startrd_warp_sum(si);
             if (lane == 0)
                 t[(int64_t)i * ld + r] = cuCmul(mt, make_cuDoubleComplex(sr, si));
         }

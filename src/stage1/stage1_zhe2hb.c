@@ -162,9 +162,8 @@ static void unregister_workspaces(struct stage1 *s)
             if (s->full)
                 starpu_data_unregister(s->X[b * s->nparts + p]);
         }
-        for (int c = 0; c < s->ncopies; c++) {
+        for (int c = 0; c < s->ncopies; c++)
             starpu_data_unregister(s->P[b * s->ncopies + c]);
-        }
     }
 }
 
