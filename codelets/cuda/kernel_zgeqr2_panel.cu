@@ -388,7 +388,7 @@ __global__ void __launch_bounds__(THREADS) zgeqr2_panel_kernel(int m, int nb, cu
  * synchronisation and one after it suffice.  One H200, nb = 64, alone /
  * beside a stream of ZGEMMs: m = 8192 (64 blocks) 0.55 / 0.63 ms against
  * 0.92 / 1.00 for the kernel above, m = 16384 (128 blocks) 0.70 / 0.83
- * against 0.98 / 1.08; about 8 us per column, most of it the grid-wide
+ * against 0.98 / 1.08; 8-9 us per column at m = 8192, most of it the grid-wide
  * synchronisation and the reads of every block's partial results after it. */
 const int REG_ROWS = 128, REG_K = REG_ROWS / 32, REG_THREADS = 512, REG_WARPS = REG_THREADS / 32;
 
