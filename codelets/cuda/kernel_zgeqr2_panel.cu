@@ -127,6 +127,24 @@ __device__ inline int warp_max_int(int v)
     return __reduce_max_sync(0xffffffffu, v);
 }
 
+/* d += x^H a. */
+__device__ inline void conj_dot_add(double &dr, double &di, cuDoubleComplex x, cuDoubleComplex a)
+{
+    dr += cuCreal(x) * cuCreal(a) + cuCimag(x) * cuCimag(a);
+    di += cuCreal(x) * cuCimag(a) - cuCimag(x) * cuCreal(a);
+}
+
+/* A warp's d_c: its lanes' parts summed, published by lane 0. */
+__device__ inline void publish_d(double *mine, int c, int lane, double dr, double di)
+{
+    dr = startrd_warp_sum(dr);
+    di = startrd_warp_sum(di);
+    if (lane == 0) {
+        mine[P_D + 2 * c] = dr;
+        mine[P_D + 2 * c + 1] = di;
+    }
+}
+
 /* The block owning row j when m rows are split over nblocks as r0 = b m / nblocks. */
 __device__ inline int row_owner(int64_t m, int nblocks, int j)
 {
@@ -281,18 +299,9 @@ __global__ void __launch_bounds__(THREADS) zgeqr2_panel_kernel(int m, int nb, cu
             double dr = 0.0, di = 0.0;
 
 #pragma unroll 4
-            for (int64_t i = first + lane; i < r1; i += 32) {
-                cuDoubleComplex xs = col[i - r0], a = ac[i];
-
-                dr += cuCreal(xs) * cuCreal(a) + cuCimag(xs) * cuCimag(a);
-                di += cuCreal(xs) * cuCimag(a) - cuCimag(xs) * cuCreal(a);
-            }
-            dr = startrd_warp_sum(dr);
-            di = startrd_warp_sum(di);
-            if (lane == 0) {
-                mine[P_D + 2 * c] = dr;
-                mine[P_D + 2 * c + 1] = di;
-            }
+            for (int64_t i = first + lane; i < r1; i += 32)
+                conj_dot_add(dr, di, col[i - r0], ac[i]);
+            publish_d(mine, c, lane, dr, di);
         }
         /* The owner of row j publishes it. */
         if (j >= r0 && j < r1) {
@@ -477,18 +486,9 @@ __global__ void __launch_bounds__(REG_THREADS, 1) zgeqr2_panel_regs_kernel(int m
             if (c <= j || c >= nb)
                 continue;
 #pragma unroll
-            for (int k = 0; k < REG_K; k++) {
-                cuDoubleComplex x = xs[j % 2][lane + 32 * k], v = a[k][t];
-
-                dr += cuCreal(x) * cuCreal(v) + cuCimag(x) * cuCimag(v);
-                di += cuCreal(x) * cuCimag(v) - cuCimag(x) * cuCreal(v);
-            }
-            dr = startrd_warp_sum(dr);
-            di = startrd_warp_sum(di);
-            if (lane == 0) {
-                mine[P_D + 2 * c] = dr;
-                mine[P_D + 2 * c + 1] = di;
-            }
+            for (int k = 0; k < REG_K; k++)
+                conj_dot_add(dr, di, xs[j % 2][lane + 32 * k], a[k][t]);
+            publish_d(mine, c, lane, dr, di);
         }
         if (j >= r0 && j < r1 && (j - r0) % 32 == lane) {
 #pragma unroll
