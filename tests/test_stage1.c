@@ -4,6 +4,7 @@
  * the referenced triangle, for both storages, several bandwidths and
  * distribution blocks, and lda > n; every way of combining the workers'
  * shares of A*V gives the band of the CPU path, to rounding. */
+#include "column_pieces.h"
 #include "stage1.h"
 #include "testing_context.h"
 
@@ -106,6 +107,16 @@ int main(void)
                              NULL, NULL);
                 seed++;
             }
+    }
+    /* One distribution block holding every block column: on a GPU, whose
+     * tasks take all the columns it owns, they lie side by side over more
+     * than the widest piece (column_pieces.h), and the tasks update them
+     * piece by piece (CPU workers' tasks take a few columns each). */
+    {
+        const int64_t n = STARTRD_PIECE_COLS + 76, nb = 8, dist = (n + nb - 1) / nb * nb;
+
+        run_case(ctx, 0, 'L', n, nb, n, dist, NULL, STARTRD_ALLREDUCE_HIERARCHICAL, "hierarchical", seed++, NULL,
+                 NULL);
     }
     /* Against the CPU path's band, every scheme: the hierarchical sum in
      * groups of two (of CPU workers' products, or of GPUs) and a group each
