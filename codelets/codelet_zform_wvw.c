@@ -18,7 +18,7 @@
 enum { BUF_Y, BUF_V, BUF_T, BUF_ZM, BUF_P };
 
 struct form_wvw_args {
-    int64_t row0;
+    int64_t row0;   /* first: startrd_row0_footprint() */
 };
 
 /* The operands from row0 down, as BLAS sees them. */
@@ -102,16 +102,7 @@ static void form_wvw_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-/* The work depends on the trailing matrix's height, which the handles (all
- * full-height) do not tell. */
-static uint32_t form_wvw_footprint(struct starpu_task *task)
-{
-    const struct form_wvw_args *a = task->cl_arg;
-
-    return starpu_hash_crc32c_be((uint32_t)a->row0, starpu_task_data_footprint(task));
-}
-
-STARTRD_HISTORY_MODEL_FOOTPRINT(form_wvw_model, "startrd_zform_wvw", form_wvw_footprint);
+STARTRD_HISTORY_MODEL_FOOTPRINT(form_wvw_model, "startrd_zform_wvw", startrd_row0_footprint);
 
 static struct starpu_codelet form_wvw_codelet = {
     .name = "zform_wvw",

@@ -56,7 +56,7 @@ static void hemm_rows_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-STARTRD_HISTORY_MODEL_FOOTPRINT(hemm_rows_model, "startrd_zhemm_rows", startrd_full_footprint);
+STARTRD_HISTORY_MODEL_FOOTPRINT(hemm_rows_model, "startrd_zhemm_rows", startrd_row0_footprint);
 
 static struct starpu_codelet hemm_rows_codelet = {
     .name = "zhemm_rows",

@@ -50,7 +50,7 @@ static void her2k_full_cuda(void *buffers[], void *cl_arg)
 }
 #endif
 
-STARTRD_HISTORY_MODEL_FOOTPRINT(her2k_full_model, "startrd_zher2k_full_columns", startrd_full_footprint);
+STARTRD_HISTORY_MODEL_FOOTPRINT(her2k_full_model, "startrd_zher2k_full_columns", startrd_row0_footprint);
 
 static struct starpu_codelet her2k_full_codelet = {
     .name = "zher2k_full_columns",

@@ -28,6 +28,16 @@
 #define STARTRD_HISTORY_MODEL_FOOTPRINT(var, symbol_name, fp) \
     static struct starpu_perfmodel var = {.type = STARPU_HISTORY_BASED, .symbol = symbol_name, .footprint = fp}
 
+/* A footprint for tasks whose handles are full-height whatever the step, so
+ * that the trailing matrix's first row tells their work: it is the int64_t
+ * their arguments start with. */
+static inline uint32_t startrd_row0_footprint(struct starpu_task *task)
+{
+    const int64_t *row0 = task->cl_arg;
+
+    return starpu_hash_crc32c_be((uint32_t)*row0, starpu_task_data_footprint(task));
+}
+
 /* Number of buffers of the running task, for codelets with STARPU_VARIABLE_NBUFFERS. */
 static inline int startrd_current_nbuffers(void)
 {

@@ -100,7 +100,8 @@ static inline int startrd_next_full_piece(void *buffers[], int first, int i, int
 }
 
 /* The arguments of a task over full block columns: the first row of the
- * trailing matrix, where its output starts (if it has one), and the block
+ * trailing matrix (first, for startrd_row0_footprint(): full block columns
+ * all have one size), where its output starts (if it has one), and the block
  * column of each buffer.  NULL when out of memory; StarPU frees it. */
 typedef struct startrd_full_args {
     int64_t row0, xrow;
@@ -123,15 +124,6 @@ static inline startrd_full_args_t *startrd_full_args(int64_t row0, int64_t xrow,
     for (int i = 0; i < ncolumns; i++)
         a->jcol[i] = jcol[i];
     return a;
-}
-
-/* Full block columns all have one size: the work of a task is told by the
- * trailing matrix's first row, which goes into the history's footprint. */
-static inline uint32_t startrd_full_footprint(struct starpu_task *task)
-{
-    const startrd_full_args_t *a = task->cl_arg;
-
-    return starpu_hash_crc32c_be((uint32_t)a->row0, starpu_task_data_footprint(task));
 }
 
 /* The buffers of a task that takes pieces: the @p nws workspaces, then the
