@@ -148,6 +148,10 @@ int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int
 /** B = the leading rows and columns of A, as many as both have. */
 int startrd_task_zlacpy(startrd_place_t place, starpu_data_handle_t A, starpu_data_handle_t B);
 
+/** The same, A read where it lies in host memory (pinned, for a GPU to copy
+ *  only those rows) rather than moved whole to the task's worker. */
+int startrd_task_zlacpy_from_host(startrd_place_t place, starpu_data_handle_t A, starpu_data_handle_t B);
+
 /**
  * On a CPU worker, set @p nonfinite if block column col0 .. col0+cols-1 of
  * the caller's matrix holds a NaN or Inf in its @p uplo triangle.  Reads the

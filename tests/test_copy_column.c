@@ -1,6 +1,7 @@
 /* The copies between the caller's matrix and stage 1's block columns: a
- * column copied in through a taller staging buffer and ZLACPY (on a GPU
- * when there is one, as stage 1 does there) is bitwise the column copied in
+ * column copied in through a taller staging buffer and ZLACPY from it in
+ * host memory (on a GPU when there is one, as stage 1 does there) is
+ * bitwise the column copied in
  * directly, padding and unused triangle zeroed; and a copy out, back through
  * the staging buffer, writes the referenced triangle back exactly and nothing
  * else. */
@@ -47,7 +48,7 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
         starpu_void_data_register(&scanned);
         ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, 0, cd, NULL, scanned);
         ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, 0, slot, NULL, scanned);
-        ret |= startrd_task_zlacpy(gpu, slot, cs);
+        ret |= startrd_task_zlacpy_from_host(gpu, slot, cs);
         /* Back out as stage 1 does: into the (taller) staging buffer where
          * the column is, then to the caller's matrix on the host. */
         ret |= startrd_task_zlacpy(gpu, cs, slot);

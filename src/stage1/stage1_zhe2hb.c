@@ -400,8 +400,9 @@ static size_t task_budget(const startrd_desc_t *A)
  * filled or emptied by a CPU worker and moved by StarPU at the pinned rate
  * (a GPU reads and writes the caller's pageable memory at 2-9 GB/s, and
  * blocks the thread that drives its streams meanwhile); the staging buffers
- * of a GPU are reused in turn.  Going out, the column reaches its staging
- * buffer on the GPU's second stream, beside the updates.  The scan for NaN
+ * of a GPU are reused in turn.  Coming in, the GPU copies the column's rows
+ * straight from the staging buffer in host memory.  Going out, the column
+ * reaches its staging buffer on the GPU's second stream, beside the updates.  The scan for NaN
  * and Inf runs beside the copies in on CPU workers. */
 static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex *a, int64_t lda,
                         atomic_int *nonfinite, int priority)
@@ -425,7 +426,7 @@ static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex
         ret |= startrd_task_zcopy_column(host, to_user, uplo, s->n, a, lda, j * s->A.nb, s->full, slot, nonfinite,
                                          s->scanned);
         if (!to_user)
-            ret |= startrd_task_zlacpy(on_owner(s, j, priority), slot, column);
+            ret |= startrd_task_zlacpy_from_host(on_owner(s, j, priority), slot, column);
     }
     return ret;
 }
