@@ -1,59 +1,112 @@
 #include "kernels_cuda.h"
-#include "warp_reduce.cuh"
 
-/* T(0:i, i) = -tau_i * T(0:i, 0:i) * G(0:i, i), column after column: each
- * column needs the finished columns to its left.  A warp per row of the
- * column, its lanes along the row, so a column costs a few shared-memory
- * reads and one reduction; T lives in shared memory while it is built when
- * it fits (nb up to about 110), which keeps the chain of columns off the
- * memory system the trailing update keeps busy: a block walking T in
- * global memory took 94 us alone and 407 us beside the update (nb = 64, one
- * H200). */
+/* T of the compact WY form from the Gram matrix G = V^H V, as LAPACK's
+ * ZLARFT (forward, columnwise) defines it column by column,
+ *     T(i, i) = tau_i,   T(0:i, i) = -tau_i T(0:i, 0:i) G(0:i, i),
+ * but in blocks: that recurrence inside each LEAF x LEAF diagonal block (a
+ * warp per block), then, for blocks A and C side by side on the diagonal,
+ * twice as large at each level,
+ *     T(A, C) = -T(A, A) G(A, C) T(C, C),
+ * which follows from the recurrence (tau_i = 0 included: row and column i
+ * of T vanish) and needs about 2 log2(nb / LEAF) block-wide barriers where
+ * the recurrence needs two per column: 100 us per panel at nb = 64 on an
+ * H200, on the chain from one panel to the next.  T and the scalar factors
+ * live in shared memory while T is built when they fit (nb up to about
+ * 100), which keeps the chain off the memory system the trailing update
+ * keeps busy. */
 
 namespace {
 
-const int THREADS = 1024, WARPS = THREADS / 32;
+const int THREADS = 1024, WARPS = THREADS / 32, LEAF = 8;
+/* G(A, C) T(C, C) for as many columns of C as fit. */
+const int TMP_ENTRIES = 4096;
+
+__device__ inline cuDoubleComplex cfma(cuDoubleComplex a, cuDoubleComplex b, cuDoubleComplex s)
+{
+    return cuCfma(a, b, s);
+}
 
 __global__ void __launch_bounds__(THREADS) zlarft_gram_kernel(int nb, const cuDoubleComplex *tau,
                                                               cuDoubleComplex *T, int64_t ldt, int in_shared)
 {
     extern __shared__ cuDoubleComplex sh[];
-    cuDoubleComplex *g = sh, *t = in_shared ? sh + nb : T;
+    cuDoubleComplex *taus = sh, *tmp = sh + nb, *t = in_shared ? sh + nb + TMP_ENTRIES : T;
     const int64_t ld = in_shared ? nb : ldt;
     const int lane = (int)threadIdx.x % 32, warp = (int)threadIdx.x / 32;
+    const cuDoubleComplex zero = make_cuDoubleComplex(0.0, 0.0);
 
-    if (in_shared) {
+    for (int k = (int)threadIdx.x; k < nb; k += THREADS)
+        taus[k] = tau[k];
+    if (in_shared)
         for (int64_t k = threadIdx.x; k < (int64_t)nb * nb; k += THREADS)
             t[k] = T[(k / nb) * ldt + k % nb];
-        __syncthreads();
-    }
-    for (int i = 0; i < nb; i++) {
-        for (int r = (int)threadIdx.x; r < i; r += THREADS)
-            g[r] = t[(int64_t)i * ld + r];
-        __syncthreads();
-        const cuDoubleComplex mt = make_cuDoubleComplex(-cuCreal(tau[i]), -cuCimag(tau[i]));
+    __syncthreads();
 
-        for (int r = warp; r < i; r += WARPS) {
-            double sr = 0.0, si = 0.0;
+    /* The recurrence inside each diagonal block, lane r on row p + r. */
+    for (int p = warp * LEAF; p < nb; p += WARPS * LEAF) {
+        const int e = p + LEAF < nb ? p + LEAF : nb, r = p + lane;
 
-            for (int c = r + lane; c < i; c += 32) {
-                cuDoubleComplex p = cuCmul(t[(int64_t)c * ld + r], g[c]);
+        for (int i = p; i < e; i++) {
+            cuDoubleComplex v = zero;
 
-                sr += cuCreal(p);
-                si += cuCimag(p);
+            if (r < i) {
+                for (int c = r; c < i; c++)
+                    v = cfma(t[(int64_t)c * ld + r], t[(int64_t)i * ld + c], v);
+                v = cuCmul(make_cuDoubleComplex(-cuCreal(taus[i]), -cuCimag(taus[i])), v);
             }
-            sr = startrd_warp_sum(sr);
-            si = startrd_warp_sum(si);
-            if (lane == 0)
-                t[(int64_t)i * ld + r] = cuCmul(mt, make_cuDoubleComplex(sr, si));
+            /* Lanes above read G(r, i) until all have. */
+            __syncwarp();
+            if (r < i)
+                t[(int64_t)i * ld + r] = v;
+            else if (r == i)
+                t[(int64_t)i * ld + i] = taus[i];
+            __syncwarp();
         }
-        for (int r = i + (int)threadIdx.x; r < nb; r += THREADS)
-            t[(int64_t)i * ld + r] = r == i ? tau[i] : make_cuDoubleComplex(0.0, 0.0);
-        __syncthreads();
     }
-    if (in_shared) {
-        for (int64_t k = threadIdx.x; k < (int64_t)nb * nb; k += THREADS)
-            T[(k / nb) * ldt + k % nb] = t[k];
+    __syncthreads();
+
+    /* Blocks A = [p, p+s) and C = [p+s, p+2s) of each level, C's columns
+     * in chunks of TMP_ENTRIES / s. */
+    for (int s = LEAF; s < nb; s *= 2) {
+        const int width = TMP_ENTRIES / s;
+
+        for (int c0 = 0; c0 < nb; c0 += width) {
+            const int64_t outputs = (int64_t)s * (c0 + width < nb ? width : nb - c0);
+
+            /* tmp(r, c) = G(A, C) T(C, C) restricted to the chunk's columns of C. */
+            for (int64_t o = threadIdx.x; o < outputs; o += THREADS) {
+                const int c = c0 + (int)(o / s), rl = (int)(o % s), p = c / (2 * s) * (2 * s), r = p + rl;
+                cuDoubleComplex v = zero;
+
+                if (c < p + s)
+                    continue;
+                for (int k = p + s; k <= c; k++)
+                    v = cfma(t[(int64_t)k * ld + r], t[(int64_t)c * ld + k], v);
+                tmp[o] = v;
+            }
+            __syncthreads();
+            /* T(A, C) = -T(A, A) tmp, over G(A, C), which nobody reads any more. */
+            for (int64_t o = threadIdx.x; o < outputs; o += THREADS) {
+                const int c = c0 + (int)(o / s), rl = (int)(o % s), p = c / (2 * s) * (2 * s), r = p + rl;
+                cuDoubleComplex v = zero;
+
+                if (c < p + s)
+                    continue;
+                for (int k = r; k < p + s; k++)
+                    v = cfma(t[(int64_t)k * ld + r], tmp[(int64_t)(c - c0) * s + (k - p)], v);
+                t[(int64_t)c * ld + r] = make_cuDoubleComplex(-cuCreal(v), -cuCimag(v));
+            }
+            __syncthreads();
+        }
+    }
+
+    for (int64_t k = threadIdx.x; k < (int64_t)nb * nb; k += THREADS) {
+        const int64_t c = k / nb, r = k % nb;
+
+        if (r > c)
+            t[c * ld + r] = zero;
+        if (in_shared)
+            T[c * ldt + r] = r > c ? zero : t[c * ld + r];
     }
 }
 
@@ -62,7 +115,7 @@ __global__ void __launch_bounds__(THREADS) zlarft_gram_kernel(int nb, const cuDo
 extern "C" cudaError_t startrd_cuda_zlarft_gram(int64_t nb, const cuDoubleComplex *tau, cuDoubleComplex *T,
                                                 int64_t ldt, cudaStream_t stream)
 {
-    size_t bytes = (size_t)(nb + nb * nb) * sizeof(cuDoubleComplex);
+    size_t bytes = (size_t)(nb + TMP_ENTRIES + nb * nb) * sizeof(cuDoubleComplex);
     int dev, most = 0, in_shared;
     cudaError_t st;
 
@@ -71,7 +124,7 @@ extern "C" cudaError_t startrd_cuda_zlarft_gram(int64_t nb, const cuDoubleComple
         return st;
     in_shared = bytes <= (size_t)most;
     if (!in_shared)
-        bytes = (size_t)nb * sizeof(cuDoubleComplex);
+        bytes = (size_t)(nb + TMP_ENTRIES) * sizeof(cuDoubleComplex);
     if (bytes > 48 * 1024 &&
         (st = cudaFuncSetAttribute((const void *)zlarft_gram_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    (int)bytes)) != cudaSuccess)
