@@ -175,16 +175,61 @@ inline bool use_regs(int64_t m, int64_t nb, int nblocks)
     return regs_kernel(nb) != NULL && (m + nblocks - 1) / nblocks <= REG_ROWS;
 }
 
-/* Blocks of @p kernel that can be resident at once on the current GPU. */
-int resident_blocks(const void *kernel, int threads, size_t smem)
-{
-    int dev, sms, per_sm;
+/* What the launchers ask of the current GPU, queried once per device by
+ * each thread that drives one: a panel is on the critical path, and these
+ * queries (the occupancy calculation above all) are host time before its
+ * launch. */
+struct device_facts {
+    int dev = -1;
+    cudaError_t status = cudaSuccess;
+    int sms = 0, smem_optin = 0;
+    int regs_resident[3] = {0, 0, 0};   /* resident register-kernel blocks, by REG_COLS 1, 2, 4 */
+    size_t stream_smem_set = 48 * 1024; /* the first kernel's shared-memory limit as set */
+};
 
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem) != cudaSuccess)
+device_facts &current_device(void)
+{
+    thread_local device_facts f;
+    int dev;
+    cudaError_t st = cudaGetDevice(&dev);
+
+    if (st != cudaSuccess) {
+        thread_local device_facts failed;
+
+        failed.status = st;
+        return failed;
+    }
+    if (dev == f.dev)
+        return f;
+    f = device_facts();
+    f.dev = dev;
+    if ((st = cudaDeviceGetAttribute(&f.sms, cudaDevAttrMultiProcessorCount, dev)) == cudaSuccess)
+        st = cudaDeviceGetAttribute(&f.smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+    for (int i = 0; st == cudaSuccess && i < 3; i++) {
+        int per_sm;
+
+        st = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, regs_kernel(REG_THREADS / 32 << i), REG_THREADS,
+                                                           0);
+        f.regs_resident[i] = f.sms * per_sm;
+    }
+    f.status = st;
+    return f;
+}
+
+/* Resident register-kernel blocks for nb columns (regs_kernel(nb) != NULL). */
+int regs_resident(const device_facts &f, int64_t nb)
+{
+    return f.regs_resident[nb <= REG_THREADS / 32 ? 0 : nb <= 2 * (REG_THREADS / 32) ? 1 : 2];
+}
+
+/* Blocks of the first kernel that can be resident at once with @p smem bytes each. */
+int stream_resident(const device_facts &f, size_t smem)
+{
+    int per_sm;
+
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, zgeqr2_panel_kernel, THREADS, smem) != cudaSuccess)
         return 0;
-    return sms * per_sm;
+    return f.sms * per_sm;
 }
 
 } // namespace
@@ -196,7 +241,6 @@ extern "C" int64_t startrd_cuda_zgeqr2_panel_scratch(int64_t nb, int nblocks)
 
 extern "C" int startrd_cuda_zgeqr2_panel_blocks(int64_t m, int64_t nb)
 {
-    int smem_max, dev;
     /* The panel in registers where it takes at most half the GPU's
      * multiprocessors (m <= 8448 on an H200): the trailing update runs
      * beside it.  Stage 1 on one H200, two runs each, the register kernel
@@ -212,21 +256,25 @@ extern "C" int startrd_cuda_zgeqr2_panel_blocks(int64_t m, int64_t nb)
      * n = 8192 and 16384 did not change.  More only where a block's column
      * would not fit in shared memory. */
     int64_t want = (m + REG_ROWS - 1) / REG_ROWS;
+    device_facts &f = current_device();
 
-    if (regs_kernel(nb) != NULL && 2 * want <= resident_blocks(regs_kernel(nb), REG_THREADS, 0))
+    if (f.status != cudaSuccess)
+        return 0;
+    if (regs_kernel(nb) != NULL && 2 * want <= regs_resident(f, nb))
         return (int)(want < 1 ? 1 : want);
     if (want > STARTRD_CUDA_ZGEQR2_BLOCKS)
         want = STARTRD_CUDA_ZGEQR2_BLOCKS;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
-        return 0;
-    while (want < m && shared_bytes(m, nb, (int)want) + 1024 > (size_t)smem_max)
+    while (want < m && shared_bytes(m, nb, (int)want) + 1024 > (size_t)f.smem_optin)
         want *= 2;
-    if (shared_bytes(m, nb, (int)want) > 48 * 1024 &&
-        cudaFuncSetAttribute((const void *)zgeqr2_panel_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             (int)shared_bytes(m, nb, (int)want)) != cudaSuccess)
-        return 0;
-    if (want > resident_blocks((const void *)zgeqr2_panel_kernel, THREADS, shared_bytes(m, nb, (int)want)))
+    /* The first kernel on the tallest panels only: the occupancy stays a
+     * call, its shared memory depends on m. */
+    if (shared_bytes(m, nb, (int)want) > f.stream_smem_set) {
+        if (cudaFuncSetAttribute((const void *)zgeqr2_panel_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 f.smem_optin) != cudaSuccess)
+            return 0;
+        f.stream_smem_set = (size_t)f.smem_optin;
+    }
+    if (want > stream_resident(f, shared_bytes(m, nb, (int)want)))
         return 0;
     return (int)(want < 1 ? 1 : want);
 }

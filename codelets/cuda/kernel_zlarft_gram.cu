@@ -115,20 +115,25 @@ __global__ void __launch_bounds__(THREADS) zlarft_gram_kernel(int nb, const cuDo
 extern "C" cudaError_t startrd_cuda_zlarft_gram(int64_t nb, const cuDoubleComplex *tau, cuDoubleComplex *T,
                                                 int64_t ldt, cudaStream_t stream)
 {
+    /* Queried and set once per device by each thread that drives one: T is
+     * on the chain from one panel to the next. */
+    thread_local int dev = -1, most = 0;
     size_t bytes = (size_t)(nb + TMP_ENTRIES + nb * nb) * sizeof(cuDoubleComplex);
-    int dev, most = 0, in_shared;
+    int current, in_shared;
     cudaError_t st;
 
-    if ((st = cudaGetDevice(&dev)) != cudaSuccess ||
-        (st = cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)) != cudaSuccess)
+    if ((st = cudaGetDevice(&current)) != cudaSuccess)
         return st;
+    if (current != dev) {
+        if ((st = cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, current)) != cudaSuccess ||
+            (st = cudaFuncSetAttribute((const void *)zlarft_gram_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       most)) != cudaSuccess)
+            return st;
+        dev = current;
+    }
     in_shared = bytes <= (size_t)most;
     if (!in_shared)
         bytes = (size_t)(nb + TMP_ENTRIES) * sizeof(cuDoubleComplex);
-    if (bytes > 48 * 1024 &&
-        (st = cudaFuncSetAttribute((const void *)zlarft_gram_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   (int)bytes)) != cudaSuccess)
-        return st;
     zlarft_gram_kernel<<<1, THREADS, bytes, stream>>>((int)nb, tau, T, ldt, in_shared);
     return cudaGetLastError();
 }
