@@ -114,7 +114,7 @@ static void panel_case(enum variant var, int64_t m, int64_t nb, int kind, uint64
 int main(void)
 {
     static const int64_t ms[] = {1, 2, 63, 64, 65, 200, 513, 1000, 4099, 8192, 20000};
-    static const int64_t nbs[] = {1, 8, 16, 17, 32, 33, 64, 96};
+    static const int64_t nbs[] = {1, 8, 16, 17, 32, 33, 64, 96, 160};
     int ndev = 0;
     uint64_t seed = 5;
 

@@ -118,6 +118,15 @@ int main(void)
         run_case(ctx, 0, 'L', n, nb, n, dist, NULL, STARTRD_ALLREDUCE_HIERARCHICAL, "hierarchical", seed++, NULL,
                  NULL);
     }
+    /* A band wider than 128: on a GPU, T's last levels (blocks of 128
+     * columns) are built in chunks narrower than a block, and T no longer
+     * fits in shared memory. */
+    {
+        const int64_t nb = 160, n = 3 * nb + 5;
+
+        run_case(ctx, 0, 'L', n, nb, n + 1, nb, NULL, STARTRD_ALLREDUCE_HIERARCHICAL, "hierarchical", seed++, NULL,
+                 NULL);
+    }
     /* Against the CPU path's band, every scheme: the hierarchical sum in
      * groups of two (of CPU workers' products, or of GPUs) and a group each
      * (with GPUs, the total then goes to each group's first GPU before the

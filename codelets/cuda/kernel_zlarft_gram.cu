@@ -66,11 +66,13 @@ __global__ void __launch_bounds__(THREADS) zlarft_gram_kernel(int nb, const cuDo
     __syncthreads();
 
     /* Blocks A = [p, p+s) and C = [p+s, p+2s) of each level, C's columns
-     * in chunks of TMP_ENTRIES / s. */
+     * in chunks of TMP_ENTRIES / s, the last chunk first: a chunk reads
+     * G(A, k) for the columns k of C up to its own, which the chunks to
+     * its left overwrite with T(A, k). */
     for (int s = LEAF; s < nb; s *= 2) {
         const int width = TMP_ENTRIES / s;
 
-        for (int c0 = 0; c0 < nb; c0 += width) {
+        for (int c0 = (nb - 1) / width * width; c0 >= 0; c0 -= width) {
             const int64_t outputs = (int64_t)s * (c0 + width < nb ? width : nb - c0);
 
             /* tmp(r, c) = G(A, C) T(C, C) restricted to the chunk's columns of C. */
