@@ -24,32 +24,6 @@ namespace {
  * synchronisation and the reads of every block's partial results after it. */
 const int REG_K = REG_ROWS / 32, REG_WARPS = REG_THREADS / 32;
 
-
-/* The sums over the warp of N values per lane (N a power of two up to 32),
- * halving the values each lane carries at each of the first log2(N)
- * exchanges: N + log2(32/N) - 1 shuffles instead of 5N.  Value i's sum
- * lands in lanes i * 32/N to (i+1) * 32/N - 1; the lane's is returned. */
-template <int N>
-__device__ inline double warp_sums(double (&v)[N], int lane)
-{
-    int h = 16;
-
-#pragma unroll
-    for (int n = N; n > 1; n /= 2, h /= 2) {
-        const bool upper = (lane & h) != 0;
-
-#pragma unroll
-        for (int k = 0; k < n / 2; k++) {
-            const double send = upper ? v[k] : v[k + n / 2], keep = upper ? v[k + n / 2] : v[k];
-
-            v[k] = keep + __shfl_xor_sync(0xffffffffu, send, h);
-        }
-    }
-    for (; h > 0; h /= 2)
-        v[0] += __shfl_xor_sync(0xffffffffu, v[0], h);
-    return v[0];
-}
-
 template <int REG_COLS>
 __global__ void __launch_bounds__(REG_THREADS, 1) zgeqr2_panel_regs_kernel(int m, int nb, cuDoubleComplex *A,
                                                                       int64_t lda, cuDoubleComplex *tau,
@@ -139,7 +113,7 @@ __global__ void __launch_bounds__(REG_THREADS, 1) zgeqr2_panel_regs_kernel(int m
                 for (int k = 0; k < REG_K; k++)
                     conj_dot_add(d[2 * t], d[2 * t + 1], xs[j % 2][lane + 32 * k], a[k][t]);
             }
-            sum = warp_sums<2 * REG_COLS>(d, lane);
+            sum = startrd_warp_sums<2 * REG_COLS>(d, lane);
             if (lane % (16 / REG_COLS) == 0 && c > j && c < nb)
                 mine[P_D + 2 * c + q % 2] = sum;
         }
@@ -207,7 +181,7 @@ __global__ void __launch_bounds__(REG_THREADS, 1) zgeqr2_panel_regs_kernel(int m
                     v[2 * t] = sr[t];
                     v[2 * t + 1] = si[t];
                 }
-                sum = warp_sums<2 * REG_COLS>(v, lane);
+                sum = startrd_warp_sums<2 * REG_COLS>(v, lane);
 #pragma unroll
                 for (int t = 0; t < REG_COLS; t++) {
                     sr[t] = __shfl_sync(0xffffffffu, sum, (2 * t) * (16 / REG_COLS));

@@ -17,6 +17,7 @@
  * The arithmetic is that of the CPU kernels (kernel_zhb2st_common.h): same
  * reflectors (ZLARFG), same two-sided update (ZLARFY), same read-out. */
 #include "kernels_cuda.h"
+#include "warp_reduce.cuh"
 
 #include <cfloat>
 #include <cuda/atomic>
@@ -157,17 +158,26 @@ __device__ double warp_zlarfg(int len, cuDoubleComplex (&xs)[RA], cuDoubleComple
     double beta, big = 0.0, ssq = 0.0, xnorm;
     int knt = 0;
 
-    /* The norm of x_1.. scaled by its largest entry, as DZNRM2 guards it. */
+    /* The norm of x_1..: the plain sum of squares, taken beside the largest
+     * entry, is exact enough unless the squares could overflow or lose
+     * every digit to underflow; then scaled by that entry, as DZNRM2 guards
+     * it.  One pass where two would follow each other on the chain. */
     auto norm = [&]() {
         big = 0.0;
         ssq = 0.0;
 #pragma unroll
         for (int a = 0; a < RA; a++)
-            if (lane + 32 * a >= 1 && lane + 32 * a < len)
+            if (lane + 32 * a >= 1 && lane + 32 * a < len) {
                 big = fmax(big, fmax(fabs(xs[a].x), fabs(xs[a].y)));
+                ssq += xs[a].x * xs[a].x + xs[a].y * xs[a].y;
+            }
         big = warp_max(big);
+        ssq = warp_sum(ssq);
         if (big == 0.0)
             return 0.0;
+        if (big > 0x1p-480 && big < 0x1p+480)
+            return sqrt(ssq);
+        ssq = 0.0;
 #pragma unroll
         for (int a = 0; a < RA; a++)
             if (lane + 32 * a >= 1 && lane + 32 * a < len)
@@ -212,6 +222,8 @@ template <int KD, int W>
 class sweep_runner {
     using blk_t = chase_block<KD, W>;
     static constexpr int RA = blk_t::RA, CB = blk_t::CB;
+    /* Lanes that share one of the 2 CB sums of column_sums(). */
+    static constexpr int SPAN = 32 / (2 * CB);
 
     const band &bd;
     chase_shared<KD, W> &sh;
@@ -251,6 +263,20 @@ public:
             sh.tau = tau;
     }
 
+    /* The sums over the warp's rows of its columns' q[b] (startrd_warp_sums):
+     * lane l returns part l / SPAN % 2 of column l / SPAN / 2's. */
+    __device__ double column_sums(const cuDoubleComplex (&q)[CB]) const
+    {
+        double parts[2 * CB];
+
+#pragma unroll
+        for (int b = 0; b < CB; b++) {
+            parts[2 * b] = q[b].x;
+            parts[2 * b + 1] = q[b].y;
+        }
+        return startrd_warp_sums<2 * CB>(parts, blk.lane);
+    }
+
     /* sh.y = (the block) * sh.v over its first len rows, from partial sums. */
     __device__ void sum_rows(cuDoubleComplex (&p)[RA])
     {
@@ -284,27 +310,33 @@ public:
         blk.load(bd, st, st, len, len, true);
         /* y = A v from the lower triangle: (i, j), i > j, gives A_ij v_j to
          * y_i (a sum over columns) and conj(A_ij) v_i to y_j (over rows). */
+        cuDoubleComplex q[CB];
+
 #pragma unroll
         for (int a = 0; a < RA; a++)
             p[a] = zero();
 #pragma unroll
         for (int b = 0; b < CB; b++) {
-            cuDoubleComplex q = zero(), vj = sh.v[blk.col(b)];
+            cuDoubleComplex vj = sh.v[blk.col(b)];
 
+            q[b] = zero();
 #pragma unroll
             for (int a = 0; a < RA; a++) {
                 int i = blk.row(a), j = blk.col(b);
 
                 if (i > j) {
                     p[a] = cuCadd(p[a], cuCmul(blk.c[a][b], vj));
-                    q = cuCadd(q, mul_conj(blk.c[a][b], sh.v[i]));
+                    q[b] = cuCadd(q[b], mul_conj(blk.c[a][b], sh.v[i]));
                 } else if (i == j) {
                     p[a] = cuCadd(p[a], scale(blk.c[a][b].x, vj));
                 }
             }
-            q = warp_zsum(q);
-            if (blk.lane == 0)
-                sh.y[blk.col(b)] = q;
+        }
+        {
+            double sum = column_sums(q);
+
+            if (blk.lane % SPAN == 0)
+                reinterpret_cast<double *>(sh.y)[2 * blk.col(blk.lane / SPAN / 2) + blk.lane / SPAN % 2] = sum;
         }
         sum_rows(p);
         /* w = y + alpha v, alpha = -1/2 g (y^H v). */
@@ -318,29 +350,32 @@ public:
                 sh.alpha = scale(-0.5, cuCmul(g, d));
         }
         __syncthreads();
-        cuDoubleComplex alpha = sh.alpha, gc = cuConj(g);
+        cuDoubleComplex alpha = sh.alpha, vi[RA], wi[RA];
 
-        /* A_ij -= g v_i conj(w_j) + conj(g) w_i conj(v_j). */
+#pragma unroll
+        for (int a = 0; a < RA; a++) {
+            vi[a] = sh.v[blk.row(a)];
+            wi[a] = cuCadd(sh.y[blk.row(a)], cuCmul(alpha, vi[a]));
+        }
+        /* A += -g v w^H - conj(g) w v^H in ZHER2's order: per column,
+         * t1 = -g conj(w_j) and t2 = conj(-g v_j), then A_ij += v_i t1 +
+         * w_i t2 (the diagonal's real part only). */
 #pragma unroll
         for (int b = 0; b < CB; b++) {
             int j = blk.col(b);
             cuDoubleComplex vj = sh.v[j], wj = cuCadd(sh.y[j], cuCmul(alpha, vj));
+            cuDoubleComplex t1 = cuCmul(make_cuDoubleComplex(-g.x, -g.y), cuConj(wj)),
+                            t2 = cuConj(cuCmul(make_cuDoubleComplex(-g.x, -g.y), vj));
 
 #pragma unroll
             for (int a = 0; a < RA; a++) {
                 int i = blk.row(a);
-                cuDoubleComplex vi = sh.v[i], wi = cuCadd(sh.y[i], cuCmul(alpha, vi));
+                cuDoubleComplex t = cuCadd(cuCmul(vi[a], t1), cuCmul(wi[a], t2));
 
-                if (i > j) {
-                    cuDoubleComplex t = cuCadd(cuCmul(g, cuCmul(vi, cuConj(wj))),
-                                               cuCmul(gc, cuCmul(wi, cuConj(vj))));
-
-                    blk.c[a][b] = cuCsub(blk.c[a][b], t);
-                } else if (i == j) {
-                    cuDoubleComplex t = cuCmul(g, cuCmul(vi, cuConj(wj)));
-
-                    blk.c[a][b] = make_cuDoubleComplex(blk.c[a][b].x - 2.0 * t.x, 0.0);
-                }
+                if (i > j)
+                    blk.c[a][b] = cuCadd(blk.c[a][b], t);
+                else if (i == j)
+                    blk.c[a][b] = make_cuDoubleComplex(blk.c[a][b].x + t.x, 0.0);
             }
         }
         blk.store(bd, st, st, len, len, true);
@@ -418,22 +453,32 @@ public:
             keep(j, lm, xs, taun);
         }
         __syncthreads();
-        cuDoubleComplex gc = cuConj(sh.tau);
+        cuDoubleComplex gc = cuConj(sh.tau), z[CB], vr[RA];
 
-        /* z_j = v'^H C(:, j), a sum over rows: within the warp. */
+        /* z_j = v'^H C(:, j), a sum over rows: within the warp (column 0,
+         * the new reflector's, is left as it is). */
+#pragma unroll
+        for (int a = 0; a < RA; a++)
+            vr[a] = sh.v[blk.row(a)];
 #pragma unroll
         for (int b = 0; b < CB; b++) {
-            cuDoubleComplex z = zero();
+            z[b] = zero();
+#pragma unroll
+            for (int a = 0; a < RA; a++)
+                z[b] = cuCadd(z[b], mul_conj(vr[a], blk.c[a][b]));
+        }
+        double sum = column_sums(z);
+
+#pragma unroll
+        for (int b = 0; b < CB; b++) {
+            cuDoubleComplex zb = cuCmul(gc, make_cuDoubleComplex(__shfl_sync(0xffffffffu, sum, 2 * b * SPAN),
+                                                                 __shfl_sync(0xffffffffu, sum, (2 * b + 1) * SPAN)));
 
             if (blk.col(b) == 0)
                 continue;
 #pragma unroll
             for (int a = 0; a < RA; a++)
-                z = cuCadd(z, mul_conj(sh.v[blk.row(a)], blk.c[a][b]));
-            z = cuCmul(gc, warp_zsum(z));
-#pragma unroll
-            for (int a = 0; a < RA; a++)
-                blk.c[a][b] = cuCsub(blk.c[a][b], cuCmul(sh.v[blk.row(a)], z));
+                blk.c[a][b] = cuCsub(blk.c[a][b], cuCmul(vr[a], zb));
         }
         blk.store(bd, j1, st, lm, kd, false);
     }
@@ -553,11 +598,15 @@ extern "C" cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, con
             (err = cudaMemsetAsync(hous, 0, (size_t)nrefl * (size_t)(kd + 1) * sizeof *hous, stream)) !=
                 cudaSuccess)
             return err;
-        /* Warps per block measured on an H200 (n = 32768): at kd <= 32 eight
-         * beat four (0.464 s against 0.558 s), at kd <= 64 sixteen lost to
-         * eight (1.071 s against 0.853 s). */
+        /* Warps per block measured on an H200: at kd <= 32 eight beat four
+         * (n = 32768: 0.464 s against 0.558 s) and sixteen (0.462 against
+         * 0.397 s; 0.072 against 0.079 at n = 8192); at kd <= 64 sixteen, one
+         * block per SM, beat eight, two per SM (n = 8192, 16384, 32768: 0.121,
+         * 0.250, 0.727 s against 0.165, 0.351, 0.938), since a sweep's kernels
+         * follow each other on the chain and more threads shorten each; eight
+         * with three blocks per SM spill. */
         err = kd <= 32 ? launch_chase<32, 8, 4>(bd, stream)
-            : kd <= 64 ? launch_chase<64, 8, 2>(bd, stream)
+            : kd <= 64 ? launch_chase<64, 16, 1>(bd, stream)
                        : launch_chase<128, 16, 1>(bd, stream);
         if (err != cudaSuccess)
             return err;

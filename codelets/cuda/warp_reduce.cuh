@@ -10,4 +10,31 @@ __device__ inline double startrd_warp_sum(double v)
     return v;
 }
 
+/* The sums over the warp of N values per lane (N a power of two up to 32),
+ * halving the values each lane carries at each of the first log2(N)
+ * exchanges: N + log2(32/N) - 1 shuffles instead of 5N.  Value i's sum
+ * lands in lanes i * 32/N to (i+1) * 32/N - 1; the lane's is returned.
+ * Every lane must call; v is overwritten. */
+template <int N>
+__device__ inline double startrd_warp_sums(double (&v)[N], int lane)
+{
+    static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0, "N: a power of two up to 32");
+    int h = 16;
+
+#pragma unroll
+    for (int n = N; n > 1; n /= 2, h /= 2) {
+        const bool upper = (lane & h) != 0;
+
+#pragma unroll
+        for (int k = 0; k < n / 2; k++) {
+            const double send = upper ? v[k] : v[k + n / 2], keep = upper ? v[k + n / 2] : v[k];
+
+            v[k] = keep + __shfl_xor_sync(0xffffffffu, send, h);
+        }
+    }
+    for (; h > 0; h /= 2)
+        v[0] += __shfl_xor_sync(0xffffffffu, v[0], h);
+    return v[0];
+}
+
 #endif
