@@ -3,7 +3,9 @@
  * reflectors, ||B - Q2 T Q2^H|| / (n ||B|| eps) < 30 and
  * ||I - Q2^H Q2|| / (n eps) < 30, with HOUS2 laid out as documented.  Both
  * storages, bandwidths across the GPU kernel's three tile sizes, orders from
- * 2 to several hundred sweeps in flight.  Needs a GPU: skipped without one. */
+ * 2 to several hundred sweeps in flight, and bands whose entries are so small
+ * or large that the reflectors need LAPACK's scaling.  Needs a GPU: skipped
+ * without one. */
 #include "bulge_plan.h"
 #include "stage2.h"
 #include "testing.h"
@@ -64,7 +66,8 @@ static bool check_vectors(char uplo, int64_t n, int64_t kd, const double complex
     return ok;
 }
 
-static void gpu_case(const startrd_context_t *ctx, char vect, char uplo, int64_t n, int64_t kd, uint64_t seed)
+static void gpu_case(const startrd_context_t *ctx, char vect, char uplo, int64_t n, int64_t kd, double scale,
+                     uint64_t seed)
 {
     const int64_t ldab = 2 * kd + 1;
     startrd_bulge_plan_t plan;
@@ -77,6 +80,8 @@ static void gpu_case(const startrd_context_t *ctx, char vect, char uplo, int64_t
     if (A == NULL || startrd_bulge_plan_init(&plan, vect, n, kd) != 0 || !chase_alloc(&h, &plan, ldab) ||
         !chase_alloc(&g, &plan, ldab) || tst_gen(TST_KIND_RANDOM, n, A, n, seed) != 0)
         goto out;
+    for (int64_t i = 0; i < n * n; i++)
+        A[i] *= scale;
     startrd_stage2_band_from_dense(uplo, n, kd, A, n, h.AB, ldab);
     memcpy(g.AB, h.AB, (size_t)(ldab * n) * sizeof *g.AB);
     ih = startrd_stage2_zhb2st(vect, uplo, n, kd, h.AB, ldab, h.d, h.e, h.hous, -1);
@@ -92,9 +97,9 @@ static void gpu_case(const startrd_context_t *ctx, char vect, char uplo, int64_t
     ok = vect == 'N' || n > MAX_N_VECTORS || check_vectors(uplo, n, kd, A, &g, &resid, &orth, &layout_ok);
 out:
     tst_check(ok && on_gpu && ratio <= 10.0 && resid < 30.0 && orth < 30.0 && layout_ok,
-              "vect=%c uplo=%c n=%lld kd=%lld: status host %d GPU %d (%s), eigenvalues %.3g n eps max|lambda|, "
+              "vect=%c uplo=%c n=%lld kd=%lld scale %.0e: status host %d GPU %d (%s), eigenvalues %.3g n eps max|lambda|, "
               "resid %.3g, orth %.3g, HOUS2 layout %s",
-              vect, uplo, (long long)n, (long long)kd, ih, ig,
+              vect, uplo, (long long)n, (long long)kd, scale, ih, ig,
               on_gpu ? "band untouched" : "band changed: not on the GPU", ratio, resid, orth, layout_ok ? "ok" : "wrong");
     free(A);
     chase_free(&h);
@@ -104,6 +109,9 @@ out:
 int main(void)
 {
     static const int64_t kds[] = {1, 2, 3, 16, 31, 32, 33, 64, 65, 100, 128};
+    /* Norms out of the GPU kernel's unscaled range, and below LAPACK's
+     * safe minimum (ZLARFG's rescaling loop). */
+    static const double scales[] = {1e-300, 1e-200, 1e200};
     startrd_context_t *ctx = tst_open_context();
     uint64_t seed = 11;
 
@@ -121,10 +129,13 @@ int main(void)
             for (int u = 0; u < 2; u++) {
                 if (ns[i] == 2000 && kd != 32 && kd != 64)
                     continue;
-                gpu_case(ctx, 'V', u ? 'U' : 'L', ns[i], kd, seed);
-                gpu_case(ctx, 'N', u ? 'U' : 'L', ns[i], kd, seed++);
+                gpu_case(ctx, 'V', u ? 'U' : 'L', ns[i], kd, 1.0, seed);
+                gpu_case(ctx, 'N', u ? 'U' : 'L', ns[i], kd, 1.0, seed++);
             }
     }
+    for (size_t k = 0; k < sizeof scales / sizeof scales[0]; k++)
+        for (int64_t kd = 32; kd <= 128; kd *= 2)
+            gpu_case(ctx, 'N', k % 2 ? 'U' : 'L', 300, kd, scales[k], seed++);
     startrd_context_release();
     return tst_summary();
 }

@@ -13,7 +13,8 @@
  * column-major with leading dimension ldab-1 and a warp reads 32
  * consecutive rows of a column.  A kernel keeps its block in registers: lane
  * l of warp w holds rows l, l+32, ... of columns w, w+W, ...; sums over
- * columns go through shared memory, sums over rows through warp shuffles.
+ * columns go through shared memory, sums over rows through warp shuffles
+ * (all of a warp's columns in one exchange).
  * The arithmetic is that of the CPU kernels (kernel_zhb2st_common.h): same
  * reflectors (ZLARFG), same two-sided update (ZLARFY), same read-out. */
 #include "kernels_cuda.h"
