@@ -153,6 +153,14 @@ int startrd_task_zlacpy(startrd_place_t place, starpu_data_handle_t A, starpu_da
 int startrd_task_zlacpy_from_host(startrd_place_t place, starpu_data_handle_t A, starpu_data_handle_t B);
 
 /**
+ * On CPU worker @p worker, columns j0 .. j1-1 of A's band into the band
+ * storage AB (startrd_kernel_zband_from_dense()).  No handles: the caller
+ * waits for the task before it reads AB or changes A.
+ */
+int startrd_task_zband_from_dense(int worker, char uplo, int64_t n, int64_t kd, int64_t j0, int64_t j1,
+                                  const double complex *A, int64_t lda, double complex *AB, int64_t ldab);
+
+/**
  * On a CPU worker, set @p nonfinite if block column col0 .. col0+cols-1 of
  * the caller's matrix holds a NaN or Inf in its @p uplo triangle.  Reads the
  * token @p scanned, like the copies in.

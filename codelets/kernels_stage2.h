@@ -132,6 +132,15 @@ void startrd_kernel_zhb2st_step(const startrd_bulge_plan_t *p, char uplo, int64_
                                 double _Complex *work);
 
 /**
+ * @brief Copies columns j0 .. j1-1 of the band of bandwidth kd of the n x n
+ *        matrix A (LAPACK storage, triangle @p uplo) into AB, leading
+ *        dimension ldab >= 2*kd+1, in the layout the kernels above work in,
+ *        the rest of each column zeroed.
+ */
+void startrd_kernel_zband_from_dense(char uplo, int64_t n, int64_t kd, int64_t j0, int64_t j1,
+                                     const double _Complex *A, int64_t lda, double _Complex *AB, int64_t ldab);
+
+/**
  * @brief Reads the real tridiagonal (d[0..n-1], e[0..n-2]) from a band
  *        chased by every kernel of the plan.
  */

@@ -131,9 +131,10 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
     if (ret != 0)
         goto out;
     t1 = starpu_timing_now();
-    startrd_stage2_band_from_dense(uplo, n, sz->kd, A, lda, band, ldab);
-    ret = startrd_stage2_zhb2st(vect, uplo, n, sz->kd, band, ldab, d, e, hous,
-                                sz->ngpu > 0 && ctx->opt.stage2 == STARTRD_STAGE2_AUTO ? ctx->cuda_worker[0] : -1);
+    ret = startrd_stage2_band_from_dense(uplo, n, sz->kd, A, lda, band, ldab);
+    if (ret == 0)
+        ret = startrd_stage2_zhb2st(vect, uplo, n, sz->kd, band, ldab, d, e, hous,
+                                    sz->ngpu > 0 && ctx->opt.stage2 == STARTRD_STAGE2_AUTO ? ctx->cuda_worker[0] : -1);
     if (ret == 0)
         last_stats = (startrd_stats_t){.stage1_seconds = (t1 - t0) * 1e-6,
                                        .stage2_seconds = (starpu_timing_now() - t1) * 1e-6,
