@@ -12,6 +12,7 @@
 #include <getopt.h>
 #include <lapacke.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +140,10 @@ int main(int argc, char **argv)
                 fprintf(stderr, "cannot allocate the band n = %lld nb = %lld\n", (long long)n, (long long)kd);
                 return 1;
             }
+            /* The tridiagonals' eigenvalues cost O(n^2) on one core (16 s at
+             * n = 32768): only when there are two to compare. */
+            const bool both = n <= host_max && ctx->ncuda > 0 && kd <= STARTRD_STAGE2_GPU_MAX_KD;
+
             random_band(uplo, n, kd, seed, AB0);
             for (int g = 0; g < 2; g++) {
                 int worker = g == 0 ? -1 : ctx->ncuda > 0 ? ctx->cuda_worker[0] : -2;
@@ -151,7 +156,7 @@ int main(int argc, char **argv)
                 int info = startrd_stage2_zhb2st(vect, uplo, n, kd, AB, ldab, d, e, hous, worker);
 
                 t = now() - t0;
-                if (info != 0 || tridiag_eig(n, d, e, g == 0 ? wh : wg, work) != 0) {
+                if (info != 0 || (both && tridiag_eig(n, d, e, g == 0 ? wh : wg, work) != 0)) {
                     fprintf(stderr, "stage 2 failed at n = %lld nb = %lld (%d)\n", (long long)n, (long long)kd, info);
                     status = 1;
                     continue;
@@ -162,13 +167,13 @@ int main(int argc, char **argv)
                 } else {
                     double diff = 0.0, scale = DBL_MIN;
 
-                    for (int64_t l = 0; l < n && !isnan(t_host); l++) {
+                    for (int64_t l = 0; l < n && both; l++) {
                         diff = fmax(diff, fabs(wh[l] - wg[l]));
                         scale = fmax(scale, fabs(wh[l]));
                     }
                     printf("%8lld %5lld %-5s %10.3f", (long long)n, (long long)kd, "gpu", t);
                     /* Without a host run at this n there is nothing to compare with. */
-                    if (isnan(t_host))
+                    if (!both)
                         printf(" %10s %8s\n", "-", "-");
                     else
                         printf(" %9.1fx %8.3f\n", t_host / t, diff / ((double)n * DBL_EPSILON * scale));
