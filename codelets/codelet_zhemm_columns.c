@@ -59,7 +59,7 @@ static void hemm_columns_cpu(void *buffers[], void *cl_arg)
  * terms of Y[P], row-disjoint between pieces, go to the lanes, into a
  * separate buffer D (rows from the first piece's down) added to Y at the
  * end.  A_BP^H * V[B] is the call that fills the GPU worst on its own
- * (a 512 x 64 product with a long inner dimension). */
+ * (a piece-wide x 64 product with a long inner dimension). */
 static void hemm_columns_cuda(void *buffers[], void *cl_arg)
 {
     const struct hemm_columns_args *a = cl_arg;

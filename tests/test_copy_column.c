@@ -1,10 +1,9 @@
 /* The copies between the caller's matrix and stage 1's block columns: a
  * column copied in through a taller staging buffer and ZLACPY from it in
  * host memory (on a GPU when there is one, as stage 1 does there) is
- * bitwise the column copied in
- * directly, padding and unused triangle zeroed; and a copy out, back through
- * the staging buffer, writes the referenced triangle back exactly and nothing
- * else. */
+ * bitwise the column copied in directly, padding and unused triangle
+ * zeroed; and a copy out, back through the staging buffer, writes the
+ * referenced triangle back exactly and nothing else. */
 #include "codelets.h"
 #include "descriptor.h"
 #include "error.h"

@@ -402,8 +402,9 @@ static size_t task_budget(const startrd_desc_t *A)
  * blocks the thread that drives its streams meanwhile); the staging buffers
  * of a GPU are reused in turn.  Coming in, the GPU copies the column's rows
  * straight from the staging buffer in host memory.  Going out, the column
- * reaches its staging buffer on the GPU's second stream, beside the updates.  The scan for NaN
- * and Inf runs beside the copies in on CPU workers. */
+ * reaches its staging buffer on the GPU's second stream, beside the
+ * updates.  The scan for NaN and Inf runs beside the copies in on CPU
+ * workers. */
 static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex *a, int64_t lda,
                         atomic_int *nonfinite, int priority)
 {

@@ -30,14 +30,15 @@ int startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const doubl
     enum { BAND_COLS = 512 };
     int workers[STARPU_NMAXWORKERS];
     int64_t nw = (int64_t)starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, workers, STARPU_NMAXWORKERS);
+    int64_t most = n > BAND_COLS ? (n + BAND_COLS - 1) / BAND_COLS : 1;
     int ret = 0;
 
     if (nw < 1) {
         startrd_kernel_zband_from_dense(uplo, n, kd, 0, n, A, lda, AB, ldab);
         return 0;
     }
-    if (nw > (n + BAND_COLS - 1) / BAND_COLS)
-        nw = (n + BAND_COLS - 1) / BAND_COLS > 0 ? (n + BAND_COLS - 1) / BAND_COLS : 1;
+    if (nw > most)
+        nw = most;
     for (int64_t w = 0; w < nw && ret == 0; w++)
         ret = startrd_task_zband_from_dense(workers[w], uplo, n, kd, w * n / nw, (w + 1) * n / nw, A, lda, AB,
                                             ldab);
