@@ -1,4 +1,5 @@
 #include "codelets.h"
+#include "cuda_zgemm.h"
 #include "error.h"
 
 #include <cblas.h>
@@ -46,7 +47,7 @@ static void zgemm_cuda(void *buffers[], void *cl_arg)
      * aligned (a misaligned alpha crashes cublasZgemm on small products). */
     const cuDoubleComplex alpha = {creal(a->alpha), cimag(a->alpha)};
     const cuDoubleComplex beta = {creal(a->beta), cimag(a->beta)};
-    cublasStatus_t st = cublasZgemm(
+    cublasStatus_t st = startrd_cuda_zgemm(
         starpu_cublas_get_local_handle(), cublas_trans(a->transa), cublas_trans(a->transb),
         (int)STARPU_MATRIX_GET_NX(buffers[2]), (int)STARPU_MATRIX_GET_NY(buffers[2]),
         inner_dim(a->transa, buffers[0]), &alpha,
@@ -56,7 +57,7 @@ static void zgemm_cuda(void *buffers[], void *cl_arg)
         (cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[2]), (int)STARPU_MATRIX_GET_LD(buffers[2]));
 
     if (st != CUBLAS_STATUS_SUCCESS)
-        startrd_kernel_failure("zgemm", "cublasZgemm", st);
+        startrd_kernel_failure("zgemm", "startrd_cuda_zgemm", st);
 }
 #endif
 

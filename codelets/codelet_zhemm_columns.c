@@ -11,6 +11,7 @@
 #include "codelets.h"
 #include "column_pieces.h"
 #include "cuda_lanes.h"
+#include "cuda_zgemm.h"
 #include "error.h"
 
 #include <cblas.h>
@@ -100,11 +101,11 @@ static void hemm_columns_cuda(void *buffers[], void *cl_arg)
         st = cublasZhemm(lanes->blas[lane], CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, h.w, h.nv, &one, c, h.ld,
                          v, ldv, &one, dp, ldd);
         if (st == CUBLAS_STATUS_SUCCESS && h.below > 0)
-            st = cublasZgemm(lanes->blas[lane], CUBLAS_OP_C, CUBLAS_OP_N, h.w, h.nv, h.below, &one, c + h.w, h.ld,
-                             v + h.w, ldv, &one, dp, ldd);
+            st = startrd_cuda_zgemm(lanes->blas[lane], CUBLAS_OP_C, CUBLAS_OP_N, h.w, h.nv, h.below, &one,
+                                    c + h.w, h.ld, v + h.w, ldv, &one, dp, ldd);
         if (st == CUBLAS_STATUS_SUCCESS && h.below > 0)
-            st = cublasZgemm(hd, CUBLAS_OP_N, CUBLAS_OP_N, h.below, h.nv, h.w, &one, c + h.w, h.ld,
-                             v, ldv, &one, y + h.w, ldy);
+            st = startrd_cuda_zgemm(hd, CUBLAS_OP_N, CUBLAS_OP_N, h.below, h.nv, h.w, &one, c + h.w, h.ld,
+                                    v, ldv, &one, y + h.w, ldy);
     }
     /* Join even after a failure: D must outlive the lanes' calls. */
     if (startrd_cuda_join(lanes) == cudaSuccess && st == CUBLAS_STATUS_SUCCESS)

@@ -7,6 +7,7 @@
  * The rows go, in the task's column order, to a compact buffer X from row
  * xrow, which alone travels to the other workers (codelet_zgather_rows.c). */
 #include "codelets.h"
+#include "cuda_zgemm.h"
 #include "column_pieces.h"
 #include "error.h"
 
@@ -48,11 +49,11 @@ static void hemm_rows_cuda(void *buffers[], void *cl_arg)
     for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS;
          i = next, x += h.w) {
         next = startrd_next_full_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), a->jcol, a->row0, &h);
-        st = cublasZgemm(hd, CUBLAS_OP_C, CUBLAS_OP_N, h.w, nb, h.m, &one, (const cuDoubleComplex *)h.c, h.ld,
-                         v, ldv, &zero, x, ldx);
+        st = startrd_cuda_zgemm(hd, CUBLAS_OP_C, CUBLAS_OP_N, h.w, nb, h.m, &one, (const cuDoubleComplex *)h.c,
+                                h.ld, v, ldv, &zero, x, ldx);
     }
     if (st != CUBLAS_STATUS_SUCCESS)
-        startrd_kernel_failure("hemm_rows", "cublasZgemm", st);
+        startrd_kernel_failure("hemm_rows", "startrd_cuda_zgemm", st);
 }
 #endif
 

@@ -11,6 +11,7 @@
 #include "codelets.h"
 #include "column_pieces.h"
 #include "cuda_lanes.h"
+#include "cuda_zgemm.h"
 #include "error.h"
 
 #include <cblas.h>
@@ -76,8 +77,8 @@ static void her2k_columns_cuda(void *buffers[], void *cl_arg)
         st = cublasZher2k(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, u.w, p.nb, &mone, w, p.ld, v, p.ld,
                           &rone, c, u.ld);
         if (st == CUBLAS_STATUS_SUCCESS && u.below > 0)
-            st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, u.below, u.w, 2 * p.nb, &mone, w + u.w, p.ld,
-                             v, p.ld, &one, c + u.w, u.ld);
+            st = startrd_cuda_zgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, u.below, u.w, 2 * p.nb, &mone, w + u.w, p.ld,
+                                    v, p.ld, &one, c + u.w, u.ld);
     }
     startrd_cuda_join(lanes);
     if (st != CUBLAS_STATUS_SUCCESS)

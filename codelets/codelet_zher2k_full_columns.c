@@ -6,6 +6,7 @@
  * is full-height, indexed by absolute row; [W V] and [V W] are its column
  * ranges 0 .. 2nb-1 and nb .. 3nb-1. */
 #include "codelets.h"
+#include "cuda_zgemm.h"
 #include "column_pieces.h"
 #include "error.h"
 
@@ -42,11 +43,11 @@ static void her2k_full_cuda(void *buffers[], void *cl_arg)
 
     for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS; i = next) {
         next = startrd_next_full_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), a->jcol, a->row0, &u);
-        st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, u.m, u.w, 2 * nb, &mone, p + a->row0, ldp,
-                         p + (size_t)nb * (size_t)ldp + u.j0 * nb, ldp, &one, (cuDoubleComplex *)u.c, u.ld);
+        st = startrd_cuda_zgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, u.m, u.w, 2 * nb, &mone, p + a->row0, ldp,
+                                p + (size_t)nb * (size_t)ldp + u.j0 * nb, ldp, &one, (cuDoubleComplex *)u.c, u.ld);
     }
     if (st != CUBLAS_STATUS_SUCCESS)
-        startrd_kernel_failure("her2k_full_columns", "cublasZgemm", st);
+        startrd_kernel_failure("her2k_full_columns", "startrd_cuda_zgemm", st);
 }
 #endif
 

@@ -29,7 +29,7 @@ AC_DEFUN([STARTRD_CHECK_CUDA], [
   AS_IF([test "x$startrd_use_cuda" = xyes], [
     startrd_cuda_dir=`dirname \`dirname $NVCC\``
     CUDA_CFLAGS="-I$startrd_cuda_dir/include"
-    CUDA_LIBS="-L$startrd_cuda_dir/lib64 -lcusolver -lcublas -lcudart -lstdc++"
+    CUDA_LIBS="-L$startrd_cuda_dir/lib64 -lcusolver -lcublasLt -lcublas -lcudart -lstdc++"
     startrd_cppflags_saved="$CPPFLAGS"
     CPPFLAGS="$CPPFLAGS $CUDA_CFLAGS"
     AC_CHECK_HEADER([cublas_v2.h], [], [AC_MSG_ERROR([cublas_v2.h not found under $startrd_cuda_dir/include])])

@@ -1,6 +1,7 @@
 #include "context.h"
 
 #include "cuda_lanes.h"
+#include "cuda_zgemm.h"
 #include "error.h"
 #include "topology.h"
 #include "trace.h"
@@ -255,6 +256,7 @@ static int close_context(void)
     blas_serial(0);
     if (context.owns_starpu)
         starpu_task_wait_for_all();
+    startrd_cuda_zgemm_close();
     startrd_cuda_lanes_close();
     if (context.owns_starpu) {
         stop_starpu();

@@ -1,0 +1,235 @@
+/* Per CUDA worker: a cuBLASLt handle, one workspace per stream the worker's
+ * codelets issue on (its own and its lanes'), and the algorithm chosen for
+ * each shape.  All of it is set up on first use, on the worker's thread, so
+ * no other thread touches it until startrd_cuda_zgemm_close(). */
+#include "cuda_zgemm.h"
+
+#include "cuda_lanes.h"
+#include "error.h"
+
+#ifdef STARTRD_USE_CUDA
+#include <cublasLt.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Split-K algorithms, which the heuristic prefers for products with a long
+ * inner dimension, need a workspace: without one, 1024 x 64 x m runs at
+ * 49-51 TFLOP/s instead of 53-65. */
+#define WORKSPACE_BYTES ((size_t)32 << 20)
+
+enum {
+    MAX_STREAMS = STARTRD_CUDA_LANES + 1,
+    CACHE_SLOTS = 4096,                   /* a power of two */
+    CACHE_FILL = CACHE_SLOTS / 2,         /* emptied beyond: probes stay short */
+};
+
+struct shape {
+    int transa, transb, m, n, k, lda, ldb, ldc, align;
+};
+
+struct cached {
+    struct shape key;
+    int used;
+    int found;                  /* 0: the heuristic offered nothing, use cublasZgemm */
+    cublasLtMatmulAlgo_t algo;
+};
+
+struct worker_gemm {
+    cublasLtHandle_t lt;
+    int nstreams;
+    cudaStream_t stream[MAX_STREAMS];
+    void *workspace[MAX_STREAMS];
+    int ncached;
+    struct cached *cache;
+};
+
+static struct worker_gemm workers[STARPU_NMAXWORKERS];
+
+static uint32_t shape_hash(const struct shape *s)
+{
+    const int *v = (const int *)s;
+    uint32_t h = 2166136261u;
+
+    for (size_t i = 0; i < sizeof *s / sizeof *v; i++)
+        h = (h ^ (uint32_t)v[i]) * 16777619u;
+    return h;
+}
+
+/* The largest power of two up to 256 that divides every address: the
+ * alignment the heuristic may assume. */
+static int alignment(const void *a, const void *b, const void *c)
+{
+    uintptr_t bits = (uintptr_t)a | (uintptr_t)b | (uintptr_t)c | 256;
+
+    return (int)(bits & -bits);
+}
+
+static cublasStatus_t set_up(struct worker_gemm *g)
+{
+    cublasStatus_t st;
+
+    if (g->cache != NULL)
+        return CUBLAS_STATUS_SUCCESS;
+    if ((st = cublasLtCreate(&g->lt)) != CUBLAS_STATUS_SUCCESS)
+        return st;
+    if ((g->cache = calloc(CACHE_SLOTS, sizeof *g->cache)) == NULL) {
+        cublasLtDestroy(g->lt);
+        return CUBLAS_STATUS_ALLOC_FAILED;
+    }
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+/* The workspace of @p stream, allocated on its first use; NULL once the
+ * worker has used more streams than its own and its lanes'. */
+static void *workspace_of(struct worker_gemm *g, cudaStream_t stream, cublasStatus_t *st)
+{
+    int i = 0;
+
+    while (i < g->nstreams && g->stream[i] != stream)
+        i++;
+    if (i < g->nstreams)
+        return g->workspace[i];
+    if (i == MAX_STREAMS)
+        return NULL;
+    if (cudaMalloc(&g->workspace[i], WORKSPACE_BYTES) != cudaSuccess) {
+        *st = CUBLAS_STATUS_ALLOC_FAILED;
+        return NULL;
+    }
+    g->stream[i] = stream;
+    g->nstreams++;
+    return g->workspace[i];
+}
+
+struct problem {
+    cublasLtMatmulDescOpaque_t op;
+    cublasLtMatrixLayoutOpaque_t a, b, c;
+};
+
+static cublasStatus_t describe(struct problem *p, const struct shape *s)
+{
+    cublasOperation_t ta = (cublasOperation_t)s->transa, tb = (cublasOperation_t)s->transb;
+    int arows = ta == CUBLAS_OP_N ? s->m : s->k, brows = tb == CUBLAS_OP_N ? s->k : s->n;
+    cublasStatus_t st;
+
+    if ((st = cublasLtMatmulDescInit(&p->op, CUBLAS_COMPUTE_64F, CUDA_C_64F)) == CUBLAS_STATUS_SUCCESS)
+        st = cublasLtMatmulDescSetAttribute(&p->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = cublasLtMatmulDescSetAttribute(&p->op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = cublasLtMatrixLayoutInit(&p->a, CUDA_C_64F, (uint64_t)arows, (uint64_t)(s->m + s->k - arows), s->lda);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = cublasLtMatrixLayoutInit(&p->b, CUDA_C_64F, (uint64_t)brows, (uint64_t)(s->k + s->n - brows), s->ldb);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = cublasLtMatrixLayoutInit(&p->c, CUDA_C_64F, (uint64_t)s->m, (uint64_t)s->n, s->ldc);
+    return st;
+}
+
+static cublasStatus_t choose(struct worker_gemm *g, struct problem *p, struct cached *e)
+{
+    cublasLtMatmulPreferenceOpaque_t pref;
+    const size_t bytes = WORKSPACE_BYTES;
+    const uint32_t align = (uint32_t)e->key.align;
+    cublasLtMatmulHeuristicResult_t result;
+    int nresults = 0;
+    cublasStatus_t st = cublasLtMatmulPreferenceInit(&pref);
+    const cublasLtMatmulPreferenceAttributes_t aligned[] = {
+        CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
+        CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES,
+    };
+
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = cublasLtMatmulPreferenceSetAttribute(&pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &bytes,
+                                                  sizeof bytes);
+    for (size_t i = 0; st == CUBLAS_STATUS_SUCCESS && i < sizeof aligned / sizeof *aligned; i++)
+        st = cublasLtMatmulPreferenceSetAttribute(&pref, aligned[i], &align, sizeof align);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = cublasLtMatmulAlgoGetHeuristic(g->lt, &p->op, &p->a, &p->b, &p->c, &p->c, &pref, 1, &result,
+                                            &nresults);
+    /* No algorithm for the shape is not a failure: cublasZgemm takes it. */
+    if (st == CUBLAS_STATUS_NOT_SUPPORTED) {
+        st = CUBLAS_STATUS_SUCCESS;
+        nresults = 0;
+    }
+    if (st != CUBLAS_STATUS_SUCCESS)
+        return st;
+    e->found = nresults > 0 && result.state == CUBLAS_STATUS_SUCCESS;
+    if (e->found)
+        e->algo = result.algo;
+    e->used = 1;
+    g->ncached++;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+/* The cache entry for @p s, its algorithm chosen if it was new. */
+static struct cached *lookup(struct worker_gemm *g, struct problem *p, const struct shape *s, cublasStatus_t *st)
+{
+    uint32_t slot = shape_hash(s) & (CACHE_SLOTS - 1);
+
+    if (g->ncached >= CACHE_FILL) {
+        memset(g->cache, 0, CACHE_SLOTS * sizeof *g->cache);
+        g->ncached = 0;
+    }
+    while (g->cache[slot].used && memcmp(&g->cache[slot].key, s, sizeof *s) != 0)
+        slot = (slot + 1) & (CACHE_SLOTS - 1);
+    if (!g->cache[slot].used) {
+        g->cache[slot].key = *s;
+        if ((*st = choose(g, p, &g->cache[slot])) != CUBLAS_STATUS_SUCCESS)
+            return NULL;
+    }
+    return &g->cache[slot];
+}
+
+cublasStatus_t startrd_cuda_zgemm(cublasHandle_t blas, cublasOperation_t transa, cublasOperation_t transb,
+                                  int m, int n, int k, const cuDoubleComplex *alpha,
+                                  const cuDoubleComplex *a, int lda, const cuDoubleComplex *b, int ldb,
+                                  const cuDoubleComplex *beta, cuDoubleComplex *c, int ldc)
+{
+    struct worker_gemm *g = &workers[starpu_worker_get_id_check()];
+    struct shape s;   /* ints only: no padding for memcmp() to trip on */
+    struct problem p;
+    struct cached *e = NULL;
+    cudaStream_t stream;
+    void *ws = NULL;
+    cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+
+    s = (struct shape){(int)transa, (int)transb, m, n, k, lda, ldb, ldc, alignment(a, b, c)};
+    /* Empty products (and C = beta C) are cublasZgemm's to check and do, so
+     * are those with beta = 0, which BLAS promises not to read C for (C may
+     * hold NaN): cuBLASLt's documentation makes no such promise. */
+    if (m > 0 && n > 0 && k > 0 && (beta->x != 0.0 || beta->y != 0.0) && (st = set_up(g)) == CUBLAS_STATUS_SUCCESS &&
+        (st = cublasGetStream(blas, &stream)) == CUBLAS_STATUS_SUCCESS &&
+        (ws = workspace_of(g, stream, &st)) != NULL && (st = describe(&p, &s)) == CUBLAS_STATUS_SUCCESS)
+        e = lookup(g, &p, &s, &st);
+    if (st != CUBLAS_STATUS_SUCCESS)
+        return st;
+    if (e == NULL || !e->found)
+        return cublasZgemm(blas, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    return cublasLtMatmul(g->lt, &p.op, alpha, a, &p.a, b, &p.b, beta, c, &p.c, c, &p.c, &e->algo, ws,
+                          WORKSPACE_BYTES, stream);
+}
+
+static void release(void *arg)
+{
+    struct worker_gemm *g = &workers[starpu_worker_get_id_check()];
+
+    (void)arg;
+    if (g->cache == NULL)
+        return;
+    /* cudaFree() waits for the calls still using a workspace. */
+    for (int i = 0; i < g->nstreams; i++)
+        cudaFree(g->workspace[i]);
+    cublasLtDestroy(g->lt);
+    free(g->cache);
+    memset(g, 0, sizeof *g);
+}
+
+void startrd_cuda_zgemm_close(void)
+{
+    starpu_execute_on_each_worker(release, NULL, STARPU_CUDA);
+}
+#else
+void startrd_cuda_zgemm_close(void)
+{
+}
+#endif
