@@ -234,7 +234,8 @@ static int open_context(const startrd_options_t *opt)
 #else
     (void)cublas_ready;
 #endif
-    if ((ret = startrd_cuda_lanes_open()) != 0) {
+    if ((ret = startrd_cuda_lanes_open()) != 0 || (ret = startrd_cuda_zgemm_open()) != 0) {
+        startrd_cuda_lanes_close();
         if (context.owns_starpu)
             stop_starpu();
         return ret;

@@ -6,9 +6,11 @@
 
 #include "cuda_lanes.h"
 #include "error.h"
+#include "startrd.h"
 
 #ifdef STARTRD_USE_CUDA
 #include <cublasLt.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +211,55 @@ cublasStatus_t startrd_cuda_zgemm(cublasHandle_t blas, cublasOperation_t transa,
                           WORKSPACE_BYTES, stream);
 }
 
+static atomic_int open_failures;
+
+/* CUDA loads a library's kernels on their first launch: the first cuBLAS
+ * call of a process took 77 ms on an H200, inside the first panel's chain
+ * (V^H V after the panel kernel).  One small product per stream, here,
+ * moves that and cuBLASLt's set-up to initialisation. */
+static void warm_up(void *arg)
+{
+    enum { M = 64, MM = M * M };
+    const cuDoubleComplex one = {1.0, 0.0};
+    cublasHandle_t h = starpu_cublas_get_local_handle();
+    cudaStream_t stream = starpu_cuda_get_local_stream();
+    const startrd_cuda_lanes_t *lanes = NULL;
+    cuDoubleComplex *m = NULL;   /* A, B, then a C per stream */
+    cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+    cudaError_t ce;
+
+    (void)arg;
+    ce = cudaMalloc((void **)&m, (size_t)(STARTRD_CUDA_LANES + 3) * MM * sizeof *m);
+    if (ce == cudaSuccess)
+        ce = cudaMemsetAsync(m, 0, (size_t)(STARTRD_CUDA_LANES + 3) * MM * sizeof *m, stream);
+    if (ce == cudaSuccess)
+        st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, M, M, M, &one, m, M, m + MM, M, &one, m + 2 * MM, M);
+    if (ce == cudaSuccess && st == CUBLAS_STATUS_SUCCESS && (lanes = startrd_cuda_fork()) != NULL) {
+        for (int i = 0; i <= STARTRD_CUDA_LANES && st == CUBLAS_STATUS_SUCCESS; i++)
+            st = startrd_cuda_zgemm(i == 0 ? h : lanes->blas[i - 1], CUBLAS_OP_N, CUBLAS_OP_C, M, M, M, &one, m,
+                                    M, m + MM, M, &one, m + (2 + i) * MM, M);
+        ce = startrd_cuda_join(lanes);
+    }
+    if (ce == cudaSuccess)
+        ce = cudaStreamSynchronize(stream);
+    cudaFree(m);
+    if (ce == cudaSuccess && st == CUBLAS_STATUS_SUCCESS && lanes != NULL)
+        return;
+    startrd_error("CUDA worker %d: cuBLAS warm-up failed (CUDA %d, cuBLAS %d)", starpu_worker_get_id_check(),
+                  (int)ce, (int)st);
+    atomic_fetch_add(&open_failures, 1);
+}
+
+int startrd_cuda_zgemm_open(void)
+{
+    atomic_store(&open_failures, 0);
+    starpu_execute_on_each_worker(warm_up, NULL, STARPU_CUDA);
+    if (atomic_load(&open_failures) == 0)
+        return 0;
+    startrd_cuda_zgemm_close();
+    return STARTRD_ERR_RUNTIME;
+}
+
 static void release(void *arg)
 {
     struct worker_gemm *g = &workers[starpu_worker_get_id_check()];
@@ -229,6 +280,11 @@ void startrd_cuda_zgemm_close(void)
     starpu_execute_on_each_worker(release, NULL, STARPU_CUDA);
 }
 #else
+int startrd_cuda_zgemm_open(void)
+{
+    return 0;
+}
+
 void startrd_cuda_zgemm_close(void)
 {
 }

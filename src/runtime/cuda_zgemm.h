@@ -23,6 +23,11 @@ cublasStatus_t startrd_cuda_zgemm(cublasHandle_t blas, cublasOperation_t transa,
                                   const cuDoubleComplex *beta, cuDoubleComplex *c, int ldc);
 #endif
 
+/** On each CUDA worker: set up startrd_cuda_zgemm() (its workspaces
+ *  included) and make cuBLAS load its kernels.  0, or STARTRD_ERR_RUNTIME
+ *  (reported).  Nothing without CUDA. */
+int startrd_cuda_zgemm_open(void);
+
 /** Free the cuBLASLt handle, workspaces and algorithm cache that
  *  startrd_cuda_zgemm() set up on each CUDA worker (nothing without CUDA). */
 void startrd_cuda_zgemm_close(void);
