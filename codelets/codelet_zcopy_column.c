@@ -12,8 +12,10 @@
  * copied in; only the lower part goes back.
  * Only the referenced triangle of the caller's matrix is written. */
 #include "codelets.h"
+#include "cuda_upload.h"
 #include "error.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,26 +64,49 @@ static int skipped(const struct copy_column_args *x)
     return x->to_user && x->nonfinite != NULL && atomic_load(x->nonfinite);
 }
 
-/* Rows 0 .. col0-1 of a column kept with both triangles: the conjugate
- * transpose of the caller's row block col0 for 'L' (read along its columns,
- * where it is contiguous), the caller's own rows for 'U'; zeros right of n. */
-static void copy_other_triangle_in(const struct copy_column_args *x, const struct column_view *v)
+/* Column q of the block column in the library's layout, written at @p cq
+ * (its row col0 for a column kept with both triangles, else its first
+ * row): the caller's column q (for 'U', the conjugate of row col0+q) from
+ * the diagonal down; with both triangles, rows 0 .. col0-1 get the other
+ * triangle (the conjugate of the caller's row block col0 for 'L', the
+ * caller's own rows for 'U') and the diagonal tile's upper part its
+ * mirror, both read in the caller's matrix; everything else the caller's
+ * matrix does not fill (the padding below row n and right of column n, and
+ * the unused triangle of the diagonal tile) is zeroed: the library's copy
+ * is allocated, not cleared, and zeroing here does it in parallel, only
+ * for the column's own rows. */
+static void fill_column(const struct copy_column_args *x, const struct column_view *v, double complex *cq,
+                        int64_t q)
 {
-    double complex *top = v->c - x->col0;
+    const double complex *a = x->a;
+    int64_t c0 = x->col0, lda = x->lda;
+    int64_t first = q < v->cols ? q : v->height, last = q < v->cols ? v->rows : v->height;
 
-    if (x->uplo == 'L') {
-        for (int64_t i = 0; i < x->col0; i++) {
-            const double complex *ai = x->a + i * x->lda + x->col0;
-
-            for (int64_t q = 0; q < v->cols; q++)
-                top[q * v->ldc + i] = conj(ai[q]);
-        }
-    } else {
-        for (int64_t q = 0; q < v->cols; q++)
-            memcpy(top + q * v->ldc, x->a + (x->col0 + q) * x->lda, (size_t)x->col0 * sizeof *top);
+    if (q < v->cols && x->uplo == 'L') {
+        memcpy(cq + q, v->a + q * lda + q, (size_t)(v->rows - q) * sizeof *cq);
+    } else if (q < v->cols) {
+        /* Row col0+q of the upper triangle, walked with stride lda. */
+        for (int64_t r = 0; r < v->rows - q; r++)
+            cq[q + r] = conj(v->a[(q + r) * lda + q]);
     }
-    for (int64_t q = v->cols; q < v->width; q++)
-        memset(top + q * v->ldc, 0, (size_t)x->col0 * sizeof *top);
+    if (x->both) {
+        double complex *top = cq - c0;
+
+        if (q >= v->cols)
+            memset(top, 0, (size_t)c0 * sizeof *top);
+        else if (x->uplo == 'L')
+            for (int64_t i = 0; i < c0; i++)
+                top[i] = conj(a[i * lda + c0 + q]);
+        else
+            memcpy(top, a + (c0 + q) * lda, (size_t)c0 * sizeof *top);
+        if (q < v->cols) {
+            for (int64_t r = 0; r < q; r++)
+                cq[r] = x->uplo == 'L' ? conj(a[(c0 + r) * lda + c0 + q]) : a[(c0 + q) * lda + c0 + r];
+            first = 0;
+        }
+    }
+    memset(cq, 0, (size_t)first * sizeof *cq);
+    memset(cq + last, 0, (size_t)(v->height - last) * sizeof *cq);
 }
 
 static void copy_column_cpu(void *buffers[], void *cl_arg)
@@ -91,47 +116,20 @@ static void copy_column_cpu(void *buffers[], void *cl_arg)
 
     if (skipped(x))
         return;
+    if (!x->to_user) {
+        for (int64_t q = 0; q < v.width; q++)
+            fill_column(x, &v, v.c + q * v.ldc, q);
+        return;
+    }
     for (int64_t q = 0; q < v.cols; q++) {
         double complex *cq = v.c + q * v.ldc + q;
 
         if (x->uplo == 'L') {
-            double complex *aq = v.a + q * x->lda + q;
-
-            if (x->to_user)
-                memcpy(aq, cq, (size_t)(v.rows - q) * sizeof *cq);
-            else
-                memcpy(cq, aq, (size_t)(v.rows - q) * sizeof *cq);
+            memcpy(v.a + q * x->lda + q, cq, (size_t)(v.rows - q) * sizeof *cq);
             continue;
         }
-        /* Row col0+q of the upper triangle, walked with stride lda. */
-        for (int64_t r = 0; r < v.rows - q; r++) {
-            double complex *ar = v.a + (q + r) * x->lda + q;
-
-            if (x->to_user)
-                *ar = conj(cq[r]);
-            else
-                cq[r] = conj(*ar);
-        }
-    }
-    if (x->to_user)
-        return;
-    if (x->both)
-        copy_other_triangle_in(x, &v);
-    /* The library's copy is allocated, not cleared: what the caller's matrix
-     * does not fill (the padding below row n and right of column n, and the
-     * unused triangle of the diagonal tile, unless both are kept) is zeroed
-     * here, by the tasks, in parallel, and only for the block columns' own
-     * rows. */
-    for (int64_t q = 0; q < v.width; q++) {
-        int64_t first = q < v.cols ? q : v.height, last = q < v.cols ? v.rows : v.height;
-
-        if (x->both && q < v.cols) {
-            for (int64_t r = 0; r < q; r++)
-                v.c[q * v.ldc + r] = conj(v.c[r * v.ldc + q]);
-            first = 0;
-        }
-        memset(v.c + q * v.ldc, 0, (size_t)first * sizeof *v.c);
-        memset(v.c + q * v.ldc + last, 0, (size_t)(v.height - last) * sizeof *v.c);
+        for (int64_t r = 0; r < v.rows - q; r++)
+            v.a[(q + r) * x->lda + q] = conj(cq[r]);
     }
 }
 
@@ -179,6 +177,82 @@ int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int
                               STARTRD_PLACE_ARGS(place),
                               STARPU_NAME, to_user ? "copy_out" : "copy_in",
                               0);
+}
+
+#ifdef STARTRD_USE_CUDA
+struct upload_columns {
+    const struct copy_column_args *x;
+    const struct column_view *v;
+    int64_t crow;           /* the diagonal tile's row in the handle */
+};
+
+static void pack_columns(const void *arg, double complex *buf, int64_t ld, int64_t q0, int64_t q1)
+{
+    const struct upload_columns *u = arg;
+
+    for (int64_t q = q0; q < q1; q++)
+        fill_column(u->x, u->v, buf + (q - q0) * ld + u->crow, q);
+}
+
+/* On a CPU worker, the column in its GPU's memory: the view's pointer is
+ * a device address, only its geometry is used here. */
+static void copy_in_gpu_cpu(void *buffers[], void *cl_arg)
+{
+    const struct copy_column_args *x = cl_arg;
+    struct column_view v = view(buffers, x);
+    struct upload_columns u = {x, &v, x->both ? x->col0 : 0};
+    int devid = starpu_memory_node_get_devid((unsigned)starpu_task_get_current_data_node(BUF_COLUMN));
+    int st = startrd_cuda_upload(devid, (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_COLUMN]), v.ldc,
+                                 u.crow + v.height, v.width, pack_columns, &u);
+
+    if (st != 0)
+        startrd_kernel_failure("copy_in_gpu", "startrd_cuda_upload", st);
+}
+
+STARTRD_HISTORY_MODEL_FOOTPRINT(copy_in_gpu_model, "startrd_zcopy_in_gpu", copy_in_footprint);
+
+/* The column's memory node is part of the codelet: one per node. */
+static struct starpu_codelet copy_in_gpu_codelets[STARPU_MAXNODES];
+static pthread_once_t copy_in_gpu_once = PTHREAD_ONCE_INIT;
+
+static void init_copy_in_gpu(void)
+{
+    for (int node = 0; node < STARPU_MAXNODES; node++)
+        copy_in_gpu_codelets[node] = (struct starpu_codelet){
+            .name = "zcopy_in_gpu",
+            .cpu_funcs = {copy_in_gpu_cpu},
+            .nbuffers = 2,
+            .modes = {STARPU_W, STARPU_R},
+            .specific_nodes = 1,
+            .nodes = {node, STARPU_SPECIFIC_NODE_LOCAL},
+            .model = &copy_in_gpu_model,
+        };
+}
+#endif
+
+int startrd_task_zcopy_in_gpu(startrd_place_t place, char uplo, int64_t n, double complex *a, int64_t lda,
+                              int64_t col0, int both, starpu_data_handle_t column, starpu_data_handle_t scanned)
+{
+#ifdef STARTRD_USE_CUDA
+    int node = starpu_data_get_home_node(column);
+    struct copy_column_args *args;
+
+    if (node < 0 || node >= STARPU_MAXNODES || starpu_node_get_kind((unsigned)node) != STARPU_CUDA_RAM)
+        return -EINVAL;
+    if ((args = malloc(sizeof *args)) == NULL)
+        return -ENOMEM;
+    *args = (struct copy_column_args){0, uplo, n, lda, a, col0, both, NULL};
+    pthread_once(&copy_in_gpu_once, init_copy_in_gpu);
+    return starpu_task_insert(&copy_in_gpu_codelets[node],
+                              STARPU_CL_ARGS, args, sizeof *args,
+                              STARPU_W, column, STARPU_R, scanned,
+                              STARTRD_PLACE_ARGS(place),
+                              STARPU_NAME, "copy_in_gpu",
+                              0);
+#else
+    (void)place, (void)uplo, (void)n, (void)a, (void)lda, (void)col0, (void)both, (void)column, (void)scanned;
+    return -ENODEV;
+#endif
 }
 
 /* Nothing to compute: the task only orders, through its write of the token,

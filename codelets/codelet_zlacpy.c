@@ -1,11 +1,7 @@
 /* B = the leading rows of A (as many rows as both have, as many columns as
- * B has): moves a block column between its place on a GPU and a staging
- * buffer.  Going out, the copy is made on the GPU and StarPU moves the
- * buffer to host memory at the host link's pinned rate.  Coming in, the
- * buffer is read where it lies, in pinned host memory: the GPU moves only
- * the column's rows, once, where moving the whole buffer and then copying
- * its leading rows moved twice the lower triangle (n = 16384: 4.29 GB in
- * 79 ms, with the GPU idle, before the first HEMM could start). */
+ * B has): moves a block column from its place on a GPU to a staging
+ * buffer, which StarPU then moves to host memory at the host link's pinned
+ * rate. */
 #include "codelets.h"
 #include "error.h"
 
@@ -32,7 +28,6 @@ static void lacpy_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef STARTRD_USE_CUDA
-/* Device to device, or pinned host to device: the runtime tells which. */
 static void lacpy_cuda(void *buffers[], void *cl_arg)
 {
     const size_t z = sizeof(double complex);
@@ -59,31 +54,9 @@ static struct starpu_codelet lacpy_codelet = {
     .model = &lacpy_model,
 };
 
-/* The same with A read in host memory, wherever the task runs. */
-STARTRD_HISTORY_MODEL(lacpy_from_host_model, "startrd_zlacpy_from_host");
-
-static struct starpu_codelet lacpy_from_host_codelet = {
-    .name = "zlacpy_from_host",
-    .cpu_funcs = {lacpy_cpu},
-    STARTRD_CUDA_ASYNC(lacpy_cuda)
-    .nbuffers = 2,
-    .modes = {STARPU_R, STARPU_W},
-    .specific_nodes = 1,
-    .nodes = {STARPU_SPECIFIC_NODE_CPU, STARPU_SPECIFIC_NODE_LOCAL},
-    .model = &lacpy_from_host_model,
-};
-
 int startrd_task_zlacpy(startrd_place_t place, starpu_data_handle_t A, starpu_data_handle_t B)
 {
     return starpu_task_insert(&lacpy_codelet,
-                              STARPU_R, A, STARPU_W, B,
-                              STARTRD_PLACE_ARGS(place),
-                              0);
-}
-
-int startrd_task_zlacpy_from_host(startrd_place_t place, starpu_data_handle_t A, starpu_data_handle_t B)
-{
-    return starpu_task_insert(&lacpy_from_host_codelet,
                               STARPU_R, A, STARPU_W, B,
                               STARTRD_PLACE_ARGS(place),
                               0);

@@ -148,9 +148,14 @@ int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int
 /** B = the leading rows and columns of A, as many as both have. */
 int startrd_task_zlacpy(startrd_place_t place, starpu_data_handle_t A, starpu_data_handle_t B);
 
-/** The same, A read where it lies in host memory (pinned, for a GPU to copy
- *  only those rows) rather than moved whole to the task's worker. */
-int startrd_task_zlacpy_from_host(startrd_place_t place, starpu_data_handle_t A, starpu_data_handle_t B);
+/**
+ * The copy in of startrd_task_zcopy_column() for a column whose home is a
+ * GPU: a CPU worker fills the column in the GPU's memory through its
+ * pinned buffers (cuda_upload.h).  -ENODEV
+ * without CUDA, -EINVAL for a column whose home is not a GPU.
+ */
+int startrd_task_zcopy_in_gpu(startrd_place_t place, char uplo, int64_t n, double complex *a, int64_t lda,
+                              int64_t col0, int both, starpu_data_handle_t column, starpu_data_handle_t scanned);
 
 /**
  * On CPU worker @p worker, columns j0 .. j1-1 of A's band into the band

@@ -1,9 +1,10 @@
 /* The copies between the caller's matrix and stage 1's block columns: a
- * column copied in through a taller staging buffer and ZLACPY from it in
- * host memory (on a GPU when there is one, as stage 1 does there) is
- * bitwise the column copied in directly, padding and unused triangle
- * zeroed; and a copy out, back through the staging buffer, writes the
- * referenced triangle back exactly and nothing else. */
+ * column copied in to a GPU's memory by a CPU worker (as stage 1 does when
+ * the columns live on GPUs; without one, through a taller staging buffer
+ * and ZLACPY) is bitwise the column copied in directly on the host,
+ * padding and unused triangle zeroed; and a copy out, back through the
+ * staging buffer, writes the referenced triangle back exactly and nothing
+ * else. */
 #include "codelets.h"
 #include "descriptor.h"
 #include "error.h"
@@ -34,8 +35,10 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
     ret = 0;
     for (int64_t j = 0; j < nt; j++) {
         int64_t height = N - j * nb;
-        starpu_data_handle_t cd, cs, slot, scanned;
+        starpu_data_handle_t cd, cs, cg, slot, scanned;
         startrd_place_t gpu = anywhere;
+        uintptr_t dev = 0;
+        unsigned node = 0;
 
         if (ctx->ncuda > 0)
             gpu.worker = ctx->cuda_worker[j % ctx->ncuda];
@@ -46,13 +49,29 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
         startrd_workspace_register(&slot, "staging", N, nb);
         starpu_void_data_register(&scanned);
         ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, 0, cd, NULL, scanned);
-        ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, 0, slot, NULL, scanned);
-        ret |= startrd_task_zlacpy_from_host(gpu, slot, cs);
+        if (ctx->ncuda > 0) {
+            /* A column whose home is the GPU, as stage 1's are there. */
+            node = starpu_worker_get_memory_node(gpu.worker);
+            dev = starpu_malloc_on_node(node, col * sizeof *staged);
+            starpu_matrix_data_register(&cg, (int)node, dev, (uint32_t)N, (uint32_t)height, (uint32_t)nb,
+                                        sizeof *staged);
+            ret |= dev == 0 ? -1 : startrd_task_zcopy_in_gpu(cpu, uplo, n, a, lda, j * nb, 0, cg, scanned);
+        } else {
+            ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, 0, slot, NULL, scanned);
+            ret |= startrd_task_zlacpy(cpu, slot, cs);
+            cg = cs;
+        }
+        if (cg != cs)
+            ret |= startrd_task_zlacpy(gpu, cg, cs);
         /* Back out as stage 1 does: into the (taller) staging buffer where
          * the column is, then to the caller's matrix on the host. */
-        ret |= startrd_task_zlacpy(gpu, cs, slot);
+        ret |= startrd_task_zlacpy(gpu, cg, slot);
         ret |= startrd_task_zcopy_column(cpu, 1, uplo, n, back, lda, j * nb, 0, slot, NULL, scanned);
         starpu_task_wait_for_all();
+        if (cg != cs) {
+            starpu_data_unregister(cg);
+            starpu_free_on_node(node, dev, col * sizeof *staged);
+        }
         starpu_data_unregister(cd);
         starpu_data_unregister(cs);
         starpu_data_unregister(slot);

@@ -1,6 +1,7 @@
 #include "context.h"
 
 #include "cuda_lanes.h"
+#include "cuda_upload.h"
 #include "cuda_zgemm.h"
 #include "error.h"
 #include "topology.h"
@@ -234,7 +235,9 @@ static int open_context(const startrd_options_t *opt)
 #else
     (void)cublas_ready;
 #endif
-    if ((ret = startrd_cuda_lanes_open()) != 0 || (ret = startrd_cuda_zgemm_open()) != 0) {
+    if ((ret = startrd_cuda_lanes_open()) != 0 || (ret = startrd_cuda_zgemm_open()) != 0 ||
+        (ret = startrd_cuda_upload_open()) != 0) {
+        startrd_cuda_zgemm_close();
         startrd_cuda_lanes_close();
         if (context.owns_starpu)
             stop_starpu();
@@ -257,6 +260,7 @@ static int close_context(void)
     blas_serial(0);
     if (context.owns_starpu)
         starpu_task_wait_for_all();
+    startrd_cuda_upload_close();
     startrd_cuda_zgemm_close();
     startrd_cuda_lanes_close();
     if (context.owns_starpu) {

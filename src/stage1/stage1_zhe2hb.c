@@ -396,15 +396,14 @@ static size_t task_budget(const startrd_desc_t *A)
 }
 
 /* Copies move the caller's triangle to where the block columns live and
- * back.  On the GPUs a column goes through a staging buffer on the host,
- * filled or emptied by a CPU worker and moved by StarPU at the pinned rate
- * (a GPU reads and writes the caller's pageable memory at 2-9 GB/s, and
- * blocks the thread that drives its streams meanwhile); the staging buffers
- * of a GPU are reused in turn.  Coming in, the GPU copies the column's rows
- * straight from the staging buffer in host memory.  Going out, the column
- * reaches its staging buffer on the GPU's second stream, beside the
- * updates.  The scan for NaN and Inf runs beside the copies in on CPU
- * workers. */
+ * back (a GPU reads and writes the caller's pageable memory at 2-9 GB/s,
+ * and blocks the thread that drives its streams meanwhile).  Coming in to a
+ * GPU, a CPU worker packs the column into its pinned buffers and moves it
+ * (cuda_upload.h).  Going out, the column reaches a staging buffer on the
+ * GPU's second stream, beside the updates, StarPU moves it to the host at
+ * the pinned rate and a CPU worker empties it; the staging buffers of a
+ * GPU are reused in turn.  The scan for NaN and Inf runs beside the copies
+ * in on CPU workers. */
 static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex *a, int64_t lda,
                         atomic_int *nonfinite, int priority)
 {
@@ -421,13 +420,14 @@ static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex
                                              nonfinite, s->scanned);
             continue;
         }
+        if (!to_user) {
+            ret |= startrd_task_zcopy_in_gpu(host, uplo, s->n, a, lda, j * s->A.nb, s->full, column, s->scanned);
+            continue;
+        }
         slot = s->slots[p * STAGING_SLOTS + staged[p]++ % STAGING_SLOTS];
-        if (to_user)
-            ret |= startrd_task_zlacpy(on_owner_side(s, j, priority), column, slot);
-        ret |= startrd_task_zcopy_column(host, to_user, uplo, s->n, a, lda, j * s->A.nb, s->full, slot, nonfinite,
+        ret |= startrd_task_zlacpy(on_owner_side(s, j, priority), column, slot);
+        ret |= startrd_task_zcopy_column(host, 1, uplo, s->n, a, lda, j * s->A.nb, s->full, slot, nonfinite,
                                          s->scanned);
-        if (!to_user)
-            ret |= startrd_task_zlacpy_from_host(on_owner(s, j, priority), slot, column);
     }
     return ret;
 }

@@ -1,0 +1,142 @@
+/* Each CPU worker's pinned buffers, and its stream and events on every GPU
+ * that StarPU drives, made on the worker itself. */
+#include "cuda_upload.h"
+
+#include "error.h"
+#include "startrd.h"
+
+#ifdef STARTRD_USE_CUDA
+#include <stdatomic.h>
+#include <string.h>
+
+/* Per buffer.  A column of up to 2^19 rows fits; a quarter of a 64-wide
+ * block column of a 32768 matrix fills one, so the packing of a quarter
+ * overlaps the transfer of the one before. */
+#define BUFFER_BYTES ((size_t)8 << 20)
+
+struct upload {
+    double complex *buf[2];
+    cudaStream_t stream[STARPU_MAXCUDADEVS];
+    cudaEvent_t pulled[STARPU_MAXCUDADEVS][2];   /* buf[i] may be refilled */
+};
+
+static struct upload uploads[STARPU_NMAXWORKERS];
+static int used_device[STARPU_MAXCUDADEVS];
+static atomic_int open_failures;
+
+static void destroy(void *arg)
+{
+    struct upload *u = &uploads[starpu_worker_get_id_check()];
+
+    (void)arg;
+    for (int d = 0; d < STARPU_MAXCUDADEVS; d++) {
+        if (u->stream[d] == NULL)
+            continue;
+        cudaSetDevice(d);
+        cudaEventDestroy(u->pulled[d][0]);
+        cudaEventDestroy(u->pulled[d][1]);
+        cudaStreamDestroy(u->stream[d]);
+    }
+    cudaFreeHost(u->buf[0]);
+    cudaFreeHost(u->buf[1]);
+    memset(u, 0, sizeof *u);
+}
+
+static void create(void *arg)
+{
+    struct upload *u = &uploads[starpu_worker_get_id_check()];
+    cudaError_t st = cudaSuccess;
+
+    (void)arg;
+    for (int i = 0; i < 2 && st == cudaSuccess; i++)
+        st = cudaHostAlloc((void **)&u->buf[i], BUFFER_BYTES, cudaHostAllocPortable);
+    for (int d = 0; d < STARPU_MAXCUDADEVS && st == cudaSuccess; d++) {
+        cudaStream_t stream;
+
+        if (!used_device[d])
+            continue;
+        if ((st = cudaSetDevice(d)) != cudaSuccess ||
+            (st = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)) != cudaSuccess)
+            break;
+        if ((st = cudaEventCreateWithFlags(&u->pulled[d][0], cudaEventDisableTiming)) != cudaSuccess) {
+            cudaStreamDestroy(stream);
+            break;
+        }
+        if ((st = cudaEventCreateWithFlags(&u->pulled[d][1], cudaEventDisableTiming)) != cudaSuccess) {
+            cudaEventDestroy(u->pulled[d][0]);
+            cudaStreamDestroy(stream);
+            break;
+        }
+        u->stream[d] = stream;
+    }
+    if (st == cudaSuccess)
+        return;
+    destroy(NULL);
+    startrd_error("CPU worker %d: pinned buffers or streams for the copies in failed (%d)",
+                  starpu_worker_get_id_check(), (int)st);
+    atomic_fetch_add(&open_failures, 1);
+}
+
+int startrd_cuda_upload_open(void)
+{
+    int workers[STARPU_NMAXWORKERS];
+    int n = (int)starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, workers, STARPU_NMAXWORKERS);
+
+    if (n == 0)
+        return 0;
+    memset(used_device, 0, sizeof used_device);
+    for (int i = 0; i < n; i++)
+        used_device[starpu_worker_get_devid(workers[i])] = 1;
+    atomic_store(&open_failures, 0);
+    starpu_execute_on_each_worker(create, NULL, STARPU_CPU);
+    if (atomic_load(&open_failures) == 0)
+        return 0;
+    startrd_cuda_upload_close();
+    return STARTRD_ERR_RUNTIME;
+}
+
+void startrd_cuda_upload_close(void)
+{
+    if (starpu_worker_get_count_by_type(STARPU_CUDA_WORKER) > 0)
+        starpu_execute_on_each_worker(destroy, NULL, STARPU_CPU);
+}
+
+int startrd_cuda_upload(int devid, double complex *dst, int64_t ldd, int64_t rows, int64_t cols,
+                        startrd_upload_pack_t pack, const void *arg)
+{
+    struct upload *u = &uploads[starpu_worker_get_id_check()];
+    const size_t z = sizeof *dst;
+    int64_t per = rows > 0 ? (int64_t)(BUFFER_BYTES / ((size_t)rows * z)) : cols;
+    int filled[2] = {0, 0};
+    cudaError_t st, sync;
+
+    if (devid < 0 || devid >= STARPU_MAXCUDADEVS || u->stream[devid] == NULL || per < 1)
+        return cudaErrorInvalidValue;
+    if ((st = cudaSetDevice(devid)) != cudaSuccess)
+        return st;
+    for (int64_t q0 = 0, i = 0; q0 < cols && st == cudaSuccess; q0 += per, i ^= 1) {
+        int64_t q1 = q0 + per < cols ? q0 + per : cols;
+
+        if (filled[i] && (st = cudaEventSynchronize(u->pulled[devid][i])) != cudaSuccess)
+            break;
+        pack(arg, u->buf[i], rows, q0, q1);
+        st = cudaMemcpy2DAsync(dst + q0 * ldd, (size_t)ldd * z, u->buf[i], (size_t)rows * z, (size_t)rows * z,
+                               (size_t)(q1 - q0), cudaMemcpyHostToDevice, u->stream[devid]);
+        if (st == cudaSuccess)
+            st = cudaEventRecord(u->pulled[devid][i], u->stream[devid]);
+        filled[i] = 1;
+    }
+    /* Even after a failure: the buffers must be idle when this returns. */
+    sync = cudaStreamSynchronize(u->stream[devid]);
+    return st != cudaSuccess ? st : sync;
+}
+#else
+int startrd_cuda_upload_open(void)
+{
+    return 0;
+}
+
+void startrd_cuda_upload_close(void)
+{
+}
+#endif

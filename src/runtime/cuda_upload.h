@@ -1,0 +1,35 @@
+/* Copies from the caller's pageable memory to a GPU, made by CPU workers
+ * from start to end: each packs columns into one of its two pinned buffers
+ * while the GPU pulls the other.  Staging a whole block column and then
+ * moving it with a task on the GPU's worker cost a task hop per column
+ * (waits of 0.1-5 ms on an H200) and tied each staging buffer to the GPU
+ * worker's turn: the copies in of n = 8192 took 58 ms for 0.54 GB. */
+#ifndef STARTRD_CUDA_UPLOAD_H
+#define STARTRD_CUDA_UPLOAD_H
+
+#include <complex.h>
+#include <stdint.h>
+
+#include "starpu_include.h"
+
+#ifdef STARTRD_USE_CUDA
+/** Fills columns @p q0 .. @p q1 - 1 of what is uploaded, column q at
+ *  @p buf + (q - q0) * @p ld. */
+typedef void (*startrd_upload_pack_t)(const void *arg, double complex *buf, int64_t ld, int64_t q0, int64_t q1);
+
+/** Inside a CPU codelet: @p cols columns of @p rows entries each, packed
+ *  by @p pack, to device @p devid's memory at @p dst (leading dimension
+ *  @p ldd); returns once they are there.  0, or the failing CUDA status
+ *  (cudaErrorInvalidValue for a column taller than a pinned buffer). */
+int startrd_cuda_upload(int devid, double complex *dst, int64_t ldd, int64_t rows, int64_t cols,
+                        startrd_upload_pack_t pack, const void *arg);
+#endif
+
+/** Give every CPU worker its pinned buffers and a stream per GPU, when
+ *  StarPU drives GPUs.  0, or STARTRD_ERR_RUNTIME (reported). */
+int startrd_cuda_upload_open(void);
+
+/** Free what startrd_cuda_upload_open() made. */
+void startrd_cuda_upload_close(void);
+
+#endif
