@@ -3,7 +3,8 @@
  * pinned staging buffer that StarPU moves to or from the column's GPU at the
  * link's full rate.  A GPU reads or writes the caller's pageable memory at
  * 2-9 GB/s, and such a copy blocks the thread that drives the GPU's
- * streams.  Copying out is skipped once a NaN or Inf was seen, so the
+ * streams.  A copy in checks what it copies for NaN and Inf (the data is
+ * in cache then), and copying out is skipped once one was seen, so the
  * caller's matrix is left as it was.  For uplo = 'U' the copy holds the conjugate
  * transpose of the stored upper triangle, which is the lower triangle of the
  * same Hermitian matrix, so the stage-1 algorithm only has a lower variant.
@@ -14,7 +15,9 @@
 #include "codelets.h"
 #include "cuda_upload.h"
 #include "error.h"
+#include "kernels_stage1.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,10 +77,13 @@ static int skipped(const struct copy_column_args *x)
  * matrix does not fill (the padding below row n and right of column n, and
  * the unused triangle of the diagonal tile) is zeroed: the library's copy
  * is allocated, not cleared, and zeroing here does it in parallel, only
- * for the column's own rows. */
-static void fill_column(const struct copy_column_args *x, const struct column_view *v, double complex *cq,
-                        int64_t q)
+ * for the column's own rows.  Returns startrd_znan_sum() of the caller's
+ * entries it copied. */
+static double fill_column(const struct copy_column_args *x, const struct column_view *v, double complex *cq,
+                          int64_t q)
 {
+    double nan_sum = 0.0;
+
     const double complex *a = x->a;
     int64_t c0 = x->col0, lda = x->lda;
     int64_t first = q < v->cols ? q : v->height, last = q < v->cols ? v->rows : v->height;
@@ -89,6 +95,8 @@ static void fill_column(const struct copy_column_args *x, const struct column_vi
         for (int64_t r = 0; r < v->rows - q; r++)
             cq[q + r] = conj(v->a[(q + r) * lda + q]);
     }
+    if (q < v->cols)
+        nan_sum = startrd_znan_sum(cq + q, v->rows - q);
     if (x->both) {
         double complex *top = cq - c0;
 
@@ -107,6 +115,13 @@ static void fill_column(const struct copy_column_args *x, const struct column_vi
     }
     memset(cq, 0, (size_t)first * sizeof *cq);
     memset(cq + last, 0, (size_t)(v->height - last) * sizeof *cq);
+    return nan_sum;
+}
+
+static void report_nonfinite(const struct copy_column_args *x, double nan_sum)
+{
+    if (x->nonfinite != NULL && isnan(nan_sum))
+        atomic_store(x->nonfinite, 1);
 }
 
 static void copy_column_cpu(void *buffers[], void *cl_arg)
@@ -117,8 +132,11 @@ static void copy_column_cpu(void *buffers[], void *cl_arg)
     if (skipped(x))
         return;
     if (!x->to_user) {
+        double nan_sum = 0.0;
+
         for (int64_t q = 0; q < v.width; q++)
-            fill_column(x, &v, v.c + q * v.ldc, q);
+            nan_sum += fill_column(x, &v, v.c + q * v.ldc, q);
+        report_nonfinite(x, nan_sum);
         return;
     }
     for (int64_t q = 0; q < v.cols; q++) {
@@ -184,14 +202,15 @@ struct upload_columns {
     const struct copy_column_args *x;
     const struct column_view *v;
     int64_t crow;           /* the diagonal tile's row in the handle */
+    double nan_sum;
 };
 
-static void pack_columns(const void *arg, double complex *buf, int64_t ld, int64_t q0, int64_t q1)
+static void pack_columns(void *arg, double complex *buf, int64_t ld, int64_t q0, int64_t q1)
 {
-    const struct upload_columns *u = arg;
+    struct upload_columns *u = arg;
 
     for (int64_t q = q0; q < q1; q++)
-        fill_column(u->x, u->v, buf + (q - q0) * ld + u->crow, q);
+        u->nan_sum += fill_column(u->x, u->v, buf + (q - q0) * ld + u->crow, q);
 }
 
 /* On a CPU worker, the column in its GPU's memory: the view's pointer is
@@ -200,13 +219,14 @@ static void copy_in_gpu_cpu(void *buffers[], void *cl_arg)
 {
     const struct copy_column_args *x = cl_arg;
     struct column_view v = view(buffers, x);
-    struct upload_columns u = {x, &v, x->both ? x->col0 : 0};
+    struct upload_columns u = {x, &v, x->both ? x->col0 : 0, 0.0};
     int devid = starpu_memory_node_get_devid((unsigned)starpu_task_get_current_data_node(BUF_COLUMN));
     int st = startrd_cuda_upload(devid, (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_COLUMN]), v.ldc,
                                  u.crow + v.height, v.width, pack_columns, &u);
 
     if (st != 0)
         startrd_kernel_failure("copy_in_gpu", "startrd_cuda_upload", st);
+    report_nonfinite(x, u.nan_sum);
 }
 
 STARTRD_HISTORY_MODEL_FOOTPRINT(copy_in_gpu_model, "startrd_zcopy_in_gpu", copy_in_footprint);
@@ -231,7 +251,8 @@ static void init_copy_in_gpu(void)
 #endif
 
 int startrd_task_zcopy_in_gpu(startrd_place_t place, char uplo, int64_t n, double complex *a, int64_t lda,
-                              int64_t col0, int both, starpu_data_handle_t column, starpu_data_handle_t scanned)
+                              int64_t col0, int both, starpu_data_handle_t column, atomic_int *nonfinite,
+                              starpu_data_handle_t scanned)
 {
 #ifdef STARTRD_USE_CUDA
     int node = starpu_data_get_home_node(column);
@@ -241,7 +262,7 @@ int startrd_task_zcopy_in_gpu(startrd_place_t place, char uplo, int64_t n, doubl
         return -EINVAL;
     if ((args = malloc(sizeof *args)) == NULL)
         return -ENOMEM;
-    *args = (struct copy_column_args){0, uplo, n, lda, a, col0, both, NULL};
+    *args = (struct copy_column_args){0, uplo, n, lda, a, col0, both, nonfinite};
     pthread_once(&copy_in_gpu_once, init_copy_in_gpu);
     return starpu_task_insert(&copy_in_gpu_codelets[node],
                               STARPU_CL_ARGS, args, sizeof *args,
@@ -250,14 +271,15 @@ int startrd_task_zcopy_in_gpu(startrd_place_t place, char uplo, int64_t n, doubl
                               STARPU_NAME, "copy_in_gpu",
                               0);
 #else
-    (void)place, (void)uplo, (void)n, (void)a, (void)lda, (void)col0, (void)both, (void)column, (void)scanned;
+    (void)place, (void)uplo, (void)n, (void)a, (void)lda, (void)col0, (void)both, (void)column, (void)nonfinite,
+        (void)scanned;
     return -ENODEV;
 #endif
 }
 
 /* Nothing to compute: the task only orders, through its write of the token,
- * every copy out after every copy in and every scan, so that the verdict of
- * the scan is final before anything is written back. */
+ * every copy out after every copy in, so that the verdict of their check for
+ * NaN and Inf is final before anything is written back. */
 static void copied_in_cpu(void *buffers[], void *cl_arg)
 {
     (void)buffers;

@@ -134,8 +134,9 @@ int startrd_task_zher2k_full_columns(startrd_place_t place, starpu_data_handle_t
  * matrix (@p uplo triangle, leading dimension @p lda) and a column handle,
  * lower storage or, with @p both, both triangles from row 0: into the
  * handle (the handle may be taller than the column: the rows below are
- * zeroed; with @p both the rows above get the other triangle), or back to
- * the caller with @p to_user, which does nothing once @p nonfinite (if not
+ * zeroed; with @p both the rows above get the other triangle), setting
+ * @p nonfinite (if not NULL) when it reads a NaN or Inf; or back to the
+ * caller with @p to_user, which does nothing once @p nonfinite (if not
  * NULL) is set; on a CPU worker either way.  Both read the token
  * @p scanned, which startrd_task_copied_in() writes between the copies in
  * and the copies out.
@@ -151,11 +152,12 @@ int startrd_task_zlacpy(startrd_place_t place, starpu_data_handle_t A, starpu_da
 /**
  * The copy in of startrd_task_zcopy_column() for a column whose home is a
  * GPU: a CPU worker fills the column in the GPU's memory through its
- * pinned buffers (cuda_upload.h).  -ENODEV
- * without CUDA, -EINVAL for a column whose home is not a GPU.
+ * pinned buffers (cuda_upload.h).  -ENODEV without CUDA, -EINVAL for a
+ * column whose home is not a GPU.
  */
 int startrd_task_zcopy_in_gpu(startrd_place_t place, char uplo, int64_t n, double complex *a, int64_t lda,
-                              int64_t col0, int both, starpu_data_handle_t column, starpu_data_handle_t scanned);
+                              int64_t col0, int both, starpu_data_handle_t column, atomic_int *nonfinite,
+                              starpu_data_handle_t scanned);
 
 /**
  * On CPU worker @p worker, columns j0 .. j1-1 of A's band into the band
@@ -165,15 +167,7 @@ int startrd_task_zcopy_in_gpu(startrd_place_t place, char uplo, int64_t n, doubl
 int startrd_task_zband_from_dense(int worker, char uplo, int64_t n, int64_t kd, int64_t j0, int64_t j1,
                                   const double complex *A, int64_t lda, double complex *AB, int64_t ldab);
 
-/**
- * On a CPU worker, set @p nonfinite if block column col0 .. col0+cols-1 of
- * the caller's matrix holds a NaN or Inf in its @p uplo triangle.  Reads the
- * token @p scanned, like the copies in.
- */
-int startrd_task_zscan_column(char uplo, int64_t n, const double complex *a, int64_t lda, int64_t col0,
-                              int64_t cols, atomic_int *nonfinite, starpu_data_handle_t scanned);
-
-/** Orders every copy out after every copy in and scan submitted before it (see above). */
+/** Orders every copy out after every copy in submitted before it (see above). */
 int startrd_task_copied_in(starpu_data_handle_t scanned);
 
 /**

@@ -10,13 +10,9 @@
 #include <stdint.h>
 
 /**
- * Whether every entry of block column col0 .. col0+cols-1 of the referenced
- * triangle of the n x n Hermitian matrix A (leading dimension lda) is
- * finite: for uplo = 'L' the columns from the diagonal down, for 'U' the
- * rows col0 .. col0+cols-1 from the diagonal right, the same entries of the
- * Hermitian matrix.  @return 1 if all are finite, 0 otherwise.
+ * 0 if every entry of x[0 .. count-1] is finite, NaN otherwise; sums of
+ * such results tell the same for many vectors at once.
  */
-int startrd_zscan_finite(char uplo, int64_t n, const double complex *a, int64_t lda, int64_t col0,
-                         int64_t cols);
+double startrd_znan_sum(const double complex *x, int64_t count);
 
 #endif

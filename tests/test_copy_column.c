@@ -55,7 +55,7 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
             dev = starpu_malloc_on_node(node, col * sizeof *staged);
             starpu_matrix_data_register(&cg, (int)node, dev, (uint32_t)N, (uint32_t)height, (uint32_t)nb,
                                         sizeof *staged);
-            ret |= dev == 0 ? -1 : startrd_task_zcopy_in_gpu(cpu, uplo, n, a, lda, j * nb, 0, cg, scanned);
+            ret |= dev == 0 ? -1 : startrd_task_zcopy_in_gpu(cpu, uplo, n, a, lda, j * nb, 0, cg, NULL, scanned);
         } else {
             ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, 0, slot, NULL, scanned);
             ret |= startrd_task_zlacpy(cpu, slot, cs);

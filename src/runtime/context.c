@@ -8,6 +8,7 @@
 #include "trace.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #ifdef HAVE_OPENBLAS_SET_NUM_THREADS
 #include <cblas.h>
 #endif
@@ -250,6 +251,28 @@ static int open_context(const startrd_options_t *opt)
     context.opt.gpu_groups = NULL;   /* read once, into gpu_group; the caller's string may go */
     context.refcount = 1;
     return 0;
+}
+
+struct on_each_worker {
+    int (*set_up)(void);
+    atomic_int failures;
+};
+
+static void run_set_up(void *arg)
+{
+    struct on_each_worker *e = arg;
+
+    if (e->set_up() != 0)
+        atomic_fetch_add(&e->failures, 1);
+}
+
+int startrd_on_each_worker(int (*set_up)(void), uint32_t where)
+{
+    struct on_each_worker e = {.set_up = set_up};
+
+    atomic_init(&e.failures, 0);
+    starpu_execute_on_each_worker(run_set_up, &e, where);
+    return atomic_load(&e.failures) == 0 ? 0 : STARTRD_ERR_RUNTIME;
 }
 
 static int close_context(void)

@@ -37,6 +37,11 @@ int startrd_context_release(void);
  *  undoes it.  No task may be submitted in between. */
 void startrd_context_host_parallel(int on);
 
+/** Run @p set_up on every worker of the kinds @p where (STARPU_CPU,
+ *  STARPU_CUDA), each on its own thread.  0 if it returned 0 everywhere,
+ *  else STARTRD_ERR_RUNTIME (set_up reports its failures). */
+int startrd_on_each_worker(int (*set_up)(void), uint32_t where);
+
 /** Bandwidth of the band of a reduction of order n on ngpu GPUs: the
  *  option's nb or the library's choice, never wider than the matrix
  *  (kd <= n-1, so 0 for n <= 1).  The back-transformation depends on it. */

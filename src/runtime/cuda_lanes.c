@@ -2,15 +2,13 @@
  * belong to its device. */
 #include "cuda_lanes.h"
 
+#include "context.h"
 #include "error.h"
-#include "startrd.h"
 
 #ifdef STARTRD_USE_CUDA
-#include <stdatomic.h>
 
 static startrd_cuda_lanes_t lanes[STARPU_NMAXWORKERS];
 static int created[STARPU_NMAXWORKERS];
-static atomic_int open_failures;
 
 /* The fork event and the first @p count lanes. */
 static void destroy_lanes(startrd_cuda_lanes_t *l, int count)
@@ -33,7 +31,7 @@ static void destroy(void *arg)
     created[w] = 0;
 }
 
-static void create(void *arg)
+static int create(void)
 {
     int w = starpu_worker_get_id_check(), made = 0;
     startrd_cuda_lanes_t *l = &lanes[w];
@@ -41,7 +39,6 @@ static void create(void *arg)
     long st = cudaEventCreateWithFlags(&l->fork, cudaEventDisableTiming);
     int have_fork = st == cudaSuccess;
 
-    (void)arg;
     for (; st == 0 && made < STARTRD_CUDA_LANES; made++) {
         if ((st = cudaStreamCreateWithFlags(&l->stream[made], cudaStreamNonBlocking)) != cudaSuccess) {
             call = "cudaStreamCreateWithFlags";
@@ -65,22 +62,21 @@ static void create(void *arg)
     }
     if (st == 0) {
         created[w] = 1;
-        return;
+        return 0;
     }
     if (have_fork)
         destroy_lanes(l, made);
     startrd_error("CUDA worker %d: %s failed (%ld)", w, call, st);
-    atomic_fetch_add(&open_failures, 1);
+    return -1;
 }
 
 int startrd_cuda_lanes_open(void)
 {
-    atomic_store(&open_failures, 0);
-    starpu_execute_on_each_worker(create, NULL, STARPU_CUDA);
-    if (atomic_load(&open_failures) == 0)
-        return 0;
-    startrd_cuda_lanes_close();
-    return STARTRD_ERR_RUNTIME;
+    int ret = startrd_on_each_worker(create, STARPU_CUDA);
+
+    if (ret != 0)
+        startrd_cuda_lanes_close();
+    return ret;
 }
 
 void startrd_cuda_lanes_close(void)

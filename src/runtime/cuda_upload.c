@@ -2,11 +2,10 @@
  * that StarPU drives, made on the worker itself. */
 #include "cuda_upload.h"
 
+#include "context.h"
 #include "error.h"
-#include "startrd.h"
 
 #ifdef STARTRD_USE_CUDA
-#include <stdatomic.h>
 #include <string.h>
 
 /* Per buffer.  A column of up to 2^19 rows fits; a quarter of a 64-wide
@@ -22,7 +21,6 @@ struct upload {
 
 static struct upload uploads[STARPU_NMAXWORKERS];
 static int used_device[STARPU_MAXCUDADEVS];
-static atomic_int open_failures;
 
 static void destroy(void *arg)
 {
@@ -42,12 +40,11 @@ static void destroy(void *arg)
     memset(u, 0, sizeof *u);
 }
 
-static void create(void *arg)
+static int create(void)
 {
     struct upload *u = &uploads[starpu_worker_get_id_check()];
     cudaError_t st = cudaSuccess;
 
-    (void)arg;
     for (int i = 0; i < 2 && st == cudaSuccess; i++)
         st = cudaHostAlloc((void **)&u->buf[i], BUFFER_BYTES, cudaHostAllocPortable);
     for (int d = 0; d < STARPU_MAXCUDADEVS && st == cudaSuccess; d++) {
@@ -70,29 +67,26 @@ static void create(void *arg)
         u->stream[d] = stream;
     }
     if (st == cudaSuccess)
-        return;
+        return 0;
     destroy(NULL);
     startrd_error("CPU worker %d: pinned buffers or streams for the copies in failed (%d)",
                   starpu_worker_get_id_check(), (int)st);
-    atomic_fetch_add(&open_failures, 1);
+    return -1;
 }
 
 int startrd_cuda_upload_open(void)
 {
     int workers[STARPU_NMAXWORKERS];
-    int n = (int)starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, workers, STARPU_NMAXWORKERS);
+    int n = (int)starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, workers, STARPU_NMAXWORKERS), ret;
 
     if (n == 0)
         return 0;
     memset(used_device, 0, sizeof used_device);
     for (int i = 0; i < n; i++)
         used_device[starpu_worker_get_devid(workers[i])] = 1;
-    atomic_store(&open_failures, 0);
-    starpu_execute_on_each_worker(create, NULL, STARPU_CPU);
-    if (atomic_load(&open_failures) == 0)
-        return 0;
-    startrd_cuda_upload_close();
-    return STARTRD_ERR_RUNTIME;
+    if ((ret = startrd_on_each_worker(create, STARPU_CPU)) != 0)
+        startrd_cuda_upload_close();
+    return ret;
 }
 
 void startrd_cuda_upload_close(void)
@@ -102,7 +96,7 @@ void startrd_cuda_upload_close(void)
 }
 
 int startrd_cuda_upload(int devid, double complex *dst, int64_t ldd, int64_t rows, int64_t cols,
-                        startrd_upload_pack_t pack, const void *arg)
+                        startrd_upload_pack_t pack, void *arg)
 {
     struct upload *u = &uploads[starpu_worker_get_id_check()];
     const size_t z = sizeof *dst;

@@ -15,14 +15,14 @@
 #ifdef STARTRD_USE_CUDA
 /** Fills columns @p q0 .. @p q1 - 1 of what is uploaded, column q at
  *  @p buf + (q - q0) * @p ld. */
-typedef void (*startrd_upload_pack_t)(const void *arg, double complex *buf, int64_t ld, int64_t q0, int64_t q1);
+typedef void (*startrd_upload_pack_t)(void *arg, double complex *buf, int64_t ld, int64_t q0, int64_t q1);
 
 /** Inside a CPU codelet: @p cols columns of @p rows entries each, packed
  *  by @p pack, to device @p devid's memory at @p dst (leading dimension
  *  @p ldd); returns once they are there.  0, or the failing CUDA status
  *  (cudaErrorInvalidValue for a column taller than a pinned buffer). */
 int startrd_cuda_upload(int devid, double complex *dst, int64_t ldd, int64_t rows, int64_t cols,
-                        startrd_upload_pack_t pack, const void *arg);
+                        startrd_upload_pack_t pack, void *arg);
 #endif
 
 /** Give every CPU worker its pinned buffers and a stream per GPU, when

@@ -4,13 +4,12 @@
  * no other thread touches it until startrd_cuda_zgemm_close(). */
 #include "cuda_zgemm.h"
 
+#include "context.h"
 #include "cuda_lanes.h"
 #include "error.h"
-#include "startrd.h"
 
 #ifdef STARTRD_USE_CUDA
 #include <cublasLt.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,13 +210,11 @@ cublasStatus_t startrd_cuda_zgemm(cublasHandle_t blas, cublasOperation_t transa,
                           WORKSPACE_BYTES, stream);
 }
 
-static atomic_int open_failures;
-
 /* CUDA loads a library's kernels on their first launch: the first cuBLAS
  * call of a process took 77 ms on an H200, inside the first panel's chain
  * (V^H V after the panel kernel).  One small product per stream, here,
  * moves that and cuBLASLt's set-up to initialisation. */
-static void warm_up(void *arg)
+static int warm_up(void)
 {
     enum { M = 64, MM = M * M };
     const cuDoubleComplex one = {1.0, 0.0};
@@ -226,10 +223,7 @@ static void warm_up(void *arg)
     const startrd_cuda_lanes_t *lanes = NULL;
     cuDoubleComplex *m = NULL;   /* A, B, then a C per stream */
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
-    cudaError_t ce;
-
-    (void)arg;
-    ce = cudaMalloc((void **)&m, (size_t)(STARTRD_CUDA_LANES + 3) * MM * sizeof *m);
+    cudaError_t ce = cudaMalloc((void **)&m, (size_t)(STARTRD_CUDA_LANES + 3) * MM * sizeof *m);
     if (ce == cudaSuccess)
         ce = cudaMemsetAsync(m, 0, (size_t)(STARTRD_CUDA_LANES + 3) * MM * sizeof *m, stream);
     if (ce == cudaSuccess)
@@ -244,20 +238,19 @@ static void warm_up(void *arg)
         ce = cudaStreamSynchronize(stream);
     cudaFree(m);
     if (ce == cudaSuccess && st == CUBLAS_STATUS_SUCCESS && lanes != NULL)
-        return;
+        return 0;
     startrd_error("CUDA worker %d: cuBLAS warm-up failed (CUDA %d, cuBLAS %d)", starpu_worker_get_id_check(),
                   (int)ce, (int)st);
-    atomic_fetch_add(&open_failures, 1);
+    return -1;
 }
 
 int startrd_cuda_zgemm_open(void)
 {
-    atomic_store(&open_failures, 0);
-    starpu_execute_on_each_worker(warm_up, NULL, STARPU_CUDA);
-    if (atomic_load(&open_failures) == 0)
-        return 0;
-    startrd_cuda_zgemm_close();
-    return STARTRD_ERR_RUNTIME;
+    int ret = startrd_on_each_worker(warm_up, STARPU_CUDA);
+
+    if (ret != 0)
+        startrd_cuda_zgemm_close();
+    return ret;
 }
 
 static void release(void *arg)

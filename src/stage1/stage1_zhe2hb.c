@@ -402,8 +402,8 @@ static size_t task_budget(const startrd_desc_t *A)
  * (cuda_upload.h).  Going out, the column reaches a staging buffer on the
  * GPU's second stream, beside the updates, StarPU moves it to the host at
  * the pinned rate and a CPU worker empties it; the staging buffers of a
- * GPU are reused in turn.  The scan for NaN and Inf runs beside the copies
- * in on CPU workers. */
+ * GPU are reused in turn.  The copies in check what they copy for NaN and
+ * Inf. */
 static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex *a, int64_t lda,
                         atomic_int *nonfinite, int priority)
 {
@@ -421,7 +421,8 @@ static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex
             continue;
         }
         if (!to_user) {
-            ret |= startrd_task_zcopy_in_gpu(host, uplo, s->n, a, lda, j * s->A.nb, s->full, column, s->scanned);
+            ret |= startrd_task_zcopy_in_gpu(host, uplo, s->n, a, lda, j * s->A.nb, s->full, column, nonfinite,
+                                             s->scanned);
             continue;
         }
         slot = s->slots[p * STAGING_SLOTS + staged[p]++ % STAGING_SLOTS];
@@ -435,12 +436,9 @@ static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex
 static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t lda, int check_finite)
 {
     atomic_int *nonfinite = check_finite ? &s->nonfinite : NULL;
-    int64_t nt = s->A.nt, nb = s->A.nb;
+    int64_t nt = s->A.nt;
     int ret = copy_columns(s, 0, uplo, a, lda, nonfinite, PRIO_CRITICAL);
 
-    for (int64_t j = 0; j < nt && ret == 0 && check_finite; j++)
-        ret |= startrd_task_zscan_column(uplo, s->n, a, lda, j * nb, s->n - j * nb < nb ? s->n - j * nb : nb,
-                                         nonfinite, s->scanned);
     ret |= startrd_task_copied_in(s->scanned);
     if (nt > 1)
         ret |= panel(s, 0);
