@@ -78,7 +78,7 @@ static int skipped(const struct copy_column_args *x)
  * the unused triangle of the diagonal tile) is zeroed: the library's copy
  * is allocated, not cleared, and zeroing here does it in parallel, only
  * for the column's own rows.  Returns startrd_znan_sum() of the caller's
- * entries it copied. */
+ * entries it copied when the copy checks for NaN and Inf, else 0. */
 static double fill_column(const struct copy_column_args *x, const struct column_view *v, double complex *cq,
                           int64_t q)
 {
@@ -95,7 +95,7 @@ static double fill_column(const struct copy_column_args *x, const struct column_
         for (int64_t r = 0; r < v->rows - q; r++)
             cq[q + r] = conj(v->a[(q + r) * lda + q]);
     }
-    if (q < v->cols)
+    if (q < v->cols && x->nonfinite != NULL)
         nan_sum = startrd_znan_sum(cq + q, v->rows - q);
     if (x->both) {
         double complex *top = cq - c0;
@@ -120,7 +120,7 @@ static double fill_column(const struct copy_column_args *x, const struct column_
 
 static void report_nonfinite(const struct copy_column_args *x, double nan_sum)
 {
-    if (x->nonfinite != NULL && isnan(nan_sum))
+    if (isnan(nan_sum))
         atomic_store(x->nonfinite, 1);
 }
 
