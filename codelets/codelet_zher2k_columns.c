@@ -56,9 +56,8 @@ static void her2k_columns_cpu(void *buffers[], void *cl_arg)
  * strictly upper one of a diagonal block is never read (the HEMM, the
  * panels, the band and the copies out read the lower one), and cuBLAS's
  * HER2K of a 1024 block, rank 64, took 55 us on an H200 where the GEMM
- * does twice its flops at 50 TFLOP/s in about 21.  The diagonal's
- * imaginary parts then hold rounding errors, which the HEMM ignores and the
- * band drops.  Pieces are disjoint: they go round the worker's stream and
+ * does twice its flops at 50 TFLOP/s in about 21 (its diagonal then made
+ * real, see column_pieces.h).  Pieces are disjoint: they go round the worker's stream and
  * its lanes, whose calls then fill the GPU together where one alone would
  * not (the small pieces near the end). */
 static void her2k_columns_cuda(void *buffers[], void *cl_arg)
@@ -66,6 +65,8 @@ static void her2k_columns_cuda(void *buffers[], void *cl_arg)
     const cuDoubleComplex one = {1.0, 0.0}, mone = {-1.0, 0.0};
     const startrd_cuda_lanes_t *lanes = startrd_cuda_fork();
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+    cudaError_t ce = cudaSuccess;
+    cudaStream_t stream;
     startrd_piece_t u;
 
     (void)cl_arg;
@@ -81,10 +82,15 @@ static void her2k_columns_cuda(void *buffers[], void *cl_arg)
 
         st = startrd_cuda_zgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, u.m, u.w, 2 * p.nb, &mone, w, p.ld, v, p.ld, &one,
                                 c, u.ld);
+        if (st == CUBLAS_STATUS_SUCCESS && (st = cublasGetStream(h, &stream)) == CUBLAS_STATUS_SUCCESS &&
+            (ce = startrd_cuda_real_diagonal(c, u.ld, u.w, stream)) != cudaSuccess)
+            break;
     }
     startrd_cuda_join(lanes);
     if (st != CUBLAS_STATUS_SUCCESS)
         startrd_kernel_failure("her2k_columns", "cuBLAS", st);
+    if (ce != cudaSuccess)
+        startrd_kernel_failure("her2k_columns", "cudaMemset2DAsync", ce);
 }
 #endif
 

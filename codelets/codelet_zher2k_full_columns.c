@@ -27,6 +27,7 @@ static void her2k_full_cpu(void *buffers[], void *cl_arg)
         next = startrd_next_full_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), a->jcol, a->row0, &u);
         cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, u.m, u.w, 2 * nb, &mone, p + a->row0, ldp,
                     p + (size_t)nb * (size_t)ldp + u.j0 * nb, ldp, &one, u.c, u.ld);
+        startrd_real_diagonal(u.c + (u.j0 * nb - a->row0), u.ld, u.w);
     }
 }
 
@@ -39,15 +40,23 @@ static void her2k_full_cuda(void *buffers[], void *cl_arg)
     int ldp = (int)STARPU_MATRIX_GET_LD(buffers[BUF_P]), nb = (int)STARPU_MATRIX_GET_NY(buffers[BUF_P]) / 3;
     cublasHandle_t h = starpu_cublas_get_local_handle();
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+    cudaError_t ce = cudaSuccess;
     startrd_full_piece_t u;
 
-    for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS; i = next) {
+    for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS &&
+                                         ce == cudaSuccess; i = next) {
         next = startrd_next_full_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), a->jcol, a->row0, &u);
+        cuDoubleComplex *c = (cuDoubleComplex *)u.c;
+
         st = startrd_cuda_zgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, u.m, u.w, 2 * nb, &mone, p + a->row0, ldp,
-                                p + (size_t)nb * (size_t)ldp + u.j0 * nb, ldp, &one, (cuDoubleComplex *)u.c, u.ld);
+                                p + (size_t)nb * (size_t)ldp + u.j0 * nb, ldp, &one, c, u.ld);
+        if (st == CUBLAS_STATUS_SUCCESS)
+            ce = startrd_cuda_real_diagonal(c + (u.j0 * nb - a->row0), u.ld, u.w, starpu_cuda_get_local_stream());
     }
     if (st != CUBLAS_STATUS_SUCCESS)
         startrd_kernel_failure("her2k_full_columns", "startrd_cuda_zgemm", st);
+    if (ce != cudaSuccess)
+        startrd_kernel_failure("her2k_full_columns", "cudaMemset2DAsync", ce);
 }
 #endif
 

@@ -172,4 +172,24 @@ static inline int startrd_insert_full_columns_task(struct starpu_codelet *codele
     return ret;
 }
 
+/* GEMM updates of a diagonal block leave rounding errors in the imaginary
+ * parts of its diagonal, where ZHER2K sets them to zero: a Hermitian band
+ * has a real diagonal, and it goes back to the caller.  The w x w block
+ * at @p c, leading dimension @p ld. */
+static inline void startrd_real_diagonal(double complex *c, int64_t ld, int64_t w)
+{
+    for (int64_t q = 0; q < w; q++)
+        c[q * (ld + 1)] = creal(c[q * (ld + 1)]);
+}
+
+#ifdef STARTRD_USE_CUDA
+/* The same on a GPU: the second 8 bytes of every (ld + 1)-th entry. */
+static inline cudaError_t startrd_cuda_real_diagonal(cuDoubleComplex *c, int64_t ld, int64_t w, cudaStream_t stream)
+{
+    const size_t z = sizeof *c;
+
+    return cudaMemset2DAsync((char *)c + z / 2, ((size_t)ld + 1) * z, 0, z / 2, (size_t)w, stream);
+}
+#endif
+
 #endif
