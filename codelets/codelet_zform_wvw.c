@@ -10,6 +10,7 @@
  * reads none of them.  Z and M are the two halves of an nb x 2nb scratch. */
 #include "codelets.h"
 #include "error.h"
+#include "form_wvw.h"
 
 #include <cblas.h>
 #include <stdlib.h>
@@ -27,33 +28,39 @@ struct form_view {
     double complex *y, *v, *t, *z, *mm, *w, *pv, *pw;   /* pv, pw: P's second and last thirds */
 };
 
-static struct form_view form_view(void *buffers[], const struct form_wvw_args *a)
+static struct form_view form_view(const startrd_wvw_operands_t *o)
 {
     struct form_view f;
-    size_t r = (size_t)a->row0;
+    size_t r = (size_t)o->row0;
 
-    f.m = (int)((int64_t)STARPU_MATRIX_GET_NX(buffers[BUF_Y]) - a->row0);
-    f.nb = (int)STARPU_MATRIX_GET_NY(buffers[BUF_Y]);
-    f.ldy = (int)STARPU_MATRIX_GET_LD(buffers[BUF_Y]);
-    f.ldv = (int)STARPU_MATRIX_GET_LD(buffers[BUF_V]);
-    f.ldt = (int)STARPU_MATRIX_GET_LD(buffers[BUF_T]);
-    f.ldz = (int)STARPU_MATRIX_GET_LD(buffers[BUF_ZM]);
-    f.ldp = (int)STARPU_MATRIX_GET_LD(buffers[BUF_P]);
-    f.y = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_Y]) + r;
-    f.v = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_V]) + r;
-    f.t = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_T]);
-    f.z = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_ZM]);
+    f.m = (int)((int64_t)STARPU_MATRIX_GET_NX(o->y) - o->row0);
+    f.nb = (int)STARPU_MATRIX_GET_NY(o->y);
+    f.ldy = (int)STARPU_MATRIX_GET_LD(o->y);
+    f.ldv = (int)STARPU_MATRIX_GET_LD(o->v);
+    f.ldt = (int)STARPU_MATRIX_GET_LD(o->t);
+    f.ldz = (int)STARPU_MATRIX_GET_LD(o->zm);
+    f.ldp = (int)STARPU_MATRIX_GET_LD(o->p);
+    f.y = (double complex *)STARPU_MATRIX_GET_PTR(o->y) + r;
+    f.v = (double complex *)STARPU_MATRIX_GET_PTR(o->v) + r;
+    f.t = (double complex *)STARPU_MATRIX_GET_PTR(o->t);
+    f.z = (double complex *)STARPU_MATRIX_GET_PTR(o->zm);
     f.mm = f.z + (size_t)f.nb * (size_t)f.ldz;
-    f.w = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_P]) + r;
+    f.w = (double complex *)STARPU_MATRIX_GET_PTR(o->p) + r;
     f.pv = f.w + (size_t)f.nb * (size_t)f.ldp;
     f.pw = f.pv + (size_t)f.nb * (size_t)f.ldp;
     return f;
 }
 
-static void form_wvw_cpu(void *buffers[], void *cl_arg)
+static startrd_wvw_operands_t operands(void *buffers[], const struct form_wvw_args *a)
+{
+    return (startrd_wvw_operands_t){buffers[BUF_Y], buffers[BUF_V], buffers[BUF_T], buffers[BUF_ZM],
+                                    buffers[BUF_P], a->row0};
+}
+
+void startrd_form_wvw_cpu(const startrd_wvw_operands_t *o)
 {
     const double complex one = 1.0, zero = 0.0, mhalf = -0.5;
-    struct form_view f = form_view(buffers, cl_arg);
+    struct form_view f = form_view(o);
 
     cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, f.m, f.nb, f.nb, &one, f.y, f.ldy, f.t, f.ldt,
                 &zero, f.w, f.ldp);
@@ -69,11 +76,18 @@ static void form_wvw_cpu(void *buffers[], void *cl_arg)
     }
 }
 
+static void form_wvw_cpu(void *buffers[], void *cl_arg)
+{
+    startrd_wvw_operands_t o = operands(buffers, cl_arg);
+
+    startrd_form_wvw_cpu(&o);
+}
+
 #ifdef STARTRD_USE_CUDA
-static void form_wvw_cuda(void *buffers[], void *cl_arg)
+void startrd_form_wvw_cuda(const startrd_wvw_operands_t *o)
 {
     const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0}, mhalf = {-0.5, 0.0};
-    struct form_view f = form_view(buffers, cl_arg);
+    struct form_view f = form_view(o);
     cublasHandle_t h = starpu_cublas_get_local_handle();
     cudaStream_t stream = starpu_cuda_get_local_stream();
     cuDoubleComplex *y = (cuDoubleComplex *)f.y, *v = (cuDoubleComplex *)f.v, *t = (cuDoubleComplex *)f.t;
@@ -99,6 +113,13 @@ static void form_wvw_cuda(void *buffers[], void *cl_arg)
         ce = cudaMemcpy2DAsync(f.pw, ldp, f.w, ldp, col, (size_t)f.nb, cudaMemcpyDeviceToDevice, stream);
     if (ce != cudaSuccess)
         startrd_kernel_failure("form_wvw", "cudaMemcpy2DAsync", ce);
+}
+
+static void form_wvw_cuda(void *buffers[], void *cl_arg)
+{
+    startrd_wvw_operands_t o = operands(buffers, cl_arg);
+
+    startrd_form_wvw_cuda(&o);
 }
 #endif
 
@@ -126,6 +147,6 @@ int startrd_task_zform_wvw(startrd_place_t place, int64_t row0, starpu_data_hand
                               STARPU_CL_ARGS, args, sizeof *args,
                               STARPU_R, Y, STARPU_R, V, STARPU_R, T, STARPU_SCRATCH, ZM, STARPU_W, P,
                               STARTRD_PLACE_ARGS(place),
-                              STARPU_FLOPS, 8.0 * nb * nb * (3.0 * m + nb),
+                              STARPU_FLOPS, startrd_form_wvw_flops(m, nb),
                               0);
 }

@@ -7,22 +7,42 @@
  * column-oriented HEMM).  V and Y are full-height workspaces indexed by
  * absolute row.  One task takes all the block columns one worker owns in a
  * step.  The task that first touches Y zeroes it, so partial products need
- * no separate initialisation task. */
+ * no separate initialisation task.  The only partial product of a step
+ * forms P = [W V W] at its end (form_wvw.h): the buffers T, ZM and P then
+ * follow the block columns. */
 #include "codelets.h"
 #include "column_pieces.h"
 #include "cuda_lanes.h"
 #include "cuda_zgemm.h"
 #include "error.h"
+#include "form_wvw.h"
 
 #include <cblas.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { BUF_V, BUF_Y, BUF_FIRST_COLUMN };
+enum { FORM_T, FORM_ZM, FORM_P, FORM_BUFFERS };
 
 struct hemm_columns_args {
     int zero_y;       /* this task is the first to write Y */
+    int form_w;       /* this task forms P from the total Y */
+    int64_t row0;     /* the trailing matrix's first row, for forming P */
 };
+
+/* The buffer after the last block column. */
+static int columns_end(const struct hemm_columns_args *a)
+{
+    return startrd_current_nbuffers() - (a->form_w ? FORM_BUFFERS : 0);
+}
+
+static startrd_wvw_operands_t wvw_operands(void *buffers[], const struct hemm_columns_args *a)
+{
+    void **form = buffers + columns_end(a);
+
+    return (startrd_wvw_operands_t){buffers[BUF_Y], buffers[BUF_V], form[FORM_T], form[FORM_ZM], form[FORM_P],
+                                    a->row0};
+}
 
 static void hemm_columns_cpu(void *buffers[], void *cl_arg)
 {
@@ -37,8 +57,8 @@ static void hemm_columns_cpu(void *buffers[], void *cl_arg)
         for (size_t c = 0; c < STARPU_MATRIX_GET_NY(buffers[BUF_Y]); c++)
             memset(y + c * ld, 0, rows * sizeof *y);
     }
-    for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers(); i = next) {
-        next = startrd_next_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), &h);
+    for (int i = BUF_FIRST_COLUMN, next; i < columns_end(a); i = next) {
+        next = startrd_next_piece(buffers, BUF_FIRST_COLUMN, i, columns_end(a), &h);
         const double complex *v = h.ws[BUF_V];
         double complex *y = h.ws[BUF_Y];
         int ldv = h.ldws[BUF_V], ldy = h.ldws[BUF_Y];
@@ -51,6 +71,11 @@ static void hemm_columns_cpu(void *buffers[], void *cl_arg)
                     h.c + h.w, h.ld, v, ldv, &one, y + h.w, ldy);
         cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, h.w, h.nv, h.below, &one,
                     h.c + h.w, h.ld, v + h.w, ldv, &one, y, ldy);
+    }
+    if (a->form_w) {
+        startrd_wvw_operands_t o = wvw_operands(buffers, a);
+
+        startrd_form_wvw_cpu(&o);
     }
 }
 
@@ -91,9 +116,9 @@ static void hemm_columns_cuda(void *buffers[], void *cl_arg)
         cudaFreeAsync(d, stream);
         return;
     }
-    for (int i = BUF_FIRST_COLUMN, next, lane = 0; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS;
+    for (int i = BUF_FIRST_COLUMN, next, lane = 0; i < columns_end(a) && st == CUBLAS_STATUS_SUCCESS;
          i = next, lane = (lane + 1) % STARTRD_CUDA_LANES) {
-        next = startrd_next_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), &h);
+        next = startrd_next_piece(buffers, BUF_FIRST_COLUMN, i, columns_end(a), &h);
         cuDoubleComplex *c = (cuDoubleComplex *)h.c, *v = (cuDoubleComplex *)h.ws[BUF_V];
         cuDoubleComplex *y = (cuDoubleComplex *)h.ws[BUF_Y], *dp = d + (rows - h.m - first);
         int ldv = h.ldws[BUF_V], ldd = (int)drows;
@@ -115,6 +140,11 @@ static void hemm_columns_cuda(void *buffers[], void *cl_arg)
         startrd_kernel_failure("hemm_columns", "cuBLAS", st);
     if ((ce = cudaFreeAsync(d, stream)) != cudaSuccess)
         startrd_kernel_failure("hemm_columns", "cudaFreeAsync", ce);
+    if (a->form_w && st == CUBLAS_STATUS_SUCCESS) {
+        startrd_wvw_operands_t o = wvw_operands(buffers, a);
+
+        startrd_form_wvw_cuda(&o);
+    }
 }
 #endif
 
@@ -129,29 +159,47 @@ static struct starpu_codelet hemm_columns_codelet = {
 };
 
 int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, starpu_data_handle_t Y,
-                               int zero_y, int ncolumns, const starpu_data_handle_t *columns)
+                               int zero_y, int ncolumns, const starpu_data_handle_t *columns,
+                               const startrd_wvw_handles_t *form)
 {
     struct hemm_columns_args *args = malloc(sizeof *args);
     /* The zeroing task needs no earlier value of Y. */
     const struct starpu_data_descr ws[] = {{V, STARPU_R}, {Y, zero_y ? STARPU_W : STARPU_RW}};
     struct starpu_data_descr *descr = startrd_pieces_descr(BUF_FIRST_COLUMN, ws, ncolumns, columns, STARPU_R);
+    int nbuffers = ncolumns + BUF_FIRST_COLUMN;
     double flops = 0.0;
     int ret;
 
+    if (descr != NULL && form != NULL) {
+        struct starpu_data_descr *more = realloc(descr, (size_t)(nbuffers + FORM_BUFFERS) * sizeof *descr);
+
+        if (more == NULL)
+            free(descr);
+        descr = more;
+    }
     if (args == NULL || descr == NULL) {
         free(args);
         free(descr);
         return -ENOMEM;
     }
-    args->zero_y = zero_y;
+    *args = (struct hemm_columns_args){.zero_y = zero_y, .form_w = form != NULL, .row0 = form ? form->row0 : 0};
     for (int i = 0; i < ncolumns; i++) {
         double m = (double)starpu_matrix_get_nx(columns[i]), nb = (double)starpu_matrix_get_ny(columns[i]);
 
         flops += 8.0 * nb * nb * (2.0 * m - nb);
     }
+    if (form != NULL) {
+        double m = (double)starpu_matrix_get_nx(Y) - (double)form->row0, nb = (double)starpu_matrix_get_ny(Y);
+
+        descr[nbuffers + FORM_T] = (struct starpu_data_descr){form->T, STARPU_R};
+        descr[nbuffers + FORM_ZM] = (struct starpu_data_descr){form->ZM, STARPU_SCRATCH};
+        descr[nbuffers + FORM_P] = (struct starpu_data_descr){form->P, STARPU_W};
+        nbuffers += FORM_BUFFERS;
+        flops += startrd_form_wvw_flops(m, nb);
+    }
     ret = starpu_task_insert(&hemm_columns_codelet,
                              STARPU_CL_ARGS, args, sizeof *args,
-                             STARPU_DATA_MODE_ARRAY, descr, ncolumns + BUF_FIRST_COLUMN,
+                             STARPU_DATA_MODE_ARRAY, descr, nbuffers,
                              STARTRD_PLACE_ARGS(place),
                              STARPU_FLOPS, flops,
                              0);

@@ -79,13 +79,22 @@ int startrd_task_zgeadd(startrd_place_t place, starpu_data_handle_t A, starpu_da
 int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, int64_t crow, int64_t vrow,
                            starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t tau);
 
+/** The operands of forming P = [W V W] (startrd_task_zform_wvw()). */
+typedef struct startrd_wvw_handles {
+    int64_t row0;
+    starpu_data_handle_t T, ZM, P;
+} startrd_wvw_handles_t;
+
 /**
  * Y += (the given block columns' share of A22 * V), A22 Hermitian in lower
  * storage; V and Y are full-height and a column of height m starts at row
- * height(V) - m.  With @p zero_y set the task first zeroes all of Y.
+ * height(V) - m.  With @p zero_y set the task first zeroes all of Y.  With
+ * @p form (or NULL) the task then forms P from Y, V and @p form's handles
+ * as startrd_task_zform_wvw() does: for the task that computes all of Y.
  */
 int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, starpu_data_handle_t Y,
-                               int zero_y, int ncolumns, const starpu_data_handle_t *columns);
+                               int zero_y, int ncolumns, const starpu_data_handle_t *columns,
+                               const startrd_wvw_handles_t *form);
 
 /**
  * P = [W V W] for startrd_task_zher2k_columns(), rows @p row0 and below, with

@@ -1,0 +1,31 @@
+/* Forming P = [W V W] (codelet_zform_wvw.c) from a task's operands, for
+ * the codelets that form it at the end of other work: with a single partial
+ * product, the HEMM task forms W itself (codelet_zhemm_columns.c), which
+ * saves the runtime's round trip between two tasks on the critical path. */
+#ifndef STARTRD_FORM_WVW_H
+#define STARTRD_FORM_WVW_H
+
+#include <stdint.h>
+
+#include "codelets.h"
+
+/* StarPU matrix interfaces of Y, V (N x nb), T (nb x nb), the nb x 2nb
+ * scratch ZM and P (N x 3nb); rows from row0 down are formed. */
+typedef struct startrd_wvw_operands {
+    void *y, *v, *t, *zm, *p;
+    int64_t row0;
+} startrd_wvw_operands_t;
+
+/* Flops of forming P from m rows of nb columns. */
+static inline double startrd_form_wvw_flops(double m, double nb)
+{
+    return 8.0 * nb * nb * (3.0 * m + nb);
+}
+
+void startrd_form_wvw_cpu(const startrd_wvw_operands_t *o);
+#ifdef STARTRD_USE_CUDA
+/* On the calling worker's stream, with its cuBLAS handle. */
+void startrd_form_wvw_cuda(const startrd_wvw_operands_t *o);
+#endif
+
+#endif
