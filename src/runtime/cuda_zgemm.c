@@ -210,72 +210,28 @@ cublasStatus_t startrd_cuda_zgemm(cublasHandle_t blas, cublasOperation_t transa,
                           WORKSPACE_BYTES, stream);
 }
 
-/* Codelets allocate their scratch with cudaMallocAsync.  The device's
- * default pool starts empty, and with its release threshold at zero it
- * gives memory back at every synchronisation: the first allocation of a
- * process took 8.6 ms (one H200).  Kept up to this much between calls. */
-#define POOL_KEEP_BYTES ((uint64_t)256 << 20)
-
-static cudaError_t warm_pool(cudaStream_t stream)
-{
-    uint64_t keep = POOL_KEEP_BYTES;
-    cudaMemPool_t pool;
-    void *p = NULL;
-    int device;
-    cudaError_t ce = cudaGetDevice(&device);
-
-    if (ce == cudaSuccess)
-        ce = cudaDeviceGetDefaultMemPool(&pool, device);
-    if (ce == cudaSuccess)
-        ce = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-    if (ce == cudaSuccess)
-        ce = cudaMallocAsync(&p, 1 << 20, stream);
-    if (ce == cudaSuccess)
-        ce = cudaFreeAsync(p, stream);
-    return ce;
-}
-
 /* CUDA loads a library's kernels on their first launch: the first cuBLAS
  * call of a process took 77 ms on an H200, inside the first panel's chain
- * (V^H V after the panel kernel), and the first HEMM 20 ms.  One call of
- * each cuBLAS routine stage 1 uses, on every stream, here, moves that and
- * cuBLASLt's set-up to initialisation; the HEMM has the shape of a piece
- * (column_pieces.h), whose kernels differ from those of small ones. */
+ * (V^H V after the panel kernel).  One small product per stream, here,
+ * moves that and cuBLASLt's set-up to initialisation. */
 static int warm_up(void)
 {
-    /* W: the widest piece, STARTRD_PIECE_COLS. */
-    enum { M = 64, MM = M * M, W = 1024, WW = W * W };
+    enum { M = 64, MM = M * M };
     const cuDoubleComplex one = {1.0, 0.0};
     cublasHandle_t h = starpu_cublas_get_local_handle();
     cudaStream_t stream = starpu_cuda_get_local_stream();
     const startrd_cuda_lanes_t *lanes = NULL;
-    /* A, B, a C per stream; a piece's diagonal block (and the HEMM's B); a
-     * HEMM's C per lane. */
-    cuDoubleComplex *m = NULL, *piece, *hemm_c;
-    size_t count = (size_t)(STARTRD_CUDA_LANES + 3) * MM + WW + (size_t)STARTRD_CUDA_LANES * W * M;
+    cuDoubleComplex *m = NULL;   /* A, B, then a C per stream */
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
-    cudaError_t ce = cudaMalloc((void **)&m, count * sizeof *m);
-
+    cudaError_t ce = cudaMalloc((void **)&m, (size_t)(STARTRD_CUDA_LANES + 3) * MM * sizeof *m);
     if (ce == cudaSuccess)
-        ce = cudaMemsetAsync(m, 0, count * sizeof *m, stream);
-    if (ce == cudaSuccess)
-        ce = warm_pool(stream);
-    piece = m + (size_t)(STARTRD_CUDA_LANES + 3) * MM;
-    hemm_c = piece + WW;
+        ce = cudaMemsetAsync(m, 0, (size_t)(STARTRD_CUDA_LANES + 3) * MM * sizeof *m, stream);
     if (ce == cudaSuccess)
         st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, M, M, M, &one, m, M, m + MM, M, &one, m + 2 * MM, M);
-    if (ce == cudaSuccess && st == CUBLAS_STATUS_SUCCESS)
-        st = cublasZgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, M, M, &one, m, M, &one, m + MM, M, m + 2 * MM, M);
     if (ce == cudaSuccess && st == CUBLAS_STATUS_SUCCESS && (lanes = startrd_cuda_fork()) != NULL) {
-        for (int i = 0; i <= STARTRD_CUDA_LANES && st == CUBLAS_STATUS_SUCCESS; i++) {
-            cublasHandle_t b = i == 0 ? h : lanes->blas[i - 1];
-            cuDoubleComplex *c = m + (2 + i) * MM;
-
-            st = startrd_cuda_zgemm(b, CUBLAS_OP_N, CUBLAS_OP_C, M, M, M, &one, m, M, m + MM, M, &one, c, M);
-            if (st == CUBLAS_STATUS_SUCCESS && i > 0)
-                st = cublasZhemm(b, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, W, M, &one, piece, W, piece, W,
-                                 &one, hemm_c + (size_t)(i - 1) * W * M, W);
-        }
+        for (int i = 0; i <= STARTRD_CUDA_LANES && st == CUBLAS_STATUS_SUCCESS; i++)
+            st = startrd_cuda_zgemm(i == 0 ? h : lanes->blas[i - 1], CUBLAS_OP_N, CUBLAS_OP_C, M, M, M, &one, m,
+                                    M, m + MM, M, &one, m + (2 + i) * MM, M);
         ce = startrd_cuda_join(lanes);
     }
     if (ce == cudaSuccess)
