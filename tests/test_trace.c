@@ -62,7 +62,11 @@ int main(void)
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         long count = count_tasks(path, kinds[k]);
 
-        tst_check(count > 0, "%s lists %ld %s tasks", path, count, kinds[k]);
+        /* On one GPU the HEMM task forms W itself. */
+        if (ngpu == 1 && strcmp(kinds[k], "startrd_zform_wvw") == 0)
+            tst_check(count == 0, "%s lists %ld %s tasks (one GPU: none)", path, count, kinds[k]);
+        else
+            tst_check(count > 0, "%s lists %ld %s tasks", path, count, kinds[k]);
     }
     /* Stage 2 runs on the first GPU when there is one, as ranks on the CPU workers otherwise. */
     long host = count_tasks(path, "startrd_zhb2st_sweeps"), gpu = count_tasks(path, "startrd_zhb2st_chase");

@@ -61,7 +61,7 @@ names = dict((int(w), n) for w, n in re.findall(r"^name\t(\d+)\t(.*)$",
 kernels = {t[0] for t in tasks}
 workers = {t[1] for t in tasks}
 stage2_kernels = {"startrd_zhb2st_sweeps", "startrd_zhb2st_chase"}
-check(len(tasks) > 0 and kernels & stage2_kernels and "startrd_zform_wvw" in kernels,
+check(len(tasks) > 0 and kernels & stage2_kernels and "startrd_zpanel_qr" in kernels,
       f"tasks.rec lists {len(tasks)} tasks of both stages")
 
 # The chart.
