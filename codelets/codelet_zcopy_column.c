@@ -32,6 +32,7 @@ struct copy_column_args {
     int64_t col0;           /* first column of this block column */
     int both;               /* the handle holds both triangles, from row 0 */
     atomic_int *nonfinite;  /* NULL: no check */
+    startrd_band_out_t band; /* band.ab NULL: none */
 };
 
 struct column_view {
@@ -124,6 +125,31 @@ static void report_nonfinite(const struct copy_column_args *x, double nan_sum)
         atomic_store(x->nonfinite, 1);
 }
 
+/* The band entries of the caller's column col0+q (for 'U', its row) while
+ * they are in cache: @p cq holds the library's column from the diagonal
+ * down, @p rows entries.  In stage 2's storage an upper band's column j
+ * holds A(i, j) at row 2kd - (j - i), a lower band's A(i, j) at row i - j
+ * (startrd_kernel_zband_from_dense()); each entry is written by the copy
+ * that holds it, and a column's zeros by the copy of its diagonal. */
+static void scatter_band(const struct copy_column_args *x, const double complex *cq, int64_t q, int64_t rows)
+{
+    const startrd_band_out_t *b = &x->band;
+    int64_t c = x->col0 + q, len = rows < b->kd + 1 ? rows : b->kd + 1;
+    double complex *col = b->ab + c * b->ldab;
+
+    if (x->uplo == 'L') {
+        memcpy(col, cq, (size_t)len * sizeof *col);
+        memset(col + len, 0, (size_t)(b->ldab - len) * sizeof *col);
+        return;
+    }
+    int64_t first = 2 * b->kd - (c < b->kd ? c : b->kd);
+
+    memset(col, 0, (size_t)first * sizeof *col);
+    memset(col + 2 * b->kd + 1, 0, (size_t)(b->ldab - 2 * b->kd - 1) * sizeof *col);
+    for (int64_t r = 0; r < len; r++)
+        b->ab[2 * b->kd - r + (c + r) * b->ldab] = conj(cq[r]);
+}
+
 static void copy_column_cpu(void *buffers[], void *cl_arg)
 {
     const struct copy_column_args *x = cl_arg;
@@ -142,6 +168,8 @@ static void copy_column_cpu(void *buffers[], void *cl_arg)
     for (int64_t q = 0; q < v.cols; q++) {
         double complex *cq = v.c + q * v.ldc + q;
 
+        if (x->band.ab != NULL)
+            scatter_band(x, cq, q, v.rows - q);
         if (x->uplo == 'L') {
             memcpy(v.a + q * x->lda + q, cq, (size_t)(v.rows - q) * sizeof *cq);
             continue;
@@ -180,7 +208,7 @@ static struct starpu_codelet copy_out_codelet = {
 int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int64_t n,
                               double complex *a, int64_t lda, int64_t col0, int both,
                               starpu_data_handle_t column, atomic_int *nonfinite,
-                              starpu_data_handle_t scanned)
+                              starpu_data_handle_t scanned, const startrd_band_out_t *band)
 {
     struct copy_column_args *args = malloc(sizeof *args);
     /* A copy in writes every entry of the column (or staging buffer) it fills. */
@@ -188,7 +216,8 @@ int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int
 
     if (args == NULL)
         return -ENOMEM;
-    *args = (struct copy_column_args){to_user, uplo, n, lda, a, col0, both, nonfinite};
+    *args = (struct copy_column_args){to_user, uplo, n, lda, a, col0, both, nonfinite,
+                                      to_user && band != NULL ? *band : (startrd_band_out_t){NULL, 0, 0}};
     return starpu_task_insert(to_user ? &copy_out_codelet : &copy_in_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
                               STARPU_DATA_MODE_ARRAY, descr, 2,
@@ -262,7 +291,7 @@ int startrd_task_zcopy_in_gpu(startrd_place_t place, char uplo, int64_t n, doubl
         return -EINVAL;
     if ((args = malloc(sizeof *args)) == NULL)
         return -ENOMEM;
-    *args = (struct copy_column_args){0, uplo, n, lda, a, col0, both, nonfinite};
+    *args = (struct copy_column_args){0, uplo, n, lda, a, col0, both, nonfinite, {NULL, 0, 0}};
     pthread_once(&copy_in_gpu_once, init_copy_in_gpu);
     return starpu_task_insert(&copy_in_gpu_codelets[node],
                               STARPU_CL_ARGS, args, sizeof *args,

@@ -148,12 +148,20 @@ int startrd_task_zher2k_full_columns(startrd_place_t place, starpu_data_handle_t
  * caller with @p to_user, which does nothing once @p nonfinite (if not
  * NULL) is set; on a CPU worker either way.  Both read the token
  * @p scanned, which startrd_task_copied_in() writes between the copies in
- * and the copies out.
+ * and the copies out.  A copy back also writes the band entries it writes
+ * to A into @p band (NULL: none), as startrd_kernel_zband_from_dense()
+ * would copy them, and zeroes the rest of the band's columns it owns, so
+ * that the copies back leave stage 2's band complete.
  */
+typedef struct startrd_band_out {
+    double complex *ab;
+    int64_t kd, ldab;   /* ldab >= 2 kd + 1 */
+} startrd_band_out_t;
+
 int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int64_t n,
                               double complex *a, int64_t lda, int64_t col0, int both,
                               starpu_data_handle_t column, atomic_int *nonfinite,
-                              starpu_data_handle_t scanned);
+                              starpu_data_handle_t scanned, const startrd_band_out_t *band);
 
 /** B = the leading rows and columns of A, as many as both have. */
 int startrd_task_zlacpy(startrd_place_t place, starpu_data_handle_t A, starpu_data_handle_t B);
@@ -167,14 +175,6 @@ int startrd_task_zlacpy(startrd_place_t place, starpu_data_handle_t A, starpu_da
 int startrd_task_zcopy_in_gpu(startrd_place_t place, char uplo, int64_t n, double complex *a, int64_t lda,
                               int64_t col0, int both, starpu_data_handle_t column, atomic_int *nonfinite,
                               starpu_data_handle_t scanned);
-
-/**
- * On CPU worker @p worker, columns j0 .. j1-1 of A's band into the band
- * storage AB (startrd_kernel_zband_from_dense()).  No handles: the caller
- * waits for the task before it reads AB or changes A.
- */
-int startrd_task_zband_from_dense(int worker, char uplo, int64_t n, int64_t kd, int64_t j0, int64_t j1,
-                                  const double complex *A, int64_t lda, double complex *AB, int64_t ldab);
 
 /** Orders every copy out after every copy in submitted before it (see above). */
 int startrd_task_copied_in(starpu_data_handle_t scanned);

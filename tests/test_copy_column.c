@@ -48,7 +48,7 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
                                     (uint32_t)nb, sizeof *staged);
         startrd_workspace_register(&slot, "staging", N, nb);
         starpu_void_data_register(&scanned);
-        ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, 0, cd, NULL, scanned);
+        ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, 0, cd, NULL, scanned, NULL);
         if (ctx->ncuda > 0) {
             /* A column whose home is the GPU, as stage 1's are there. */
             node = starpu_worker_get_memory_node(gpu.worker);
@@ -57,7 +57,7 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
                                         sizeof *staged);
             ret |= dev == 0 ? -1 : startrd_task_zcopy_in_gpu(cpu, uplo, n, a, lda, j * nb, 0, cg, NULL, scanned);
         } else {
-            ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, 0, slot, NULL, scanned);
+            ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, 0, slot, NULL, scanned, NULL);
             ret |= startrd_task_zlacpy(cpu, slot, cs);
             cg = cs;
         }
@@ -66,7 +66,7 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
         /* Back out as stage 1 does: into the (taller) staging buffer where
          * the column is, then to the caller's matrix on the host. */
         ret |= startrd_task_zlacpy(gpu, cg, slot);
-        ret |= startrd_task_zcopy_column(cpu, 1, uplo, n, back, lda, j * nb, 0, slot, NULL, scanned);
+        ret |= startrd_task_zcopy_column(cpu, 1, uplo, n, back, lda, j * nb, 0, slot, NULL, scanned, NULL);
         starpu_task_wait_for_all();
         if (cg != cs) {
             starpu_data_unregister(cg);

@@ -3,8 +3,11 @@
  * orthogonality of Q1 formed from the stored reflectors, and no write outside
  * the referenced triangle, for both storages, several bandwidths and
  * distribution blocks, and lda > n; every way of combining the workers'
- * shares of A*V gives the band of the CPU path, to rounding. */
+ * shares of A*V gives the band of the CPU path, to rounding; and the band
+ * the copies back write for stage 2 is, entry for entry, the one
+ * startrd_kernel_zband_from_dense() takes from the result. */
 #include "column_pieces.h"
+#include "kernels_stage2.h"
 #include "stage1.h"
 #include "testing_context.h"
 
@@ -41,21 +44,33 @@ static void run_case(const startrd_context_t *ctx, int cpu, char uplo, int64_t n
     double complex *a0 = malloc(size * sizeof *a0), *a = malloc(size * sizeof *a);
     double complex *tau = calloc((size_t)(n > nb ? n - nb : 1), sizeof *tau);
     double *w0 = malloc((size_t)(n > 0 ? n : 1) * sizeof *w0), *w = malloc((size_t)(n > 0 ? n : 1) * sizeof *w);
+    /* Taller than stage 2's 2nb+1 rows on odd seeds: the rows below are zeroed too. */
+    int64_t ldab = 2 * nb + 1 + (int64_t)(seed % 2) * 2;
+    size_t band_size = (size_t)ldab * (size_t)(n > 0 ? n : 1);
+    double complex *ab = malloc(band_size * sizeof *ab), *ab_ref = malloc(band_size * sizeof *ab_ref);
     double sim = 0.0, unit = 0.0, ratio = 0.0, same = 0.0;
     char same_text[32];
     int ret = -1;
-    int64_t outside = -1, complex_diagonal = -1;
+    int64_t outside = -1, complex_diagonal = -1, band_wrong = -1;
 
-    if (a0 == NULL || a == NULL || tau == NULL || w0 == NULL || w == NULL)
+    if (a0 == NULL || a == NULL || tau == NULL || w0 == NULL || w == NULL || ab == NULL || ab_ref == NULL)
         goto out;
+    for (size_t k = 0; k < band_size; k++)
+        ab[k] = ab_ref[k] = sentinel;
     if (tst_gen(TST_KIND_RANDOM, n, a0, lda, seed) != 0)
         goto out;
     tst_fill_sentinel(uplo, n, a0, lda, sentinel);
     memcpy(a, a0, size * sizeof *a);
     ret = startrd_stage1_zhe2hb(uplo, n, nb, dist_nb, cpu ? 0 : ctx->ncuda, ctx->cuda_worker, ctx->cuda_side_worker,
-                                groups, allreduce, a, lda, tau, 1);
+                                groups, allreduce, a, lda, tau, ab, ldab, 1);
     if (ret != 0)
         goto out;
+    /* Nothing to reduce for n <= nb: the band is left alone. */
+    if (n > nb)
+        startrd_kernel_zband_from_dense(uplo, n, nb, 0, n, a, lda, ab_ref, ldab);
+    band_wrong = 0;
+    for (size_t k = 0; k < band_size; k++)
+        band_wrong += ab[k] != ab_ref[k];
     outside = tst_count_sentinel_changes(uplo, n, a, lda, sentinel);
     /* A Hermitian band has a real diagonal, as ZHER2K leaves it. */
     complex_diagonal = 0;
@@ -70,17 +85,21 @@ static void run_case(const startrd_context_t *ctx, int cpu, char uplo, int64_t n
         same = band_difference(uplo, n, nb, a, ref, a0, lda);
 out:
     snprintf(same_text, sizeof same_text, ref != NULL ? "%.3g" : "-", same);
-    tst_check(ret == 0 && outside == 0 && complex_diagonal == 0 && ratio <= 10.0 && sim < 30.0 && unit < 30.0 &&
-                  same < 30.0,
+    tst_check(ret == 0 && outside == 0 && complex_diagonal == 0 && band_wrong == 0 && ratio <= 10.0 && sim < 30.0 &&
+                  unit < 30.0 && same < 30.0,
               "stage1 uplo=%c n=%lld nb=%lld lda=%lld dist=%lld %s%s: eig %.3g  ||A-QBQ^H|| %.3g  "
-              "||I-Q^HQ|| %.3g  writes outside %lld  non-real diagonal entries %lld  band vs CPU path %s",
+              "||I-Q^HQ|| %.3g  writes outside %lld  non-real diagonal entries %lld  stage-2 band entries wrong "
+              "%lld (ldab %lld)  band vs CPU path %s",
               uplo, (long long)n, (long long)nb, (long long)lda, (long long)dist_nb, sum, cpu ? " (CPU path)" : "",
-              ratio, sim, unit, (long long)outside, (long long)complex_diagonal, same_text);
+              ratio, sim, unit, (long long)outside, (long long)complex_diagonal, (long long)band_wrong,
+              (long long)ldab, same_text);
     free(a0);
     free(a);
     free(tau);
     free(w0);
     free(w);
+    free(ab);
+    free(ab_ref);
 }
 
 int main(void)

@@ -122,7 +122,7 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
     startrd_trace_begin();
     if (sz->kd > 0) {
         ret = startrd_stage1_zhe2hb(uplo, n, sz->kd, dist_nb, sz->ngpu, ctx->cuda_worker, ctx->cuda_side_worker,
-                                    sz->ngpu > 0 ? ctx->gpu_group : NULL, scheme, A, lda, tau,
+                                    sz->ngpu > 0 ? ctx->gpu_group : NULL, scheme, A, lda, tau, band, ldab,
                                     ctx->opt.check_finite);
     } else if (ctx->opt.check_finite && !(isfinite(creal(A[0])) && isfinite(cimag(A[0])))) {
         startrd_error("the matrix holds NaN or Inf; A is left unchanged");
@@ -131,7 +131,9 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
     if (ret != 0)
         goto out;
     t1 = starpu_timing_now();
-    ret = startrd_stage2_band_from_dense(uplo, n, sz->kd, A, lda, band, ldab);
+    /* Stage 1's copies back to A wrote the band too. */
+    if (sz->kd == 0)
+        startrd_stage2_band_from_dense(uplo, n, sz->kd, A, lda, band, ldab);
     if (ret == 0)
         ret = startrd_stage2_zhb2st(vect, uplo, n, sz->kd, band, ldab, d, e, hous,
                                     sz->ngpu > 0 && ctx->opt.stage2 == STARTRD_STAGE2_AUTO ? ctx->cuda_worker[0] : -1);

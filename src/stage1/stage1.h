@@ -22,6 +22,10 @@
  * keeps both triangles and gathers block rows instead, and
  * STARTRD_ALLREDUCE_AUTO, which the caller resolves first
  * (startrd_context_allreduce()), counts as hierarchical.
+ * With @p AB not NULL, the band also goes to AB (leading dimension
+ * ldab >= 2nb+1) in stage 2's storage (startrd_kernel_zband_from_dense()),
+ * written by the copies back to A while the reduction of the last columns
+ * runs; if n <= nb nothing is written.
  * With @p check_finite, a NaN or Inf in the referenced triangle gives
  * STARTRD_ERR_NONFINITE and leaves A unchanged.  Blocks until done.
  * @return 0 or a positive startrd_status.
@@ -29,6 +33,7 @@
 int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
                           int nowners, const int *owner_worker, const int *side_worker, const int *part_group,
                           startrd_allreduce_t allreduce,
-                          double complex *A, int64_t lda, double complex *tau, int check_finite);
+                          double complex *A, int64_t lda, double complex *tau, double complex *AB, int64_t ldab,
+                          int check_finite);
 
 #endif

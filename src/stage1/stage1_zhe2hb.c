@@ -63,6 +63,7 @@ struct stage1 {
     starpu_data_handle_t scanned;          /* orders copies out after all copies in */
     starpu_data_handle_t *slots;           /* [nowners][STAGING_SLOTS] staging buffers of copies */
     double complex *tau_work;              /* TAU until the reduction succeeded */
+    startrd_band_out_t band;               /* band.ab NULL: the copies back fill no band */
 };
 
 /* Which partial product (and, with GPUs, which GPU) block column j feeds. */
@@ -429,6 +430,7 @@ static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex
                         atomic_int *nonfinite, int priority)
 {
     int64_t staged[STARPU_NMAXWORKERS] = {0};
+    const startrd_band_out_t *band = s->band.ab != NULL ? &s->band : NULL;
     int ret = 0;
 
     for (int64_t j = 0; j < s->A.nt && ret == 0; j++) {
@@ -438,7 +440,7 @@ static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex
 
         if (!s->A.gpu_home) {
             ret |= startrd_task_zcopy_column(host, to_user, uplo, s->n, a, lda, j * s->A.nb, s->full, column,
-                                             nonfinite, s->scanned);
+                                             nonfinite, s->scanned, band);
             continue;
         }
         if (!to_user) {
@@ -449,7 +451,7 @@ static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex
         slot = s->slots[p * STAGING_SLOTS + staged[p]++ % STAGING_SLOTS];
         ret |= startrd_task_zlacpy(on_owner_side(s, j, priority), column, slot);
         ret |= startrd_task_zcopy_column(host, 1, uplo, s->n, a, lda, j * s->A.nb, s->full, slot, nonfinite,
-                                         s->scanned);
+                                         s->scanned, band);
     }
     return ret;
 }
@@ -480,10 +482,11 @@ static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t 
 int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
                           int nowners, const int *owner_worker, const int *side_worker, const int *part_group,
                           startrd_allreduce_t allreduce,
-                          double complex *A, int64_t lda, double complex *tau, int check_finite)
+                          double complex *A, int64_t lda, double complex *tau, double complex *AB, int64_t ldab,
+                          int check_finite)
 {
     struct stage1 s = {.n = n, .part_group = part_group, .allreduce = allreduce, .side_worker = side_worker,
-                       .full = allreduce == STARTRD_ALLREDUCE_FULL};
+                       .full = allreduce == STARTRD_ALLREDUCE_FULL, .band = {AB, nb, ldab}};
     int64_t N = (n + nb - 1) / nb * nb;
     int ret;
 

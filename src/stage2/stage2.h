@@ -8,13 +8,13 @@
 /**
  * Copy the band of bandwidth kd of the n x n matrix A (LAPACK storage,
  * triangle @p uplo) into AB, leading dimension ldab = 2*kd+1, in the layout
- * the bulge-chasing kernels work in (kernels_stage2.h), scratch rows zeroed:
- * ranges of columns on every CPU worker (on the calling thread if there is
- * none).  Blocks until done.
- * @return 0 or a positive startrd_status.
+ * the bulge-chasing kernels work in (kernels_stage2.h), scratch rows zeroed,
+ * on the calling thread.  After stage 1 the copies back to A have written
+ * the band already (startrd_stage1_zhe2hb()); this serves a matrix stage 1
+ * did not reduce.
  */
-int startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const double complex *A, int64_t lda,
-                                   double complex *AB, int64_t ldab);
+void startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const double complex *A, int64_t lda,
+                                    double complex *AB, int64_t ldab);
 
 /** Largest bandwidth the GPU chase takes (kernel_zhb2st_chase.cu). */
 #define STARTRD_STAGE2_GPU_MAX_KD 128

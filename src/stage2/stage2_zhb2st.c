@@ -22,32 +22,10 @@
  * once: G = 2 leaves the CPU workers enough of them until the last sweeps. */
 enum { SWEEPS_PER_GROUP = 2 };
 
-int startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const double complex *A, int64_t lda,
-                                   double complex *AB, int64_t ldab)
+void startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const double complex *A, int64_t lda,
+                                    double complex *AB, int64_t ldab)
 {
-    /* Ranges of at least BAND_COLS columns, so that small bands take one
-     * task, not one per worker. */
-    enum { BAND_COLS = 512 };
-    int workers[STARPU_NMAXWORKERS];
-    int64_t nw = (int64_t)starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, workers, STARPU_NMAXWORKERS);
-    int64_t most = n > BAND_COLS ? (n + BAND_COLS - 1) / BAND_COLS : 1;
-    int ret = 0;
-
-    if (nw < 1) {
-        startrd_kernel_zband_from_dense(uplo, n, kd, 0, n, A, lda, AB, ldab);
-        return 0;
-    }
-    if (nw > most)
-        nw = most;
-    for (int64_t w = 0; w < nw && ret == 0; w++)
-        ret = startrd_task_zband_from_dense(workers[w], uplo, n, kd, w * n / nw, (w + 1) * n / nw, A, lda, AB,
-                                            ldab);
-    starpu_task_wait_for_all();
-    if (ret != 0) {
-        startrd_error("stage 2: band copy submission failed (%d)", ret);
-        return STARTRD_ERR_RUNTIME;
-    }
-    return 0;
+    startrd_kernel_zband_from_dense(uplo, n, kd, 0, n, A, lda, AB, ldab);
 }
 
 /* Whether the GPU chase fits: the band twice (in, and the working copy)
