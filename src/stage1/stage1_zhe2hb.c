@@ -456,20 +456,13 @@ static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex
     return ret;
 }
 
-/* The copies in need only the block columns: they go first, while the
- * workspaces are registered (12-16 ms at n = 16384 and 32768). */
-static int insert_copies_in(struct stage1 *s, char uplo, double complex *a, int64_t lda, int check_finite)
-{
-    return copy_columns(s, 0, uplo, a, lda, check_finite ? &s->nonfinite : NULL, PRIO_CRITICAL) |
-           startrd_task_copied_in(s->scanned);
-}
-
 static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t lda, int check_finite)
 {
     atomic_int *nonfinite = check_finite ? &s->nonfinite : NULL;
     int64_t nt = s->A.nt;
-    int ret = 0;
+    int ret = copy_columns(s, 0, uplo, a, lda, nonfinite, PRIO_CRITICAL);
 
+    ret |= startrd_task_copied_in(s->scanned);
     if (nt > 1)
         ret |= panel(s, 0);
     for (int64_t k = 0; k + 1 < nt && ret == 0; k++) {
@@ -510,13 +503,6 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
      * update are split by partial product, so fewer would idle workers. */
     s.nparts = nowners > 0 ? nowners : s.ncpu < 1 ? 1 : s.ncpu > MAX_CPU_PARTS ? MAX_CPU_PARTS : s.ncpu;
     s.ncopies = nowners > 0 ? nowners : 1;
-    atomic_init(&s.nonfinite, 0);
-    starpu_void_data_register(&s.scanned);
-    if (insert_copies_in(&s, uplo, A, lda, check_finite) != 0) {
-        startrd_error("stage 1: task submission failed");
-        ret = STARTRD_ERR_RUNTIME;
-        goto out;
-    }
     s.Y = calloc((size_t)(2 * s.nparts), sizeof *s.Y);
     s.P = calloc((size_t)(2 * s.ncopies), sizeof *s.P);
     s.X = calloc((size_t)(2 * s.nparts), sizeof *s.X);
@@ -535,6 +521,8 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     }
     register_workspaces(&s, s.tau_work);
     s.task_bytes = task_budget(&s.A);
+    atomic_init(&s.nonfinite, 0);
+    starpu_void_data_register(&s.scanned);
     for (int k = 0; k < nowners * STAGING_SLOTS; k++)
         startrd_workspace_register(&s.slots[k], "staging", N, nb);
     if (insert_tasks(&s, uplo, A, lda, check_finite) != 0) {
@@ -542,6 +530,7 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
         ret = STARTRD_ERR_RUNTIME;
     }
     starpu_task_wait_for_all();
+    starpu_data_unregister(s.scanned);
     for (int k = 0; k < nowners * STAGING_SLOTS; k++)
         starpu_data_unregister(s.slots[k]);
     unregister_workspaces(&s);
@@ -554,9 +543,6 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     if (ret == 0)
         memcpy(tau, s.tau_work, (size_t)(n - nb) * sizeof *tau);
 out:
-    /* The copies in were submitted before anything could fail. */
-    starpu_task_wait_for_all();
-    starpu_data_unregister(s.scanned);
     startrd_desc_finish(&s.A);
     free(s.Y);
     free(s.P);
