@@ -4,7 +4,8 @@
  *   Y = sum_p Y(p)                                   (reduction of partial products)
  *   P = [W V W], W = Y*T - 1/2 * V * (T^H * (V^H * Y*T))
  *                                 (one task on every GPU, not broadcast;
- *                                  P holds the operands of the update's GEMMs)
+ *                                  P holds the operands of the update's GEMMs;
+ *                                  with one partial product, the HEMM task's end)
  *   block column k+1 -= W*V^H + V*W^H, then QR(k+1)  (look-ahead)
  *   every other block column -= W*V^H + V*W^H
  * With STARTRD_ALLREDUCE_FULL the block columns keep both triangles: each
