@@ -266,13 +266,16 @@ static void run_set_up(void *arg)
         atomic_fetch_add(&e->failures, 1);
 }
 
-int startrd_on_each_worker(int (*set_up)(void), uint32_t where)
+int startrd_on_each_worker(int (*set_up)(void), uint32_t where, void (*undo)(void))
 {
     struct on_each_worker e = {.set_up = set_up};
 
     atomic_init(&e.failures, 0);
     starpu_execute_on_each_worker(run_set_up, &e, where);
-    return atomic_load(&e.failures) == 0 ? 0 : STARTRD_ERR_RUNTIME;
+    if (atomic_load(&e.failures) == 0)
+        return 0;
+    undo();
+    return STARTRD_ERR_RUNTIME;
 }
 
 static int close_context(void)

@@ -72,11 +72,7 @@ static int create(void)
 
 int startrd_cuda_lanes_open(void)
 {
-    int ret = startrd_on_each_worker(create, STARPU_CUDA);
-
-    if (ret != 0)
-        startrd_cuda_lanes_close();
-    return ret;
+    return startrd_on_each_worker(create, STARPU_CUDA, startrd_cuda_lanes_close);
 }
 
 void startrd_cuda_lanes_close(void)

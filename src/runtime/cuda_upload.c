@@ -77,16 +77,14 @@ static int create(void)
 int startrd_cuda_upload_open(void)
 {
     int workers[STARPU_NMAXWORKERS];
-    int n = (int)starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, workers, STARPU_NMAXWORKERS), ret;
+    int n = (int)starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, workers, STARPU_NMAXWORKERS);
 
     if (n == 0)
         return 0;
     memset(used_device, 0, sizeof used_device);
     for (int i = 0; i < n; i++)
         used_device[starpu_worker_get_devid(workers[i])] = 1;
-    if ((ret = startrd_on_each_worker(create, STARPU_CPU)) != 0)
-        startrd_cuda_upload_close();
-    return ret;
+    return startrd_on_each_worker(create, STARPU_CPU, startrd_cuda_upload_close);
 }
 
 void startrd_cuda_upload_close(void)

@@ -246,11 +246,7 @@ static int warm_up(void)
 
 int startrd_cuda_zgemm_open(void)
 {
-    int ret = startrd_on_each_worker(warm_up, STARPU_CUDA);
-
-    if (ret != 0)
-        startrd_cuda_zgemm_close();
-    return ret;
+    return startrd_on_each_worker(warm_up, STARPU_CUDA, startrd_cuda_zgemm_close);
 }
 
 static void release(void *arg)
