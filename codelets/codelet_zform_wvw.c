@@ -7,7 +7,10 @@
  * tasks on the critical path their runtime round trips cost 0.37 ms per
  * panel at n = 16384 on an H200.  Only the rows from row0 (the trailing
  * matrix's first) down are formed: V and Y are zero above, and the update
- * reads none of them.  Z and M are the two halves of an nb x 2nb scratch. */
+ * reads none of them.  Z and M are the two halves of an nb x 2nb scratch.
+ * Given two partial products, the task adds them first, into P's last
+ * third: each GPU then forms W once the other's product has arrived, with
+ * no sum on one GPU and its result sent back on the critical path. */
 #include "codelets.h"
 #include "error.h"
 #include "form_wvw.h"
@@ -16,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BUF_Y, BUF_V, BUF_T, BUF_ZM, BUF_P };
+enum { BUF_Y, BUF_V, BUF_T, BUF_ZM, BUF_P, BUF_Y2 };
 
 struct form_wvw_args {
     int64_t row0;   /* first: startrd_row0_footprint() */
@@ -24,8 +27,8 @@ struct form_wvw_args {
 
 /* The operands from row0 down, as BLAS sees them. */
 struct form_view {
-    int m, nb, ldy, ldv, ldt, ldz, ldp;
-    double complex *y, *v, *t, *z, *mm, *w, *pv, *pw;   /* pv, pw: P's second and last thirds */
+    int m, nb, ldy, ldy2, ldv, ldt, ldz, ldp;
+    double complex *y, *y2, *v, *t, *z, *mm, *w, *pv, *pw;   /* pv, pw: P's second and last thirds */
 };
 
 static struct form_view form_view(const startrd_wvw_operands_t *o)
@@ -41,6 +44,8 @@ static struct form_view form_view(const startrd_wvw_operands_t *o)
     f.ldz = (int)STARPU_MATRIX_GET_LD(o->zm);
     f.ldp = (int)STARPU_MATRIX_GET_LD(o->p);
     f.y = (double complex *)STARPU_MATRIX_GET_PTR(o->y) + r;
+    f.y2 = o->y2 != NULL ? (double complex *)STARPU_MATRIX_GET_PTR(o->y2) + r : NULL;
+    f.ldy2 = o->y2 != NULL ? (int)STARPU_MATRIX_GET_LD(o->y2) : 0;
     f.v = (double complex *)STARPU_MATRIX_GET_PTR(o->v) + r;
     f.t = (double complex *)STARPU_MATRIX_GET_PTR(o->t);
     f.z = (double complex *)STARPU_MATRIX_GET_PTR(o->zm);
@@ -53,7 +58,9 @@ static struct form_view form_view(const startrd_wvw_operands_t *o)
 
 static startrd_wvw_operands_t operands(void *buffers[], const struct form_wvw_args *a)
 {
-    return (startrd_wvw_operands_t){buffers[BUF_Y], buffers[BUF_V], buffers[BUF_T], buffers[BUF_ZM],
+    void *y2 = startrd_current_nbuffers() > BUF_Y2 ? buffers[BUF_Y2] : NULL;
+
+    return (startrd_wvw_operands_t){buffers[BUF_Y], y2, buffers[BUF_V], buffers[BUF_T], buffers[BUF_ZM],
                                     buffers[BUF_P], a->row0};
 }
 
@@ -62,6 +69,14 @@ void startrd_form_wvw_cpu(const startrd_wvw_operands_t *o)
     const double complex one = 1.0, zero = 0.0, mhalf = -0.5;
     struct form_view f = form_view(o);
 
+    if (f.y2 != NULL) {
+        for (int c = 0; c < f.nb; c++)
+            for (int i = 0; i < f.m; i++)
+                f.pw[i + (size_t)c * (size_t)f.ldp] = f.y[i + (size_t)c * (size_t)f.ldy] +
+                                                      f.y2[i + (size_t)c * (size_t)f.ldy2];
+        f.y = f.pw;
+        f.ldy = f.ldp;
+    }
     cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, f.m, f.nb, f.nb, &one, f.y, f.ldy, f.t, f.ldt,
                 &zero, f.w, f.ldp);
     cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, f.nb, f.nb, f.m, &one, f.v, f.ldv, f.w, f.ldp,
@@ -93,10 +108,18 @@ void startrd_form_wvw_cuda(const startrd_wvw_operands_t *o)
     cuDoubleComplex *y = (cuDoubleComplex *)f.y, *v = (cuDoubleComplex *)f.v, *t = (cuDoubleComplex *)f.t;
     cuDoubleComplex *z = (cuDoubleComplex *)f.z, *mm = (cuDoubleComplex *)f.mm, *w = (cuDoubleComplex *)f.w;
     size_t col = (size_t)f.m * sizeof *w, ldp = (size_t)f.ldp * sizeof *w;
-    cublasStatus_t st;
+    cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
     cudaError_t ce;
+    int ldy = f.ldy;
 
-    st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, f.m, f.nb, f.nb, &one, y, f.ldy, t, f.ldt, &zero, w, f.ldp);
+    if (f.y2 != NULL) {
+        st = cublasZgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, f.m, f.nb, &one, y, f.ldy, &one, (cuDoubleComplex *)f.y2,
+                         f.ldy2, (cuDoubleComplex *)f.pw, f.ldp);
+        y = (cuDoubleComplex *)f.pw;
+        ldy = f.ldp;
+    }
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, f.m, f.nb, f.nb, &one, y, ldy, t, f.ldt, &zero, w, f.ldp);
     if (st == CUBLAS_STATUS_SUCCESS)
         st = cublasZgemm(h, CUBLAS_OP_C, CUBLAS_OP_N, f.nb, f.nb, f.m, &one, v, f.ldv, w, f.ldp, &zero, z, f.ldz);
     if (st == CUBLAS_STATUS_SUCCESS)
@@ -104,7 +127,7 @@ void startrd_form_wvw_cuda(const startrd_wvw_operands_t *o)
     if (st == CUBLAS_STATUS_SUCCESS)
         st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, f.m, f.nb, f.nb, &mhalf, v, f.ldv, mm, f.ldz, &one, w, f.ldp);
     if (st != CUBLAS_STATUS_SUCCESS) {
-        startrd_kernel_failure("form_wvw", "cublasZgemm", st);
+        startrd_kernel_failure("form_wvw", "cuBLAS", st);
         return;
     }
     ce = cudaMemcpy2DAsync(f.pv, ldp, f.v, (size_t)f.ldv * sizeof *w, col, (size_t)f.nb, cudaMemcpyDeviceToDevice,
@@ -124,29 +147,40 @@ static void form_wvw_cuda(void *buffers[], void *cl_arg)
 #endif
 
 STARTRD_HISTORY_MODEL_FOOTPRINT(form_wvw_model, "startrd_zform_wvw", startrd_row0_footprint);
+STARTRD_HISTORY_MODEL_FOOTPRINT(form_wvw_sum_model, "startrd_zform_wvw_sum", startrd_row0_footprint);
 
 static struct starpu_codelet form_wvw_codelet = {
     .name = "zform_wvw",
     .cpu_funcs = {form_wvw_cpu},
     STARTRD_CUDA_ASYNC(form_wvw_cuda)
-    .nbuffers = 5,
-    .modes = {STARPU_R, STARPU_R, STARPU_R, STARPU_SCRATCH, STARPU_W},
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
     .model = &form_wvw_model,
 };
 
-int startrd_task_zform_wvw(startrd_place_t place, int64_t row0, starpu_data_handle_t Y, starpu_data_handle_t V,
-                           starpu_data_handle_t T, starpu_data_handle_t ZM, starpu_data_handle_t P)
+static struct starpu_codelet form_wvw_sum_codelet = {
+    .name = "zform_wvw_sum",
+    .cpu_funcs = {form_wvw_cpu},
+    STARTRD_CUDA_ASYNC(form_wvw_cuda)
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
+    .model = &form_wvw_sum_model,
+};
+
+int startrd_task_zform_wvw(startrd_place_t place, int64_t row0, starpu_data_handle_t Y, starpu_data_handle_t Y2,
+                           starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t ZM,
+                           starpu_data_handle_t P)
 {
     struct form_wvw_args *args = malloc(sizeof *args);
     double m = (double)starpu_matrix_get_nx(Y) - (double)row0, nb = (double)starpu_matrix_get_ny(Y);
+    struct starpu_data_descr descr[] = {{Y, STARPU_R}, {V, STARPU_R}, {T, STARPU_R}, {ZM, STARPU_SCRATCH},
+                                        {P, STARPU_W}, {Y2, STARPU_R}};
 
     if (args == NULL)
         return -ENOMEM;
     args->row0 = row0;
-    return starpu_task_insert(&form_wvw_codelet,
+    return starpu_task_insert(Y2 != NULL ? &form_wvw_sum_codelet : &form_wvw_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
-                              STARPU_R, Y, STARPU_R, V, STARPU_R, T, STARPU_SCRATCH, ZM, STARPU_W, P,
+                              STARPU_DATA_MODE_ARRAY, descr, Y2 != NULL ? BUF_Y2 + 1 : BUF_Y2,
                               STARTRD_PLACE_ARGS(place),
-                              STARPU_FLOPS, startrd_form_wvw_flops(m, nb),
+                              STARPU_FLOPS, startrd_form_wvw_flops(m, nb) + (Y2 != NULL ? 2.0 * m * nb : 0.0),
                               0);
 }

@@ -40,8 +40,8 @@ static startrd_wvw_operands_t wvw_operands(void *buffers[], const struct hemm_co
 {
     void **form = buffers + columns_end(a);
 
-    return (startrd_wvw_operands_t){buffers[BUF_Y], buffers[BUF_V], form[FORM_T], form[FORM_ZM], form[FORM_P],
-                                    a->row0};
+    return (startrd_wvw_operands_t){buffers[BUF_Y], NULL, buffers[BUF_V], form[FORM_T], form[FORM_ZM],
+                                    form[FORM_P], a->row0};
 }
 
 static void hemm_columns_cpu(void *buffers[], void *cl_arg)

@@ -99,10 +99,12 @@ int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, st
 /**
  * P = [W V W] for startrd_task_zher2k_columns(), rows @p row0 and below, with
  * W = Y T - 1/2 V T^H V^H Y T: Y and V are N x nb, T is nb x nb, P is
- * N x 3nb, and @p ZM an nb x 2nb scratch handle.
+ * N x 3nb, and @p ZM an nb x 2nb scratch handle.  With @p Y2 (or NULL), a
+ * second partial product, Y + Y2 stands for Y.
  */
-int startrd_task_zform_wvw(startrd_place_t place, int64_t row0, starpu_data_handle_t Y, starpu_data_handle_t V,
-                           starpu_data_handle_t T, starpu_data_handle_t ZM, starpu_data_handle_t P);
+int startrd_task_zform_wvw(startrd_place_t place, int64_t row0, starpu_data_handle_t Y, starpu_data_handle_t Y2,
+                           starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t ZM,
+                           starpu_data_handle_t P);
 
 /**
  * Each block column C -= W * V[C]^H + V * W[C]^H, in the lower triangle of

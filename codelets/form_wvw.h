@@ -10,9 +10,12 @@
 #include "codelets.h"
 
 /* StarPU matrix interfaces of Y, V (N x nb), T (nb x nb), the nb x 2nb
- * scratch ZM and P (N x 3nb); rows from row0 down are formed. */
+ * scratch ZM and P (N x 3nb); rows from row0 down are formed.  With y2 (or
+ * NULL), a second partial product of the same shape, Y + y2 stands for Y:
+ * every copy of W that adds the same two reads them in the same order, so
+ * all copies hold the same bits. */
 typedef struct startrd_wvw_operands {
-    void *y, *v, *t, *zm, *p;
+    void *y, *y2, *v, *t, *zm, *p;
     int64_t row0;
 } startrd_wvw_operands_t;
 

@@ -1,7 +1,8 @@
 /* Stage 1 as a task graph (see the architecture notes): per panel k,
  *   QR of the panel                                  (critical path)
  *   Y(p) = sum over p's block columns of A22 * V     (column-oriented HEMM)
- *   Y = sum_p Y(p)                                   (reduction of partial products)
+ *   Y = sum_p Y(p)                                   (reduction of partial products;
+ *                                                     of two, inside the tasks of W)
  *   P = [W V W], W = Y*T - 1/2 * V * (T^H * (V^H * Y*T))
  *                                 (one task on every GPU, not broadcast;
  *                                  P holds the operands of the update's GEMMs;
@@ -45,6 +46,7 @@ struct stage1 {
     int full;                          /* both triangles kept (STARTRD_ALLREDUCE_FULL) */
     const int *side_worker;            /* per GPU, the worker of the panels and copies out */
     int ysrc[STARPU_NMAXWORKERS];      /* per copy of W: the partial product holding the sum */
+    int ypair;                         /* or, with ysrc, the second of two that W's tasks add; -1 */
     int w_formed;                      /* the step's HEMM task formed P: no task of W */
     int64_t n;
     int nparts;        /* partial products of A22 * V */
@@ -253,7 +255,10 @@ static int sole_part(const struct stage1 *s, int64_t k)
  * copy reads the total from there.  Where one task computes all of Y
  * (one GPU, or the last block columns), it forms P too: W waits for Y on
  * the critical path, and a task of its own cost a runtime round trip
- * (0.08 ms per panel at n = 8192 on an H200, about 10 % of a step). */
+ * (0.08 ms per panel at n = 8192 on an H200, about 10 % of a step).  Two
+ * partial products are not summed here: each task of W adds both, so that
+ * on two GPUs each product crosses once, both ways at once, instead of
+ * going to one GPU and the sum coming back after a task there. */
 static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
 {
     int b = k % 2, nactive = 0, nmasters = 0, sole = sole_part(s, k);
@@ -279,6 +284,12 @@ static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *r
             s->w_formed |= forms;
         }
         active[nactive++] = p;
+    }
+    s->ypair = -1;
+    if (nactive == 2 && s->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL) {
+        s->ysrc[copy_of_part(s, active[0])] = s->ysrc[copy_of_part(s, active[1])] = active[0];
+        s->ypair = active[1];
+        return;
     }
     memset(master_of, 0xff, sizeof master_of);   /* -1: the group has no member yet */
     for (int i = 0; i < nactive; i++) {
@@ -357,8 +368,9 @@ static void compute_w(struct stage1 *s, int64_t k, const char *needed, int *ret)
     for (int c = 0; c < s->ncopies && !s->w_formed; c++) {
         if (needed[c])
             *ret |= startrd_task_zform_wvw(on_copy(s, c, PRIO_PRODUCT), (k + 1) * s->A.nb,
-                                           s->Y[b * s->nparts + s->ysrc[c]], s->V[b], s->T[b], s->ZM,
-                                           s->P[b * s->ncopies + c]);
+                                           s->Y[b * s->nparts + s->ysrc[c]],
+                                           s->ypair >= 0 ? s->Y[b * s->nparts + s->ypair] : NULL, s->V[b],
+                                           s->T[b], s->ZM, s->P[b * s->ncopies + c]);
     }
 }
 
@@ -487,7 +499,7 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
                           int check_finite)
 {
     struct stage1 s = {.n = n, .part_group = part_group, .allreduce = allreduce, .side_worker = side_worker,
-                       .full = allreduce == STARTRD_ALLREDUCE_FULL, .band = {AB, nb, ldab}};
+                       .full = allreduce == STARTRD_ALLREDUCE_FULL, .band = {AB, nb, ldab}, .ypair = -1};
     int64_t N = (n + nb - 1) / nb * nb;
     int ret;
 
