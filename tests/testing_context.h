@@ -8,14 +8,16 @@
 
 #include <stdio.h>
 
-/** The context with the GPUs $STARTRD_NGPU asks for, or NULL after a failed check. */
-static inline startrd_context_t *tst_open_context(void)
+/** The context with @p ngpu GPUs and @p ncpu CPU workers (startrd_options_t's
+ *  meanings), or NULL after a failed check. */
+static inline startrd_context_t *tst_open_context_with(int ngpu, int ncpu)
 {
     startrd_options_t opt;
     startrd_context_t *ctx;
 
     startrd_options_init(&opt);
-    opt.ngpu = tst_env_ngpu();
+    opt.ngpu = ngpu;
+    opt.ncpu = ncpu;
     if (startrd_context_acquire(&opt, 0, &ctx) != 0) {
         tst_check(false, "runtime context");
         return NULL;
@@ -23,6 +25,12 @@ static inline startrd_context_t *tst_open_context(void)
     printf("# %d GPU worker(s), %u CPU worker(s)\n", ctx->ncuda, starpu_cpu_worker_get_count());
     fflush(stdout);
     return ctx;
+}
+
+/** The context with the GPUs $STARTRD_NGPU asks for, or NULL after a failed check. */
+static inline startrd_context_t *tst_open_context(void)
+{
+    return tst_open_context_with(tst_env_ngpu(), -1);
 }
 
 #endif
