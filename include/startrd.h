@@ -38,7 +38,8 @@ enum startrd_status {
 typedef enum startrd_allreduce {
     STARTRD_ALLREDUCE_HIERARCHICAL = 0, /**< Partial products summed inside each group of GPUs, then
                                              between the groups' first GPUs, GPU to GPU; the sum goes
-                                             back the same way. */
+                                             back the same way.  Two GPUs exchange their products and
+                                             each adds both. */
     STARTRD_ALLREDUCE_HOST = 1,         /**< Partial products summed on the host cores: every GPU's
                                              product goes to host memory, the sum back to every GPU. */
     STARTRD_ALLREDUCE_FULL = 2,         /**< No sum: A is kept with both triangles, each GPU forms the
