@@ -60,8 +60,9 @@ typedef enum startrd_stage2_where {
 /** Options of the runtime context, set by startrd_options_init() then adjusted. */
 typedef struct startrd_options {
     int ngpu;               /**< < 0: every visible GPU; 0: CPU workers only; k > 0: the first k GPUs. */
-    int ncpu;               /**< CPU workers, at least 1; < 0 lets StarPU choose (one per core not
-                                 driving a GPU). */
+    int ncpu;               /**< CPU workers, at least 1; < 0 chooses: one per core not driving a
+                                 GPU, less one left to the calling thread when GPUs are used and
+                                 cores are not scarce, unless STARPU_NCPU sets the count. */
     const char *scheduler;  /**< StarPU scheduling policy; NULL selects "dmdas". */
     int nb;                 /**< Bandwidth of the intermediate band (and stage-1 block size), at
                                  most 1024; 0 chooses. */
