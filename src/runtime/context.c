@@ -118,20 +118,22 @@ static int gpus_to_drive(const startrd_options_t *opt)
 
 /* With GPUs the calling thread works through the whole reduction: it
  * submits the tasks of hundreds of steps while the first ones run.  A CPU
- * worker on every core that drives no GPU (two threads per GPU drive its
- * streams) left that thread none: leaving one core aside made stage 1
- * faster on one H200 with 16 cores, three runs each interleaved, n = 8192
- * 0.233-0.248 s against 0.241-0.257, 16384 0.836-0.886 against
- * 0.873-0.917, 32768 5.093-5.139 against 5.164-5.288.  Not where the cores
- * are few (the copies in and out run on the CPU workers), nor when the
- * user chose the count. */
+ * worker on every core that drives no GPU (a thread per stream of each
+ * GPU, STARPU_NWORKER_PER_CUDA, drives it) left that thread none: leaving
+ * one core aside made stage 1 faster on one H200 with 16 cores, three runs
+ * each interleaved, n = 8192 0.233-0.248 s against 0.241-0.257, 16384
+ * 0.836-0.886 against 0.873-0.917, 32768 5.093-5.139 against 5.164-5.288.
+ * Not where the cores are few (the copies in and out run on the CPU
+ * workers), nor when the user chose the count.  Read once the stream
+ * count is set in the environment. */
 static int cores_to_reserve(const startrd_options_t *opt)
 {
-    int gpus;
+    const char *streams = getenv("STARPU_NWORKER_PER_CUDA");
+    int gpus, drivers = streams != NULL && atoi(streams) > 0 ? atoi(streams) : 1;
 
     if (opt->ncpu >= 0 || getenv("STARPU_NCPU") != NULL || (gpus = gpus_to_drive(opt)) == 0)
         return 0;
-    return allowed_cores() - 2 * gpus - 1 >= 4 ? 1 : 0;
+    return allowed_cores() - drivers * gpus - 1 >= 4 ? 1 : 0;
 }
 
 static int start_starpu(const startrd_options_t *opt)
@@ -144,7 +146,6 @@ static int start_starpu(const startrd_options_t *opt)
         return STARTRD_ERR_RUNTIME;
     }
     conf.ncpus = opt->ncpu;
-    conf.reserve_ncpus = cores_to_reserve(opt);
     conf.sched_policy_name = opt->scheduler ? opt->scheduler : "dmdas";
     if (opt->ngpu >= 0) {
 #ifdef STARTRD_USE_CUDA
@@ -175,6 +176,7 @@ static int start_starpu(const startrd_options_t *opt)
      * is noticed only once that launch is done. */
     if (getenv("STARPU_CUDA_THREAD_PER_DEV") == NULL)
         setenv("STARPU_CUDA_THREAD_PER_WORKER", "1", 0);
+    conf.reserve_ncpus = cores_to_reserve(opt);
     ret = starpu_init(&conf);
     if (ret == -ENODEV) {
         startrd_error("starpu_init: no worker available");
