@@ -1,8 +1,10 @@
 /* Stage 2 on one GPU: the whole bulge chase of bulge_plan.h in a single
  * launch.  A thread block runs one sweep at a time, kernel after kernel
- * (types 1-3 of kernels_stage2.h), and publishes how many kernels of the
- * sweep it has finished; before kernel m of sweep s it waits until sweep s-1
- * has finished kernel min(m+2, K(s-1)-1), the plan's dependency.  Sweeps go
+ * (types 1-3 of kernels_stage2.h), and publishes how far it is through the
+ * sweep; before kernel m of sweep s it waits until sweep s-1 has finished
+ * kernel min(m+2, K(s-1)-1), the plan's dependency.  Of kernel m+2 it needs
+ * only the one entry the two blocks share (the corner, below), which that
+ * kernel may publish as soon as it is final.  Sweeps go
  * to the blocks round robin, so hundreds of them advance together, each a
  * few kernels behind the previous one.  Waiting on another block is only
  * safe if that block runs: the grid never holds more blocks than fit on the
@@ -60,7 +62,8 @@ struct band {
     cuDoubleComplex *hous; /* NULL: the reflectors are not kept */
     int64_t nrefl;
     int64_t nsweeps;
-    int *progress;         /* per sweep: kernels finished */
+    int *progress;         /* per sweep: 2 x kernels finished, + 1 once the
+                            * running kernel's corner is final */
 };
 
 /* The plan's index arithmetic (bulge_plan.c), on the device. */
@@ -107,11 +110,20 @@ struct chase_block {
     __device__ int row(int a) const { return lane + 32 * a; }
     __device__ int col(int b) const { return warp + W * b; }
 
+    /* Slot (a, b) lies above the diagonal in every thread.  As a constant
+     * expression the compiler drops it from a lower block's loads and
+     * products, which it did not from the run-time test: the chase 1.03x
+     * as fast at kd = 64, 1.07x at kd = 128. */
+    __host__ __device__ static constexpr bool above(int a, int b) { return 32 * a + 31 < W * b; }
+
     /* Entry (i, j) of the rows x cols block at (i0, j0) is held. */
     __device__ bool holds(int a, int b, int rows, int cols, bool lower) const
     {
-        return row(a) < rows && col(b) < cols && (!lower || row(a) >= col(b));
+        return row(a) < rows && col(b) < cols && (!lower || (!above(a, b) && row(a) >= col(b)));
     }
+
+    /* Entry (0, 0), held by thread 0. */
+    __device__ bool corner(int a, int b) const { return row(a) == 0 && col(b) == 0; }
 
     /* The block of the band at (i0, j0), zero where not held.  L1 is
      * bypassed: other blocks wrote these entries. */
@@ -125,13 +137,15 @@ struct chase_block {
                                                          : zero();
     }
 
-    __device__ void store(const band &bd, int64_t i0, int64_t j0, int rows, int cols, bool lower) const
+    /* Without entry (0, 0) if @p released, stored before. */
+    __device__ void store(const band &bd, int64_t i0, int64_t j0, int rows, int cols, bool lower,
+                          bool released) const
     {
 #pragma unroll
         for (int a = 0; a < RA; a++)
 #pragma unroll
             for (int b = 0; b < CB; b++)
-                if (holds(a, b, rows, cols, lower))
+                if (holds(a, b, rows, cols, lower) && !(released && corner(a, b)))
                     __stcg(bd.ab + (i0 + row(a)) + (j0 + col(b)) * bd.ld, c[a][b]);
     }
 };
@@ -219,7 +233,8 @@ __device__ double warp_zlarfg(int len, cuDoubleComplex (&xs)[RA], cuDoubleComple
     return beta;
 }
 
-template <int KD, int W>
+/* EARLY: each kernel releases its corner as soon as it is final. */
+template <int KD, int W, bool EARLY>
 class sweep_runner {
     using blk_t = chase_block<KD, W>;
     static constexpr int RA = blk_t::RA, CB = blk_t::CB;
@@ -229,7 +244,7 @@ class sweep_runner {
     const band &bd;
     chase_shared<KD, W> &sh;
     blk_t blk;
-    int64_t s;
+    int64_t s, m;   /* the sweep and its running kernel */
 
 public:
     __device__ sweep_runner(const band &b, chase_shared<KD, W> &shared, int64_t sweep)
@@ -252,6 +267,24 @@ public:
         for (int a = 0; a < RA; a++)
             if (blk.row(a) < len)
                 bd.hous[bd.nrefl + r * bd.kd + blk.row(a)] = vs[a];
+    }
+
+    /*
+     * Thread 0: entry (0, 0) of the kernel's block, A(i, j), is final.  It
+     * is the only entry that kernel m-2 of sweep s+1 shares with this one
+     * (the last diagonal entry of its block, or its type-2 block's last row
+     * and column), so that kernel may start now instead of after this one:
+     * the chain from sweep to sweep is about half a kernel shorter.  The
+     * entry is stored here and left out of the block's store, which may
+     * come after sweep s+1 has changed it.  The release's fence stalls the
+     * kernel a little; a release later in the kernel was slower still.
+     */
+    __device__ void release_corner(int64_t i, int64_t j, cuDoubleComplex x) const
+    {
+        cuda::atomic_ref<int, cuda::thread_scope_device> progress(bd.progress[s]);
+
+        __stcg(bd.ab + i + j * bd.ld, x);
+        progress.store(2 * (int)m + 1, cuda::memory_order_release);
     }
 
     /* Warp 0: v, tau to shared memory. */
@@ -325,6 +358,8 @@ public:
             for (int a = 0; a < RA; a++) {
                 int i = blk.row(a), j = blk.col(b);
 
+                if (blk_t::above(a, b))
+                    continue;
                 if (i > j) {
                     p[a] = cuCadd(p[a], cuCmul(blk.c[a][b], vj));
                     q[b] = cuCadd(q[b], mul_conj(blk.c[a][b], sh.v[i]));
@@ -361,25 +396,30 @@ public:
         /* A += -g v w^H - conj(g) w v^H in ZHER2's order: per column,
          * t1 = -g conj(w_j) and t2 = conj(-g v_j), then A_ij += v_i t1 +
          * w_i t2 (the diagonal's real part only). */
-#pragma unroll
-        for (int b = 0; b < CB; b++) {
-            int j = blk.col(b);
+        auto entry = [&](int a, int b) {
+            int i = blk.row(a), j = blk.col(b);
             cuDoubleComplex vj = sh.v[j], wj = cuCadd(sh.y[j], cuCmul(alpha, vj));
             cuDoubleComplex t1 = cuCmul(make_cuDoubleComplex(-g.x, -g.y), cuConj(wj)),
                             t2 = cuConj(cuCmul(make_cuDoubleComplex(-g.x, -g.y), vj));
+            cuDoubleComplex t = cuCadd(cuCmul(vi[a], t1), cuCmul(wi[a], t2));
 
-#pragma unroll
-            for (int a = 0; a < RA; a++) {
-                int i = blk.row(a);
-                cuDoubleComplex t = cuCadd(cuCmul(vi[a], t1), cuCmul(wi[a], t2));
+            if (i > j)
+                blk.c[a][b] = cuCadd(blk.c[a][b], t);
+            else if (i == j)
+                blk.c[a][b] = make_cuDoubleComplex(blk.c[a][b].x + t.x, 0.0);
+        };
 
-                if (i > j)
-                    blk.c[a][b] = cuCadd(blk.c[a][b], t);
-                else if (i == j)
-                    blk.c[a][b] = make_cuDoubleComplex(blk.c[a][b].x + t.x, 0.0);
-            }
+        if (EARLY && threadIdx.x == 0) {
+            entry(0, 0);
+            release_corner(st, st, blk.c[0][0]);
         }
-        blk.store(bd, st, st, len, len, true);
+#pragma unroll
+        for (int b = 0; b < CB; b++)
+#pragma unroll
+            for (int a = 0; a < RA; a++)
+                if (!(EARLY && blk.corner(a, b)))
+                    entry(a, b);
+        blk.store(bd, st, st, len, len, true, EARLY);
     }
 
     /* Type 1: reflector 0 from column s, then the diagonal block. */
@@ -450,6 +490,8 @@ public:
 #pragma unroll
             for (int a = 0; a < RA; a++)
                 blk.c[a][0] = blk.row(a) == 0 ? make_cuDoubleComplex(beta, 0.0) : zero();
+            if (EARLY && blk.lane == 0)
+                release_corner(j1, st, blk.c[0][0]);
             publish(xs, taun);
             keep(j, lm, xs, taun);
         }
@@ -481,7 +523,7 @@ public:
             for (int a = 0; a < RA; a++)
                 blk.c[a][b] = cuCsub(blk.c[a][b], cuCmul(vr[a], zb));
         }
-        blk.store(bd, j1, st, lm, kd, false);
+        blk.store(bd, j1, st, lm, kd, false, EARLY);
     }
 
     __device__ void run()
@@ -489,10 +531,12 @@ public:
         const int64_t K = sweep_nkernels(bd, s), Kprev = s > 0 ? sweep_nkernels(bd, s - 1) : 0;
         cuda::atomic_ref<int, cuda::thread_scope_device> done(bd.progress[s]);
 
-        for (int64_t m = 0; m < K; m++) {
+        for (m = 0; m < K; m++) {
             if (s > 0 && threadIdx.x == 0) {
                 cuda::atomic_ref<int, cuda::thread_scope_device> prev(bd.progress[s - 1]);
-                int need = (int)min(m + 2, Kprev - 1) + 1;
+                /* Kernel m+1 finished and m+2's corner final (or m+2
+                 * finished); a short sweep before this one finished. */
+                int need = m + 2 >= Kprev ? 2 * (int)Kprev : EARLY ? 2 * (int)(m + 2) + 1 : 2 * (int)(m + 3);
 
                 while (prev.load(cuda::memory_order_acquire) < need)
                     __nanosleep(32);
@@ -512,20 +556,20 @@ public:
              * next sweep's acquire then sees: no fence per thread. */
             __syncthreads();
             if (threadIdx.x == 0)
-                done.store((int)(m + 1), cuda::memory_order_release);
+                done.store(2 * (int)(m + 1), cuda::memory_order_release);
         }
     }
 };
 
 /* MINB blocks per SM at least: enough sweeps in flight for the registers
  * a block's tile takes. */
-template <int KD, int W, int MINB>
+template <int KD, int W, int MINB, bool EARLY>
 __global__ void __launch_bounds__(32 * W, MINB) zhb2st_chase_kernel(band bd)
 {
     __shared__ chase_shared<KD, W> sh;
 
     for (int64_t s = blockIdx.x; s < bd.nsweeps; s += gridDim.x) {
-        sweep_runner<KD, W> r(bd, sh, s);
+        sweep_runner<KD, W, EARLY> r(bd, sh, s);
 
         r.run();
         __syncthreads();
@@ -557,23 +601,56 @@ __global__ void tridiag_kernel(int64_t n, int64_t ldab, const cuDoubleComplex *a
     }
 }
 
-template <int KD, int W, int MINB>
-cudaError_t launch_chase(const band &bd, cudaStream_t stream)
+/* How many blocks of the chase kernel the GPU holds at once. */
+template <int KD, int W, int MINB, bool EARLY>
+cudaError_t resident_blocks(int64_t *resident)
 {
     int device, nsm, per_sm;
     cudaError_t err;
 
     if ((err = cudaGetDevice(&device)) != cudaSuccess ||
         (err = cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess ||
-        (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, zhb2st_chase_kernel<KD, W, MINB>, 32 * W, 0)) !=
-            cudaSuccess)
+        (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, zhb2st_chase_kernel<KD, W, MINB, EARLY>,
+                                                             32 * W, 0)) != cudaSuccess)
         return err;
     if (per_sm < 1)
         return cudaErrorInvalidConfiguration;
-    int64_t grid = (int64_t)nsm * per_sm < bd.nsweeps ? (int64_t)nsm * per_sm : bd.nsweeps;
+    *resident = (int64_t)nsm * per_sm;
+    return cudaSuccess;
+}
 
-    zhb2st_chase_kernel<KD, W, MINB><<<(unsigned)grid, 32 * W, 0, stream>>>(bd);
+template <int KD, int W, int MINB, bool EARLY>
+cudaError_t launch_chase(const band &bd, cudaStream_t stream)
+{
+    int64_t resident;
+    cudaError_t err = resident_blocks<KD, W, MINB, EARLY>(&resident);
+
+    if (err != cudaSuccess)
+        return err;
+    zhb2st_chase_kernel<KD, W, MINB, EARLY>
+        <<<(unsigned)(resident < bd.nsweeps ? resident : bd.nsweeps), 32 * W, 0, stream>>>(bd);
     return cudaGetLastError();
+}
+
+/*
+ * Corners released early shorten the chain from sweep to sweep and cost
+ * each kernel a little, so they pay where the chain bounds the chase: while
+ * the sweeps that could run at once (about 2n / 3kd) are at most twice the
+ * blocks the GPU holds.  The chase alone on one H200, against the kernels
+ * without: kd = 64, n = 8192 / 16384 / 32768, 1.067 / 1.031 / 0.976x as
+ * fast; kd = 128, n = 3000 and 4097, 1.22x; kd = 32 (four blocks a
+ * multiprocessor), n = 8192 and 16384, 0.98x, so never there.
+ */
+template <int KD, int W>
+cudaError_t launch_chase_releasing_where_chained(const band &bd, cudaStream_t stream)
+{
+    int64_t resident;
+    cudaError_t err = resident_blocks<KD, W, 1, true>(&resident);
+
+    if (err != cudaSuccess)
+        return err;
+    return bd.n <= 3 * bd.kd * resident ? launch_chase<KD, W, 1, true>(bd, stream)
+                                        : launch_chase<KD, W, 1, false>(bd, stream);
 }
 
 } // namespace
@@ -606,9 +683,9 @@ extern "C" cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, con
          * 0.250, 0.727 s against 0.165, 0.351, 0.938), since a sweep's kernels
          * follow each other on the chain and more threads shorten each; eight
          * with three blocks per SM spill. */
-        err = kd <= 32 ? launch_chase<32, 8, 4>(bd, stream)
-            : kd <= 64 ? launch_chase<64, 16, 1>(bd, stream)
-                       : launch_chase<128, 16, 1>(bd, stream);
+        err = kd <= 32 ? launch_chase<32, 8, 4, false>(bd, stream)
+            : kd <= 64 ? launch_chase_releasing_where_chained<64, 16>(bd, stream)
+                       : launch_chase_releasing_where_chained<128, 16>(bd, stream);
         if (err != cudaSuccess)
             return err;
     }
