@@ -45,20 +45,37 @@ static int fits_on_gpu(const startrd_bulge_plan_t *plan, int64_t ldab, int cuda_
     return total <= 0 || bytes <= 0.5 * (double)total;   /* <= 0: StarPU does not know */
 }
 
+/*
+ * The band crosses to the GPU from the caller's WORK and the reflectors
+ * back to HOUS2, both pageable, through the driver's staging; pinned in
+ * place for the call they cross by DMA, pinning included faster.  Stage 2
+ * on one H200, two runs each: VECT = 'N', n = 32768, 0.715 and 0.718 s
+ * against 0.743 and 0.747, at 16384 0.239 and 0.241 against 0.244 and
+ * 0.246; VECT = 'V' (HOUS2 of 0.54 and 2.2 GB), n = 8192 0.375 and 0.319
+ * against 0.565 and 0.554, 16384 1.182 and 0.966 against 1.747 and 1.780.
+ * Where an array cannot be pinned (already pinned, say) it crosses as
+ * before.
+ */
+static int pin(const void *p, size_t bytes)
+{
+    return p != NULL && starpu_memory_pin((void *)p, bytes) == 0;
+}
+
+static void unpin(int pinned, const void *p, size_t bytes, const char *what)
+{
+    if (pinned && starpu_memory_unpin((void *)p, bytes) != 0)
+        startrd_error("stage 2: cannot unpin %s", what);
+}
+
 /* The GPU chase: one task, the band in and (d, e) and HOUS out. */
 static int zhb2st_on_gpu(const startrd_bulge_plan_t *plan, char uplo, const double complex *AB, int64_t ldab,
                          double *d, double *e, double complex *hous, int cuda_worker)
 {
     starpu_data_handle_t hab = NULL, hd = NULL, he = NULL, hwork = NULL, hprogress = NULL, hhous = NULL;
     int64_t n = plan->n;
-    size_t band_bytes = (size_t)(ldab * n) * sizeof *AB;
-    /* The band crosses from the caller's WORK, pageable, through the
-     * driver's staging; pinned in place for the call it crosses by DMA,
-     * pinning included faster: stage 2 on one H200 at n = 32768 0.715 and
-     * 0.718 s against 0.743 and 0.747, at 16384 0.239 and 0.241 against
-     * 0.244 and 0.246.  Where it cannot be pinned (already pinned, say) it
-     * crosses as before. */
-    int pinned = starpu_memory_pin((void *)AB, band_bytes) == 0;
+    size_t band_bytes = (size_t)(ldab * n) * sizeof *AB,
+           hous_bytes = (size_t)startrd_bulge_lhous(plan) * sizeof *hous;
+    int band_pinned = pin(AB, band_bytes), hous_pinned = plan->vect == 'V' && pin(hous, hous_bytes);
     int ret;
 
     starpu_vector_data_register(&hab, STARPU_MAIN_RAM, (uintptr_t)AB, (uint32_t)(ldab * n), sizeof *AB);
@@ -74,14 +91,14 @@ static int zhb2st_on_gpu(const startrd_bulge_plan_t *plan, char uplo, const doub
         startrd_error("stage 2: GPU task submission failed (%d)", ret);
     starpu_task_wait_for_all();
     starpu_data_unregister(hab);
-    if (pinned && starpu_memory_unpin((void *)AB, band_bytes) != 0)
-        startrd_error("stage 2: cannot unpin the band in WORK");
+    unpin(band_pinned, AB, band_bytes, "the band in WORK");
     starpu_data_unregister(hd);
     starpu_data_unregister(he);
     starpu_data_unregister(hwork);
     starpu_data_unregister(hprogress);
     if (hhous != NULL)
         starpu_data_unregister(hhous);
+    unpin(hous_pinned, hous, hous_bytes, "HOUS2");
     if (ret != 0)
         return STARTRD_ERR_RUNTIME;
     return startrd_kernel_failures_take() > 0 ? STARTRD_ERR_KERNEL : 0;
