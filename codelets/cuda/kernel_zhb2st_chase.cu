@@ -396,11 +396,14 @@ public:
         /* A += -g v w^H - conj(g) w v^H in ZHER2's order: per column,
          * t1 = -g conj(w_j) and t2 = conj(-g v_j), then A_ij += v_i t1 +
          * w_i t2 (the diagonal's real part only). */
-        auto entry = [&](int a, int b) {
+        auto column = [&](int b, cuDoubleComplex &t1, cuDoubleComplex &t2) {
+            cuDoubleComplex vj = sh.v[blk.col(b)], wj = cuCadd(sh.y[blk.col(b)], cuCmul(alpha, vj));
+
+            t1 = cuCmul(make_cuDoubleComplex(-g.x, -g.y), cuConj(wj));
+            t2 = cuConj(cuCmul(make_cuDoubleComplex(-g.x, -g.y), vj));
+        };
+        auto entry = [&](int a, int b, cuDoubleComplex t1, cuDoubleComplex t2) {
             int i = blk.row(a), j = blk.col(b);
-            cuDoubleComplex vj = sh.v[j], wj = cuCadd(sh.y[j], cuCmul(alpha, vj));
-            cuDoubleComplex t1 = cuCmul(make_cuDoubleComplex(-g.x, -g.y), cuConj(wj)),
-                            t2 = cuConj(cuCmul(make_cuDoubleComplex(-g.x, -g.y), vj));
             cuDoubleComplex t = cuCadd(cuCmul(vi[a], t1), cuCmul(wi[a], t2));
 
             if (i > j)
@@ -408,17 +411,21 @@ public:
             else if (i == j)
                 blk.c[a][b] = make_cuDoubleComplex(blk.c[a][b].x + t.x, 0.0);
         };
+        cuDoubleComplex t1, t2;
 
         if (EARLY && threadIdx.x == 0) {
-            entry(0, 0);
+            column(0, t1, t2);
+            entry(0, 0, t1, t2);
             release_corner(st, st, blk.c[0][0]);
         }
 #pragma unroll
-        for (int b = 0; b < CB; b++)
+        for (int b = 0; b < CB; b++) {
+            column(b, t1, t2);
 #pragma unroll
             for (int a = 0; a < RA; a++)
                 if (!(EARLY && blk.corner(a, b)))
-                    entry(a, b);
+                    entry(a, b, t1, t2);
+        }
         blk.store(bd, st, st, len, len, true, EARLY);
     }
 
@@ -619,17 +626,23 @@ cudaError_t resident_blocks(int64_t *resident)
     return cudaSuccess;
 }
 
+/* On at most @p resident blocks, those of this kernel the GPU holds at
+ * once: a block may wait for any other. */
+template <int KD, int W, int MINB, bool EARLY>
+cudaError_t launch_chase_on(const band &bd, int64_t resident, cudaStream_t stream)
+{
+    zhb2st_chase_kernel<KD, W, MINB, EARLY>
+        <<<(unsigned)(resident < bd.nsweeps ? resident : bd.nsweeps), 32 * W, 0, stream>>>(bd);
+    return cudaGetLastError();
+}
+
 template <int KD, int W, int MINB, bool EARLY>
 cudaError_t launch_chase(const band &bd, cudaStream_t stream)
 {
     int64_t resident;
     cudaError_t err = resident_blocks<KD, W, MINB, EARLY>(&resident);
 
-    if (err != cudaSuccess)
-        return err;
-    zhb2st_chase_kernel<KD, W, MINB, EARLY>
-        <<<(unsigned)(resident < bd.nsweeps ? resident : bd.nsweeps), 32 * W, 0, stream>>>(bd);
-    return cudaGetLastError();
+    return err != cudaSuccess ? err : launch_chase_on<KD, W, MINB, EARLY>(bd, resident, stream);
 }
 
 /*
@@ -649,7 +662,7 @@ cudaError_t launch_chase_releasing_where_chained(const band &bd, cudaStream_t st
 
     if (err != cudaSuccess)
         return err;
-    return bd.n <= 3 * bd.kd * resident ? launch_chase<KD, W, 1, true>(bd, stream)
+    return bd.n <= 3 * bd.kd * resident ? launch_chase_on<KD, W, 1, true>(bd, resident, stream)
                                         : launch_chase<KD, W, 1, false>(bd, stream);
 }
 
