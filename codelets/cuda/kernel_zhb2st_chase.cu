@@ -125,16 +125,22 @@ struct chase_block {
     /* Entry (0, 0), held by thread 0. */
     __device__ bool corner(int a, int b) const { return row(a) == 0 && col(b) == 0; }
 
-    /* The block of the band at (i0, j0), zero where not held.  L1 is
-     * bypassed: other blocks wrote these entries. */
-    __device__ void load(const band &bd, int64_t i0, int64_t j0, int rows, int cols, bool lower)
+    /* Entry (KD-1, KD-1): the last slot of the last thread, the last one
+     * that thread's row sums take. */
+    __device__ bool last(int a, int b) const { return a == RA - 1 && b == CB - 1 && lane == 31 && warp == W - 1; }
+
+    /* The block of the band at (i0, j0), zero where not held and, if
+     * @p skip_last, at entry (KD-1, KD-1).  L1 is bypassed: other blocks
+     * wrote these entries. */
+    __device__ void load(const band &bd, int64_t i0, int64_t j0, int rows, int cols, bool lower, bool skip_last)
     {
 #pragma unroll
         for (int a = 0; a < RA; a++)
 #pragma unroll
             for (int b = 0; b < CB; b++)
-                c[a][b] = holds(a, b, rows, cols, lower) ? __ldcg(bd.ab + (i0 + row(a)) + (j0 + col(b)) * bd.ld)
-                                                         : zero();
+                c[a][b] = holds(a, b, rows, cols, lower) && !(skip_last && last(a, b))
+                              ? __ldcg(bd.ab + (i0 + row(a)) + (j0 + col(b)) * bd.ld)
+                              : zero();
     }
 
     /* Without entry (0, 0) if @p released, stored before. */
@@ -170,14 +176,14 @@ __device__ double warp_zlarfg(int len, cuDoubleComplex (&xs)[RA], cuDoubleComple
     int lane = threadIdx.x & 31;
     cuDoubleComplex alpha = make_cuDoubleComplex(__shfl_sync(0xffffffffu, xs[0].x, 0),
                                                  __shfl_sync(0xffffffffu, xs[0].y, 0));
-    double beta, big = 0.0, ssq = 0.0, xnorm;
+    cuDoubleComplex s;
+    double beta, big = 0.0, ssq = 0.0;
     int knt = 0;
 
-    /* The norm of x_1..: the plain sum of squares, taken beside the largest
-     * entry, is exact enough unless the squares could overflow or lose
-     * every digit to underflow; then scaled by that entry, as DZNRM2 guards
-     * it.  One pass where two would follow each other on the chain. */
-    auto norm = [&]() {
+    /* The largest entry of x_1.. and the plain sum of their squares, in
+     * one pass: exact enough unless the squares could overflow or lose
+     * every digit to underflow. */
+    auto sums = [&]() {
         big = 0.0;
         ssq = 0.0;
 #pragma unroll
@@ -188,6 +194,10 @@ __device__ double warp_zlarfg(int len, cuDoubleComplex (&xs)[RA], cuDoubleComple
             }
         big = warp_max(big);
         ssq = warp_sum(ssq);
+    };
+    /* The norm of x_1.. from sums(), scaled by the largest entry, as
+     * DZNRM2 guards it, where the plain sum is not enough. */
+    auto norm = [&]() {
         if (big == 0.0)
             return 0.0;
         if (big > 0x1p-480 && big < 0x1p+480)
@@ -200,28 +210,41 @@ __device__ double warp_zlarfg(int len, cuDoubleComplex (&xs)[RA], cuDoubleComple
         return big * sqrt(warp_sum(ssq));
     };
 
-    xnorm = norm();
-    if (xnorm == 0.0 && alpha.y == 0.0) {
+    sums();
+    if (big == 0.0 && alpha.y == 0.0) {
         tau = zero();
         if (lane == 0)
             xs[0] = make_cuDoubleComplex(1.0, 0.0);
         return alpha.x;
     }
-    beta = -copysign(lapy3(alpha.x, alpha.y, xnorm), alpha.x);
-    while (fabs(beta) < safmin && knt < 20) {
-        knt++;
+    if (big > 0x1p-480 && big < 0x1p+480 && fabs(alpha.x) < 0x1p+480 && fabs(alpha.y) < 0x1p+480) {
+        /* No square here overflows, nor underflows beside ssq, and
+         * |alpha - beta| >= |beta| > 2^-480: beta from one square root and
+         * 1 / (alpha - beta) from one reciprocal, where DLAPY3 and a scaled
+         * complex division put four divisions in a row on the chain; the
+         * same values to rounding. */
+        const double zr = alpha.x - (beta = -copysign(sqrt(ssq + alpha.x * alpha.x + alpha.y * alpha.y), alpha.x));
+        const double rb = 1.0 / beta, rz = 1.0 / (zr * zr + alpha.y * alpha.y);
+
+        tau = make_cuDoubleComplex(-zr * rb, -alpha.y * rb);
+        s = make_cuDoubleComplex(zr * rz, -alpha.y * rz);
+    } else {
+        beta = -copysign(lapy3(alpha.x, alpha.y, norm()), alpha.x);
+        while (fabs(beta) < safmin && knt < 20) {
+            knt++;
 #pragma unroll
-        for (int a = 0; a < RA; a++)
-            xs[a] = scale(rsafmn, xs[a]);
-        beta *= rsafmn;
-        alpha = scale(rsafmn, alpha);
+            for (int a = 0; a < RA; a++)
+                xs[a] = scale(rsafmn, xs[a]);
+            beta *= rsafmn;
+            alpha = scale(rsafmn, alpha);
+        }
+        if (knt > 0) {
+            sums();
+            beta = -copysign(lapy3(alpha.x, alpha.y, norm()), alpha.x);
+        }
+        tau = make_cuDoubleComplex((beta - alpha.x) / beta, -alpha.y / beta);
+        s = cuCdiv(make_cuDoubleComplex(1.0, 0.0), make_cuDoubleComplex(alpha.x - beta, alpha.y));
     }
-    if (knt > 0) {
-        xnorm = norm();
-        beta = -copysign(lapy3(alpha.x, alpha.y, xnorm), alpha.x);
-    }
-    tau = make_cuDoubleComplex((beta - alpha.x) / beta, -alpha.y / beta);
-    cuDoubleComplex s = cuCdiv(make_cuDoubleComplex(1.0, 0.0), make_cuDoubleComplex(alpha.x - beta, alpha.y));
 #pragma unroll
     for (int a = 0; a < RA; a++) {
         int i = lane + 32 * a;
@@ -233,9 +256,17 @@ __device__ double warp_zlarfg(int len, cuDoubleComplex (&xs)[RA], cuDoubleComple
     return beta;
 }
 
-/* EARLY: each kernel releases its corner as soon as it is final. */
-template <int KD, int W, bool EARLY>
+/* What kernel m of sweep s waits for of kernel m+2 of sweep s-1, the
+ * kernel it shares one entry with (its corner, below). */
+enum class corners {
+    finished,   /* the whole kernel finished */
+    released,   /* its corner released as soon as final (release_corner()) */
+    waited_late /* released, and waited for only where this kernel needs it (late_corner()) */
+};
+
+template <int KD, int W, corners C>
 class sweep_runner {
+    static constexpr bool EARLY = C != corners::finished;
     using blk_t = chase_block<KD, W>;
     static constexpr int RA = blk_t::RA, CB = blk_t::CB;
     /* Lanes that share one of the 2 CB sums of column_sums(). */
@@ -245,6 +276,7 @@ class sweep_runner {
     chase_shared<KD, W> &sh;
     blk_t blk;
     int64_t s, m;   /* the sweep and its running kernel */
+    bool late;      /* kernel m waits for the corner of kernel m+2 of sweep s-1 in late_corner() */
 
 public:
     __device__ sweep_runner(const band &b, chase_shared<KD, W> &shared, int64_t sweep)
@@ -285,6 +317,24 @@ public:
 
         __stcg(bd.ab + i + j * bd.ld, x);
         progress.store(2 * (int)m + 1, cuda::memory_order_release);
+    }
+
+    /*
+     * The thread holding entry (KD-1, KD-1) of a whole block, where kernel
+     * m+2 of sweep s-1 shares it as its corner: the rest of this kernel
+     * started once kernel m+1 had finished, and only this thread waits for
+     * the corner, after its other products: the chain from sweep to sweep
+     * loses the load and the first products.  The entry is the last its
+     * row sum takes, so the arithmetic is unchanged.  Launched only with
+     * kd = KD, where that entry is the last thread's last slot.
+     */
+    __device__ cuDoubleComplex late_corner(int64_t i, int64_t j) const
+    {
+        cuda::atomic_ref<int, cuda::thread_scope_device> prev(bd.progress[s - 1]);
+
+        while (prev.load(cuda::memory_order_acquire) < 2 * (int)(m + 2) + 1)
+            __nanosleep(32);
+        return __ldcg(bd.ab + i + j * bd.ld);
     }
 
     /* Warp 0: v, tau to shared memory. */
@@ -341,7 +391,7 @@ public:
 
         if (g.x == 0.0 && g.y == 0.0)
             return;
-        blk.load(bd, st, st, len, len, true);
+        blk.load(bd, st, st, len, len, true, late);
         /* y = A v from the lower triangle: (i, j), i > j, gives A_ij v_j to
          * y_i (a sum over columns) and conj(A_ij) v_i to y_j (over rows). */
         cuDoubleComplex q[CB];
@@ -358,7 +408,7 @@ public:
             for (int a = 0; a < RA; a++) {
                 int i = blk.row(a), j = blk.col(b);
 
-                if (blk_t::above(a, b))
+                if (blk_t::above(a, b) || (late && blk.last(a, b)))
                     continue;
                 if (i > j) {
                     p[a] = cuCadd(p[a], cuCmul(blk.c[a][b], vj));
@@ -373,6 +423,10 @@ public:
 
             if (blk.lane % SPAN == 0)
                 reinterpret_cast<double *>(sh.y)[2 * blk.col(blk.lane / SPAN / 2) + blk.lane / SPAN % 2] = sum;
+        }
+        if (late && blk.last(RA - 1, CB - 1)) {
+            blk.c[RA - 1][CB - 1] = late_corner(st + KD - 1, st + KD - 1);
+            p[RA - 1] = cuCadd(p[RA - 1], scale(blk.c[RA - 1][CB - 1].x, sh.v[KD - 1]));
         }
         sum_rows(p);
         /* w = y + alpha v, alpha = -1/2 g (y^H v). */
@@ -465,13 +519,18 @@ public:
         cuDoubleComplex tau = sh.tau;
         cuDoubleComplex p[RA];
 
-        blk.load(bd, j1, st, lm, kd, false);
+        blk.load(bd, j1, st, lm, kd, false, late);
 #pragma unroll
         for (int a = 0; a < RA; a++) {
             p[a] = zero();
 #pragma unroll
             for (int b = 0; b < CB; b++)
-                p[a] = cuCadd(p[a], cuCmul(blk.c[a][b], sh.v[blk.col(b)]));
+                if (!(late && blk.last(a, b)))
+                    p[a] = cuCadd(p[a], cuCmul(blk.c[a][b], sh.v[blk.col(b)]));
+        }
+        if (late && blk.last(RA - 1, CB - 1)) {
+            blk.c[RA - 1][CB - 1] = late_corner(j1 + KD - 1, st + KD - 1);
+            p[RA - 1] = cuCadd(p[RA - 1], cuCmul(blk.c[RA - 1][CB - 1], sh.v[KD - 1]));
         }
         for (int i = threadIdx.x; i < KD; i += blockDim.x)
             sh.y[i] = zero();
@@ -539,11 +598,18 @@ public:
         cuda::atomic_ref<int, cuda::thread_scope_device> done(bd.progress[s]);
 
         for (m = 0; m < K; m++) {
+            /* Kernel m+2 of sweep s-1, when it exists, shares entry
+             * (kd-1, kd-1) of this kernel's block, a whole one. */
+            late = C == corners::waited_late && m + 2 < Kprev;
             if (s > 0 && threadIdx.x == 0) {
                 cuda::atomic_ref<int, cuda::thread_scope_device> prev(bd.progress[s - 1]);
-                /* Kernel m+1 finished and m+2's corner final (or m+2
-                 * finished); a short sweep before this one finished. */
-                int need = m + 2 >= Kprev ? 2 * (int)Kprev : EARLY ? 2 * (int)(m + 2) + 1 : 2 * (int)(m + 3);
+                /* Kernel m+1 finished, and m+2's corner final unless
+                 * late_corner() waits for it (or m+2 finished); a short
+                 * sweep before this one finished. */
+                int need = m + 2 >= Kprev ? 2 * (int)Kprev
+                         : late           ? 2 * (int)(m + 2)
+                         : EARLY          ? 2 * (int)(m + 2) + 1
+                                          : 2 * (int)(m + 3);
 
                 while (prev.load(cuda::memory_order_acquire) < need)
                     __nanosleep(32);
@@ -570,13 +636,13 @@ public:
 
 /* MINB blocks per SM at least: enough sweeps in flight for the registers
  * a block's tile takes. */
-template <int KD, int W, int MINB, bool EARLY>
+template <int KD, int W, int MINB, corners C>
 __global__ void __launch_bounds__(32 * W, MINB) zhb2st_chase_kernel(band bd)
 {
     __shared__ chase_shared<KD, W> sh;
 
     for (int64_t s = blockIdx.x; s < bd.nsweeps; s += gridDim.x) {
-        sweep_runner<KD, W, EARLY> r(bd, sh, s);
+        sweep_runner<KD, W, C> r(bd, sh, s);
 
         r.run();
         __syncthreads();
@@ -609,7 +675,7 @@ __global__ void tridiag_kernel(int64_t n, int64_t ldab, const cuDoubleComplex *a
 }
 
 /* How many blocks of the chase kernel the GPU holds at once. */
-template <int KD, int W, int MINB, bool EARLY>
+template <int KD, int W, int MINB, corners C>
 cudaError_t resident_blocks(int64_t *resident)
 {
     int device, nsm, per_sm;
@@ -617,7 +683,7 @@ cudaError_t resident_blocks(int64_t *resident)
 
     if ((err = cudaGetDevice(&device)) != cudaSuccess ||
         (err = cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess ||
-        (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, zhb2st_chase_kernel<KD, W, MINB, EARLY>,
+        (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, zhb2st_chase_kernel<KD, W, MINB, C>,
                                                              32 * W, 0)) != cudaSuccess)
         return err;
     if (per_sm < 1)
@@ -628,21 +694,21 @@ cudaError_t resident_blocks(int64_t *resident)
 
 /* On at most @p resident blocks, those of this kernel the GPU holds at
  * once: a block may wait for any other. */
-template <int KD, int W, int MINB, bool EARLY>
+template <int KD, int W, int MINB, corners C>
 cudaError_t launch_chase_on(const band &bd, int64_t resident, cudaStream_t stream)
 {
-    zhb2st_chase_kernel<KD, W, MINB, EARLY>
+    zhb2st_chase_kernel<KD, W, MINB, C>
         <<<(unsigned)(resident < bd.nsweeps ? resident : bd.nsweeps), 32 * W, 0, stream>>>(bd);
     return cudaGetLastError();
 }
 
-template <int KD, int W, int MINB, bool EARLY>
+template <int KD, int W, int MINB, corners C>
 cudaError_t launch_chase(const band &bd, cudaStream_t stream)
 {
     int64_t resident;
-    cudaError_t err = resident_blocks<KD, W, MINB, EARLY>(&resident);
+    cudaError_t err = resident_blocks<KD, W, MINB, C>(&resident);
 
-    return err != cudaSuccess ? err : launch_chase_on<KD, W, MINB, EARLY>(bd, resident, stream);
+    return err != cudaSuccess ? err : launch_chase_on<KD, W, MINB, C>(bd, resident, stream);
 }
 
 /*
@@ -652,18 +718,25 @@ cudaError_t launch_chase(const band &bd, cudaStream_t stream)
  * blocks the GPU holds.  The chase alone on one H200, against the kernels
  * without: kd = 64, n = 8192 / 16384 / 32768, 1.067 / 1.031 / 0.976x as
  * fast; kd = 128, n = 3000 and 4097, 1.22x; kd = 32 (four blocks a
- * multiprocessor), n = 8192 and 16384, 0.98x, so never there.
+ * multiprocessor), n = 8192 and 16384, 0.98x, so never there.  Waiting for
+ * them late takes a little more from each kernel and pays only where those
+ * sweeps are fewer than the blocks: kd = 64, against released corners
+ * waited for at the start, n = 8192 / 12288 1.050 / 1.027x as fast, 16384
+ * and 24576 0.99 and 0.96x; kd = 128, n = 4097 and 8192, 1.06 and 1.04x.
  */
 template <int KD, int W>
-cudaError_t launch_chase_releasing_where_chained(const band &bd, cudaStream_t stream)
+cudaError_t launch_chase_by_chain(const band &bd, cudaStream_t stream)
 {
     int64_t resident;
-    cudaError_t err = resident_blocks<KD, W, 1, true>(&resident);
+    cudaError_t err = resident_blocks<KD, W, 1, corners::released>(&resident);
 
     if (err != cudaSuccess)
         return err;
-    return bd.n <= 3 * bd.kd * resident ? launch_chase_on<KD, W, 1, true>(bd, resident, stream)
-                                        : launch_chase<KD, W, 1, false>(bd, stream);
+    if (bd.n > 3 * bd.kd * resident)
+        return launch_chase<KD, W, 1, corners::finished>(bd, stream);
+    if (bd.kd == KD && 2 * bd.n <= 3 * bd.kd * resident)
+        return launch_chase<KD, W, 1, corners::waited_late>(bd, stream);
+    return launch_chase_on<KD, W, 1, corners::released>(bd, resident, stream);
 }
 
 } // namespace
@@ -696,9 +769,9 @@ extern "C" cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, con
          * 0.250, 0.727 s against 0.165, 0.351, 0.938), since a sweep's kernels
          * follow each other on the chain and more threads shorten each; eight
          * with three blocks per SM spill. */
-        err = kd <= 32 ? launch_chase<32, 8, 4, false>(bd, stream)
-            : kd <= 64 ? launch_chase_releasing_where_chained<64, 16>(bd, stream)
-                       : launch_chase_releasing_where_chained<128, 16>(bd, stream);
+        err = kd <= 32 ? launch_chase<32, 8, 4, corners::finished>(bd, stream)
+            : kd <= 64 ? launch_chase_by_chain<64, 16>(bd, stream)
+                       : launch_chase_by_chain<128, 16>(bd, stream);
         if (err != cudaSuccess)
             return err;
     }
