@@ -169,10 +169,12 @@ inline size_t shared_bytes(int64_t m, int64_t nb, int nblocks)
     return (size_t)(nb + (m + nblocks - 1) / nblocks + 1) * sizeof(cuDoubleComplex);
 }
 
-/* Whether @p nblocks blocks run the register kernel: each then holds at most REG_ROWS rows. */
+/* Whether @p nblocks blocks run the register kernel: each then holds at
+ * most REG_ROWS rows, and a lane reads the results of at most
+ * REG_LANE_BLOCKS of them. */
 inline bool use_regs(int64_t m, int64_t nb, int nblocks)
 {
-    return regs_kernel(nb) != NULL && (m + nblocks - 1) / nblocks <= REG_ROWS;
+    return regs_kernel(nb) != NULL && (m + nblocks - 1) / nblocks <= REG_ROWS && nblocks <= 32 * REG_LANE_BLOCKS;
 }
 
 /* What the launchers ask of the current GPU, queried once per device by
@@ -260,7 +262,7 @@ extern "C" int startrd_cuda_zgeqr2_panel_blocks(int64_t m, int64_t nb)
 
     if (f.status != cudaSuccess)
         return 0;
-    if (regs_kernel(nb) != NULL && 2 * want <= regs_resident(f, nb))
+    if (regs_kernel(nb) != NULL && 2 * want <= regs_resident(f, nb) && want <= 32 * REG_LANE_BLOCKS)
         return (int)(want < 1 ? 1 : want);
     if (want > STARTRD_CUDA_ZGEQR2_BLOCKS)
         want = STARTRD_CUDA_ZGEQR2_BLOCKS;

@@ -20,8 +20,14 @@ namespace {
  * synchronisation and one after it suffice.  One H200, nb = 64, alone /
  * beside a stream of ZGEMMs: m = 8192 (64 blocks) 0.55 / 0.63 ms against
  * 0.92 / 1.00 for the first kernel, m = 16384 (128 blocks) 0.70 / 0.83
- * against 0.98 / 1.08; 8-9 us per column at m = 8192, most of it the grid-wide
- * synchronisation and the reads of every block's partial results after it. */
+ * against 0.98 / 1.08.  A column costs nearly as much on 7 blocks as on
+ * 64 (clock64 in block 0, m = 832 / 8192, cycles): the column's sums and
+ * the barrier after them 2600 / 2600, the d_c 2300 / 2300, the grid-wide
+ * synchronisation 1600 / 1700, the reads of every block's results and the
+ * reflector 4400 / 6100, the update 2800 / 2700: a chain of short
+ * phases, not the reads.  scale2() as a product, the reads in two rounds,
+ * the reflector on fewer divisions and no d_c for columns left of j took
+ * the panel alone from 454 / 522 us to 402 / 476. */
 const int REG_K = REG_ROWS / 32, REG_WARPS = REG_THREADS / 32;
 
 template <int REG_COLS>
@@ -37,7 +43,11 @@ __global__ void __launch_bounds__(REG_THREADS, 1) zgeqr2_panel_regs_kernel(int m
     __shared__ cuDoubleComplex xs[2][REG_ROWS];   /* x scaled by 2^-e, for the block's rows */
     __shared__ int xe[2];                         /* that e */
     __shared__ reflector rf;
+    __shared__ int owner_of[REG_WARPS * REG_COLS];   /* the block holding row j, found once */
     cuDoubleComplex a[REG_K][REG_COLS];
+
+    for (int j = (int)threadIdx.x; j < nb; j += REG_THREADS)
+        owner_of[j] = row_owner(m, nblocks, j);
 
 #pragma unroll
     for (int k = 0; k < REG_K; k++)
@@ -109,6 +119,8 @@ __global__ void __launch_bounds__(REG_THREADS, 1) zgeqr2_panel_regs_kernel(int m
 #pragma unroll
             for (int t = 0; t < REG_COLS; t++) {
                 d[2 * t] = d[2 * t + 1] = 0.0;
+                if (warp + REG_WARPS * t <= j)
+                    continue;   /* not needed: the whole warp skips it */
 #pragma unroll
                 for (int k = 0; k < REG_K; k++)
                     conj_dot_add(d[2 * t], d[2 * t + 1], xs[j % 2][lane + 32 * k], a[k][t]);
@@ -146,47 +158,73 @@ __global__ void __launch_bounds__(REG_THREADS, 1) zgeqr2_panel_regs_kernel(int m
         }
         grid.sync();
 
-        /* Warp 0 derives the reflector; every warp sums, for its columns,
-         * S_c = sum_b 2^(e_b - emax) d_c(b) (lanes over blocks, then the warp). */
-        const double *ro = all + (int64_t)row_owner(m, nblocks, j) * stride;
-        double sr[REG_COLS], si[REG_COLS];
+        /* Every block's results in two rounds of loads, each issued at
+         * once: the exponents (with, for warp 0, Blue's sums and alpha)
+         * and row j of the warp's columns, then the d_c.  A loop over the
+         * blocks that loads as it goes waits on L2 once per block and
+         * quantity.  Warp 0 derives the reflector; every warp sums, for its
+         * columns, S_c = sum_b 2^(e_b - emax) d_c(b) (lanes over blocks,
+         * then the warp). */
+        const int owner = owner_of[j];
+        const double *ro = all + (int64_t)owner * stride, *r = ro + P_D + 2 * (int64_t)nb;
+        double pe[REG_LANE_BLOCKS], sr[REG_COLS], si[REG_COLS];
+        lane_sums ls;
+        int emax = INT_MIN;
+
+#pragma unroll
+        for (int q = 0; q < REG_LANE_BLOCKS; q++) {
+            const int k = lane + 32 * q;
+
+            pe[q] = k < nblocks ? all[k * stride + P_EXP] : NO_ENTRY;
+            if (warp == 0 && k < nblocks)
+                lane_sums_add(ls, all + k * stride);
+        }
+        /* Lane 2t + i holds part i of A(j, c) for the warp's column c = warp + REG_WARPS t. */
+        const int rc = warp + REG_WARPS * (lane / 2);
+        const double rj = lane < 2 * REG_COLS && rc > j && rc < nb ? r[2 * rc + lane % 2] : 0.0;
 
         if (warp == 0)
-            derive_reflector(all, nblocks, stride, m, j, lane, &rf);
-        {
-            const int emax = parts_emax(all, nblocks, stride, lane);
-
+            reflector_from_lanes(ls, owner, ro[P_ALPHA], ro[P_ALPHA + 1], lane, &rf);
 #pragma unroll
-            for (int t = 0; t < REG_COLS; t++)
-                sr[t] = si[t] = 0.0;
-            for (int k = lane; k < nblocks; k += 32) {
-                const double *p = all + k * stride;
-                const double pe = p[P_EXP], g = pe == NO_ENTRY ? 0.0 : pow2_nonpositive((int)pe - emax);
-
+        for (int q = 0; q < REG_LANE_BLOCKS; q++)
+            if (pe[q] != NO_ENTRY && (int)pe[q] > emax)
+                emax = (int)pe[q];
+        emax = warp_max_int(emax);
+        emax = emax == INT_MIN ? 0 : emax;
 #pragma unroll
-                for (int t = 0; t < REG_COLS; t++) {
-                    int c = warp + REG_WARPS * t;
+        for (int t = 0; t < REG_COLS; t++)
+            sr[t] = si[t] = 0.0;
+#pragma unroll
+        for (int q = 0; q < REG_LANE_BLOCKS; q++) {
+            const int k = lane + 32 * q;
+            const double *p = all + k * stride;
+            const double g = pe[q] == NO_ENTRY ? 0.0 : pow2_nonpositive((int)pe[q] - emax);
 
-                    if (c > j && c < nb) {
-                        sr[t] += g * p[P_D + 2 * c];
-                        si[t] += g * p[P_D + 2 * c + 1];
-                    }
+            if (k >= nblocks)
+                continue;
+#pragma unroll
+            for (int t = 0; t < REG_COLS; t++) {
+                int c = warp + REG_WARPS * t;
+
+                if (c > j && c < nb) {
+                    sr[t] += g * p[P_D + 2 * c];
+                    si[t] += g * p[P_D + 2 * c + 1];
                 }
             }
-            {
-                double v[2 * REG_COLS], sum;
+        }
+        {
+            double v[2 * REG_COLS], sum;
 
 #pragma unroll
-                for (int t = 0; t < REG_COLS; t++) {
-                    v[2 * t] = sr[t];
-                    v[2 * t + 1] = si[t];
-                }
-                sum = startrd_warp_sums<2 * REG_COLS>(v, lane);
+            for (int t = 0; t < REG_COLS; t++) {
+                v[2 * t] = sr[t];
+                v[2 * t + 1] = si[t];
+            }
+            sum = startrd_warp_sums<2 * REG_COLS>(v, lane);
 #pragma unroll
-                for (int t = 0; t < REG_COLS; t++) {
-                    sr[t] = __shfl_sync(0xffffffffu, sum, (2 * t) * (16 / REG_COLS));
-                    si[t] = __shfl_sync(0xffffffffu, sum, (2 * t + 1) * (16 / REG_COLS));
-                }
+            for (int t = 0; t < REG_COLS; t++) {
+                sr[t] = __shfl_sync(0xffffffffu, sum, (2 * t) * (16 / REG_COLS));
+                si[t] = __shfl_sync(0xffffffffu, sum, (2 * t + 1) * (16 / REG_COLS));
             }
         }
         __syncthreads();
@@ -198,15 +236,16 @@ __global__ void __launch_bounds__(REG_THREADS, 1) zgeqr2_panel_regs_kernel(int m
         /* A(j:, c) -= conj(tau) w_c v with w_c = A(j, c) + conj(s) S_c and
          * v = x 2^-emax s below the diagonal, 1 on it. */
         {
-            const double *r = ro + P_D + 2 * (int64_t)nb;
             cuDoubleComplex f[REG_COLS];
 
 #pragma unroll
             for (int t = 0; t < REG_COLS; t++) {
-                int c = warp + REG_WARPS * t;
+                const int c = warp + REG_WARPS * t;
+                const cuDoubleComplex a = make_cuDoubleComplex(__shfl_sync(0xffffffffu, rj, 2 * t),
+                                                               __shfl_sync(0xffffffffu, rj, 2 * t + 1));
 
                 f[t] = c > j && c < nb
-                           ? cuCmul(cuConj(rf.tau), cuCadd(make_cuDoubleComplex(r[2 * c], r[2 * c + 1]),
+                           ? cuCmul(cuConj(rf.tau), cuCadd(a,
                                                            cuCmul(cuConj(rf.s), make_cuDoubleComplex(sr[t], si[t]))))
                            : make_cuDoubleComplex(0.0, 0.0);
             }
