@@ -58,7 +58,7 @@ __global__ void __launch_bounds__(THREADS) zgeqr2_panel_kernel(int m, int nb, cu
         amax = 0.0;
         for (int k = 0; k < WARPS; k++)
             amax = fmax(amax, red[0][k]);
-        e = amax > 0.0 ? ilogb(amax) : 0;
+        e = amax > 0.0 ? exponent_of(amax) : 0;
         if (threadIdx.x < 3) {
             double sum = 0.0;
 

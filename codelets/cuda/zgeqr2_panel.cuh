@@ -23,6 +23,7 @@
 #include "kernels_cuda.h"
 #include "warp_reduce.cuh"
 
+#include <cfloat>
 #include <climits>
 
 namespace startrd_zgeqr2 {
@@ -59,6 +60,19 @@ __device__ inline void blue_add(blue &b, double ax)
         b.asml += (ax * ssml) * (ax * ssml);
     else
         b.amed += ax * ax;
+}
+
+/* Some lane of the warp holds a sum of entries out of Blue's middle range:
+ * rare, so those sums are reduced only then (zeros otherwise). */
+__device__ inline bool blue_outer(double asml, double abig)
+{
+    return __any_sync(0xffffffffu, asml != 0.0 || abig != 0.0);
+}
+
+/* ilogb(x) for x > 0, from the bits where x is normal. */
+__device__ inline int exponent_of(double x)
+{
+    return x >= DBL_MIN ? (int)((__double_as_longlong(x) >> 52) & 0x7ff) - 1023 : ilogb(x);
 }
 
 /* DZNRM2's combination of the accumulators. */
@@ -114,10 +128,11 @@ __device__ inline double pow2_nonpositive(int e)
     return e < -1022 ? 0.0 : __longlong_as_double((long long)(e + 1023) << 52);
 }
 
+/* The largest of the warp's values, in every lane. */
 __device__ inline double warp_max(double v)
 {
     for (int o = 16; o > 0; o /= 2)
-        v = fmax(v, __shfl_down_sync(0xffffffffu, v, o));
+        v = fmax(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
 
@@ -238,8 +253,13 @@ __device__ inline void lane_sums_add(lane_sums &l, const double *p)
  * to @p rf.  The diagonal entry alr + i ali is the owner's. */
 __device__ inline void reflector_from_lanes(lane_sums l, int owner, double alr, double ali, int lane, reflector *rf)
 {
-    double asml = startrd_warp_sum(l.asml), amed = startrd_warp_sum(l.amed), abig = startrd_warp_sum(l.abig);
+    double asml = 0.0, amed = startrd_warp_sum(l.amed), abig = 0.0;
     int emax = warp_max_int(l.emax);
+
+    if (blue_outer(l.asml, l.abig)) {
+        asml = startrd_warp_sum(l.asml);
+        abig = startrd_warp_sum(l.abig);
+    }
 
     if (lane == 0) {
         *rf = reflector_from_sums(asml, amed, abig, emax == INT_MIN ? 0 : emax, alr, ali);
