@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(THREADS) zgeqr2_panel_kernel(int m, int nb, cu
             blue_add(b, re);
             blue_add(b, im);
         }
-        amax = warp_max(amax);
+        amax = startrd_warp_max(amax);
         b.asml = startrd_warp_sum(b.asml);
         b.amed = startrd_warp_sum(b.amed);
         b.abig = startrd_warp_sum(b.abig);
@@ -174,7 +174,7 @@ inline size_t shared_bytes(int64_t m, int64_t nb, int nblocks)
  * REG_LANE_BLOCKS of them. */
 inline bool use_regs(int64_t m, int64_t nb, int nblocks)
 {
-    return regs_kernel(nb) != NULL && (m + nblocks - 1) / nblocks <= REG_ROWS && nblocks <= 32 * REG_LANE_BLOCKS;
+    return regs_kernel(nb) != NULL && (m + nblocks - 1) / nblocks <= REG_ROWS && nblocks <= REG_MAX_BLOCKS;
 }
 
 /* What the launchers ask of the current GPU, queried once per device by
@@ -262,7 +262,7 @@ extern "C" int startrd_cuda_zgeqr2_panel_blocks(int64_t m, int64_t nb)
 
     if (f.status != cudaSuccess)
         return 0;
-    if (regs_kernel(nb) != NULL && 2 * want <= regs_resident(f, nb) && want <= 32 * REG_LANE_BLOCKS)
+    if (regs_kernel(nb) != NULL && 2 * want <= regs_resident(f, nb) && want <= REG_MAX_BLOCKS)
         return (int)(want < 1 ? 1 : want);
     if (want > STARTRD_CUDA_ZGEQR2_BLOCKS)
         want = STARTRD_CUDA_ZGEQR2_BLOCKS;

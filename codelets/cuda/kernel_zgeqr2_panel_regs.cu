@@ -87,7 +87,7 @@ __global__ void __launch_bounds__(REG_THREADS, 1) zgeqr2_panel_regs_kernel(int m
                     }
                 }
             }
-            amax = warp_max(amax);
+            amax = startrd_warp_max(amax);
             if (blue_outer(b.asml, b.abig)) {
                 b.asml = startrd_warp_sum(b.asml);
                 b.abig = startrd_warp_sum(b.abig);
@@ -191,8 +191,7 @@ __global__ void __launch_bounds__(REG_THREADS, 1) zgeqr2_panel_regs_kernel(int m
             reflector_from_lanes(ls, owner, ro[P_ALPHA], ro[P_ALPHA + 1], lane, &rf);
 #pragma unroll
         for (int q = 0; q < REG_LANE_BLOCKS; q++)
-            if (pe[q] != NO_ENTRY && (int)pe[q] > emax)
-                emax = (int)pe[q];
+            emax = fold_exponent(emax, pe[q]);
         emax = warp_max_int(emax);
         emax = emax == INT_MIN ? 0 : emax;
 #pragma unroll
@@ -245,11 +244,11 @@ __global__ void __launch_bounds__(REG_THREADS, 1) zgeqr2_panel_regs_kernel(int m
 #pragma unroll
             for (int t = 0; t < REG_COLS; t++) {
                 const int c = warp + REG_WARPS * t;
-                const cuDoubleComplex a = make_cuDoubleComplex(__shfl_sync(0xffffffffu, rj, 2 * t),
-                                                               __shfl_sync(0xffffffffu, rj, 2 * t + 1));
+                const cuDoubleComplex ajc = make_cuDoubleComplex(__shfl_sync(0xffffffffu, rj, 2 * t),
+                                                                 __shfl_sync(0xffffffffu, rj, 2 * t + 1));
 
                 f[t] = c > j && c < nb
-                           ? cuCmul(cuConj(rf.tau), cuCadd(a,
+                           ? cuCmul(cuConj(rf.tau), cuCadd(ajc,
                                                            cuCmul(cuConj(rf.s), make_cuDoubleComplex(sr[t], si[t]))))
                            : make_cuDoubleComplex(0.0, 0.0);
             }

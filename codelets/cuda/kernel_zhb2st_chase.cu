@@ -44,13 +44,6 @@ __device__ __forceinline__ double warp_sum(double x)
     return x;
 }
 
-__device__ __forceinline__ double warp_max(double x)
-{
-    for (int o = 16; o > 0; o >>= 1)
-        x = fmax(x, __shfl_xor_sync(0xffffffffu, x, o));
-    return x;
-}
-
 __device__ __forceinline__ cuDoubleComplex warp_zsum(cuDoubleComplex x)
 {
     return make_cuDoubleComplex(warp_sum(x.x), warp_sum(x.y));
@@ -192,7 +185,7 @@ __device__ double warp_zlarfg(int len, cuDoubleComplex (&xs)[RA], cuDoubleComple
                 big = fmax(big, fmax(fabs(xs[a].x), fabs(xs[a].y)));
                 ssq += xs[a].x * xs[a].x + xs[a].y * xs[a].y;
             }
-        big = warp_max(big);
+        big = startrd_warp_max(big);
         ssq = warp_sum(ssq);
     };
     /* The norm of x_1.. from sums(), scaled by the largest entry, as
@@ -330,11 +323,17 @@ public:
      */
     __device__ cuDoubleComplex late_corner(int64_t i, int64_t j) const
     {
+        wait_previous(2 * (int)(m + 2) + 1);
+        return __ldcg(bd.ab + i + j * bd.ld);
+    }
+
+    /* Until sweep s-1's progress reaches @p need. */
+    __device__ void wait_previous(int need) const
+    {
         cuda::atomic_ref<int, cuda::thread_scope_device> prev(bd.progress[s - 1]);
 
-        while (prev.load(cuda::memory_order_acquire) < 2 * (int)(m + 2) + 1)
+        while (prev.load(cuda::memory_order_acquire) < need)
             __nanosleep(32);
-        return __ldcg(bd.ab + i + j * bd.ld);
     }
 
     /* Warp 0: v, tau to shared memory. */
@@ -602,7 +601,6 @@ public:
              * (kd-1, kd-1) of this kernel's block, a whole one. */
             late = C == corners::waited_late && m + 2 < Kprev;
             if (s > 0 && threadIdx.x == 0) {
-                cuda::atomic_ref<int, cuda::thread_scope_device> prev(bd.progress[s - 1]);
                 /* Kernel m+1 finished, and m+2's corner final unless
                  * late_corner() waits for it (or m+2 finished); a short
                  * sweep before this one finished. */
@@ -611,8 +609,7 @@ public:
                          : EARLY          ? 2 * (int)(m + 2) + 1
                                           : 2 * (int)(m + 3);
 
-                while (prev.load(cuda::memory_order_acquire) < need)
-                    __nanosleep(32);
+                wait_previous(need);
             }
             __syncthreads();
             int64_t J = m / 2, st = s + 1 + J * bd.kd;

@@ -10,6 +10,14 @@ __device__ inline double startrd_warp_sum(double v)
     return v;
 }
 
+/* The largest v over the 32 lanes, in every lane; every lane must call. */
+__device__ inline double startrd_warp_max(double v)
+{
+    for (int o = 16; o > 0; o /= 2)
+        v = fmax(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+
 /* The sums over the warp of N values per lane (N a power of two up to 32),
  * halving the values each lane carries at each of the first log2(N)
  * exchanges: N + log2(32/N) - 1 shuffles instead of 5N.  Value i's sum

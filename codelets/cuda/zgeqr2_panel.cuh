@@ -128,14 +128,6 @@ __device__ inline double pow2_nonpositive(int e)
     return e < -1022 ? 0.0 : __longlong_as_double((long long)(e + 1023) << 52);
 }
 
-/* The largest of the warp's values, in every lane. */
-__device__ inline double warp_max(double v)
-{
-    for (int o = 16; o > 0; o /= 2)
-        v = fmax(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
-}
-
 /* The scalars of column j, the same in every block. */
 struct reflector {
     int skip;                 /* tau = 0: H = I */
@@ -239,13 +231,18 @@ struct lane_sums {
     int emax = INT_MIN;
 };
 
+/* The larger of @p emax and a block's published exponent @p pe. */
+__device__ inline int fold_exponent(int emax, double pe)
+{
+    return pe != NO_ENTRY && (int)pe > emax ? (int)pe : emax;
+}
+
 __device__ inline void lane_sums_add(lane_sums &l, const double *p)
 {
     l.asml += p[P_ASML];
     l.amed += p[P_AMED];
     l.abig += p[P_ABIG];
-    if (p[P_EXP] != NO_ENTRY && (int)p[P_EXP] > l.emax)
-        l.emax = (int)p[P_EXP];
+    l.emax = fold_exponent(l.emax, p[P_EXP]);
 }
 
 /* The reflector from the lanes' shares, reduced over the warp in the same
@@ -283,7 +280,7 @@ __device__ inline void derive_reflector(const double *all, int nblocks, int64_t 
 
 /* The register kernel's shape: rows per block, threads per block, and at
  * most REG_LANE_BLOCKS blocks per lane when lanes go over the blocks. */
-const int REG_ROWS = 128, REG_THREADS = 512, REG_LANE_BLOCKS = 3;
+const int REG_ROWS = 128, REG_THREADS = 512, REG_LANE_BLOCKS = 3, REG_MAX_BLOCKS = 32 * REG_LANE_BLOCKS;
 
 /* The register kernel for nb columns (kernel_zgeqr2_panel_regs.cu); NULL
  * if they do not fit it. */
