@@ -13,6 +13,7 @@
 #include "cuda_lanes.h"
 #include "cuda_zgemm.h"
 #include "error.h"
+#include "her2k_piece.h"
 
 #include <cblas.h>
 #include <stdlib.h>
@@ -33,21 +34,26 @@ static struct wvw split(const startrd_piece_t *u)
     return p;
 }
 
-static void her2k_columns_cpu(void *buffers[], void *cl_arg)
+void startrd_her2k_piece_cpu(const startrd_piece_t *u)
 {
     const double complex one = 1.0, mone = -1.0;
+    struct wvw p = split(u);
+
+    cblas_zher2k(CblasColMajor, CblasLower, CblasNoTrans, u->w, p.nb, &mone, p.w, p.ld, p.v, p.ld, 1.0, u->c,
+                 u->ld);
+    if (u->below > 0)
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, u->below, u->w, 2 * p.nb, &mone, p.w + u->w, p.ld,
+                    p.v, p.ld, &one, u->c + u->w, u->ld);
+}
+
+static void her2k_columns_cpu(void *buffers[], void *cl_arg)
+{
     startrd_piece_t u;
 
     (void)cl_arg;
     for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers(); i = next) {
         next = startrd_next_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), &u);
-        struct wvw p = split(&u);
-
-        cblas_zher2k(CblasColMajor, CblasLower, CblasNoTrans, u.w, p.nb, &mone, p.w, p.ld,
-                     p.v, p.ld, 1.0, u.c, u.ld);
-        if (u.below > 0)
-            cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, u.below, u.w, 2 * p.nb, &mone,
-                        p.w + u.w, p.ld, p.v, p.ld, &one, u.c + u.w, u.ld);
+        startrd_her2k_piece_cpu(&u);
     }
 }
 
@@ -57,40 +63,49 @@ static void her2k_columns_cpu(void *buffers[], void *cl_arg)
  * panels, the band and the copies out read the lower one), and cuBLAS's
  * HER2K of a 1024 block, rank 64, took 55 us on an H200 where the GEMM
  * does twice its flops at 50 TFLOP/s in about 21 (its diagonal then made
- * real, see column_pieces.h).  Pieces are disjoint: they go round the worker's stream and
- * its lanes, whose calls then fill the GPU together where one alone would
- * not (the small pieces near the end). */
-static void her2k_columns_cuda(void *buffers[], void *cl_arg)
+ * real, see column_pieces.h). */
+int startrd_her2k_piece_cuda(cublasHandle_t h, const startrd_piece_t *u, const char *kernel)
 {
     const cuDoubleComplex one = {1.0, 0.0}, mone = {-1.0, 0.0};
-    const startrd_cuda_lanes_t *lanes = startrd_cuda_fork();
-    cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
-    cudaError_t ce = cudaSuccess;
+    struct wvw p = split(u);
+    cublasStatus_t st;
     cudaStream_t stream;
+    cudaError_t ce;
+
+    st = startrd_cuda_zgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, u->m, u->w, 2 * p.nb, &mone, (const cuDoubleComplex *)p.w,
+                            p.ld, (const cuDoubleComplex *)p.v, p.ld, &one, (cuDoubleComplex *)u->c, u->ld);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = cublasGetStream(h, &stream);
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        startrd_kernel_failure(kernel, "cuBLAS", st);
+        return -1;
+    }
+    if ((ce = startrd_cuda_real_diagonal((cuDoubleComplex *)u->c, u->ld, u->w, stream)) != cudaSuccess) {
+        startrd_kernel_failure(kernel, "cudaMemset2DAsync", ce);
+        return -1;
+    }
+    return 0;
+}
+
+/* Pieces are disjoint: they go round the worker's stream and its lanes,
+ * whose calls then fill the GPU together where one alone would not (the
+ * small pieces near the end). */
+static void her2k_columns_cuda(void *buffers[], void *cl_arg)
+{
+    const startrd_cuda_lanes_t *lanes = startrd_cuda_fork();
     startrd_piece_t u;
 
     (void)cl_arg;
     if (lanes == NULL)
         return;
-    for (int i = BUF_FIRST_COLUMN, next, lane = 0; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS;
+    for (int i = BUF_FIRST_COLUMN, next, lane = 0; i < startrd_current_nbuffers();
          i = next, lane = (lane + 1) % (STARTRD_CUDA_LANES + 1)) {
         next = startrd_next_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), &u);
-        struct wvw p = split(&u);
-        const cuDoubleComplex *w = (const cuDoubleComplex *)p.w, *v = (const cuDoubleComplex *)p.v;
-        cuDoubleComplex *c = (cuDoubleComplex *)u.c;
-        cublasHandle_t h = lane == 0 ? starpu_cublas_get_local_handle() : lanes->blas[lane - 1];
-
-        st = startrd_cuda_zgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, u.m, u.w, 2 * p.nb, &mone, w, p.ld, v, p.ld, &one,
-                                c, u.ld);
-        if (st == CUBLAS_STATUS_SUCCESS && (st = cublasGetStream(h, &stream)) == CUBLAS_STATUS_SUCCESS &&
-            (ce = startrd_cuda_real_diagonal(c, u.ld, u.w, stream)) != cudaSuccess)
+        if (startrd_her2k_piece_cuda(lane == 0 ? starpu_cublas_get_local_handle() : lanes->blas[lane - 1], &u,
+                                     "her2k_columns") != 0)
             break;
     }
     startrd_cuda_join(lanes);
-    if (st != CUBLAS_STATUS_SUCCESS)
-        startrd_kernel_failure("her2k_columns", "cuBLAS", st);
-    if (ce != cudaSuccess)
-        startrd_kernel_failure("her2k_columns", "cudaMemset2DAsync", ce);
 }
 #endif
 

@@ -7,9 +7,14 @@
  * factors go to the caller's TAU through a vector handle.
  * On the host the recursive ZGEQRT3 keeps the factorisation in Level-3 BLAS;
  * on a GPU the library's one-kernel ZGEQR2 (kernel_zgeqr2_panel.cu) factors
- * the panel where it lives, and T is built from the Gram matrix V^H V. */
+ * the panel where it lives, and T is built from the Gram matrix V^H V.
+ * Given the previous step's P = [W V W], the task first applies that
+ * step's update to its block column, which is all the panel waits for: as a
+ * task of its own, that update cost the chain from one panel to the next a
+ * runtime round trip per step. */
 #include "codelets.h"
 #include "error.h"
+#include "her2k_piece.h"
 
 #include <lapacke.h>
 #include <stdlib.h>
@@ -28,6 +33,20 @@ struct panel_view {
     int64_t m, nb, ldc, ldv, ldt, vrows, ntau;
     double complex *p, *v, *t, *tau;
 };
+
+/* The panel's own buffers, after P when the task updates the column first. */
+enum { PANEL_BUFFERS = 4 };
+
+static int updates_first(void)
+{
+    return startrd_current_nbuffers() > PANEL_BUFFERS;
+}
+
+/* The block column as a piece whose workspace is P: buffers P, column. */
+static void column_piece(void *buffers[], startrd_piece_t *u)
+{
+    startrd_next_piece(buffers, 1, 1, 2, u);
+}
 
 static struct panel_view view(void *buffers[], const struct panel_qr_args *a)
 {
@@ -50,8 +69,17 @@ static struct panel_view view(void *buffers[], const struct panel_qr_args *a)
 static void panel_qr_cpu(void *buffers[], void *cl_arg)
 {
     const struct panel_qr_args *a = cl_arg;
-    struct panel_view w = view(buffers, a);
+    struct panel_view w;
     lapack_int info;
+
+    if (updates_first()) {
+        startrd_piece_t u;
+
+        column_piece(buffers, &u);
+        startrd_her2k_piece_cpu(&u);
+        buffers++;
+    }
+    w = view(buffers, a);
 
     info = LAPACKE_zgeqrt3_work(LAPACK_COL_MAJOR, (lapack_int)w.m, (lapack_int)w.nb, w.p,
                                 (lapack_int)w.ldc, w.t, (lapack_int)w.ldt);
@@ -77,14 +105,23 @@ static void panel_qr_cpu(void *buffers[], void *cl_arg)
 static void panel_qr_cuda(void *buffers[], void *cl_arg)
 {
     const struct panel_qr_args *a = cl_arg;
-    struct panel_view w = view(buffers, a);
     cudaStream_t stream = starpu_cuda_get_local_stream();
     const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
-    cuDoubleComplex *p = (cuDoubleComplex *)w.p, *v = (cuDoubleComplex *)w.v, *t = (cuDoubleComplex *)w.t;
     cuDoubleComplex *tau;
+    long st;
+
+    if (updates_first()) {
+        startrd_piece_t u;
+
+        column_piece(buffers, &u);
+        if (startrd_her2k_piece_cuda(starpu_cublas_get_local_handle(), &u, "panel_qr") != 0)
+            return;
+        buffers++;
+    }
+    struct panel_view w = view(buffers, a);
+    cuDoubleComplex *p = (cuDoubleComplex *)w.p, *v = (cuDoubleComplex *)w.v, *t = (cuDoubleComplex *)w.t;
     int nblocks = startrd_cuda_zgeqr2_panel_blocks(w.m, w.nb);
     int64_t nscratch = startrd_cuda_zgeqr2_panel_scratch(w.nb, nblocks);
-    long st;
 
     /* Stream-ordered scratch: the scalar factors, then the QR's partial results. */
     if ((st = cudaMallocAsync((void **)&tau, (size_t)w.nb * sizeof *tau + (size_t)nscratch * sizeof(double),
@@ -116,25 +153,36 @@ static struct starpu_codelet panel_qr_codelet = {
     .name = "zpanel_qr",
     .cpu_funcs = {panel_qr_cpu},
     STARTRD_CUDA_ASYNC(panel_qr_cuda)
-    .nbuffers = 4,
-    .modes = {STARPU_RW, STARPU_W, STARPU_W, STARPU_W},
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
     .model = &panel_qr_model,
 };
 
 int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, int64_t crow, int64_t vrow,
-                           starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t tau)
+                           starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t tau,
+                           starpu_data_handle_t P)
 {
     struct panel_qr_args *args = malloc(sizeof *args);
     double nb = (double)starpu_matrix_get_ny(column), m = (double)(starpu_matrix_get_nx(column) - crow) - nb;
+    double flops = 8.0 * (m * nb * nb - nb * nb * nb / 3.0);
+    struct starpu_data_descr descr[PANEL_BUFFERS + 1];
+    int nbuffers = 0;
 
     if (args == NULL)
         return -ENOMEM;
     args->vrow = vrow;
     args->crow = crow;
+    if (P != NULL) {
+        descr[nbuffers++] = (struct starpu_data_descr){P, STARPU_R};
+        flops += 16.0 * (m + nb) * nb * nb;
+    }
+    descr[nbuffers++] = (struct starpu_data_descr){column, STARPU_RW};
+    descr[nbuffers++] = (struct starpu_data_descr){V, STARPU_W};
+    descr[nbuffers++] = (struct starpu_data_descr){T, STARPU_W};
+    descr[nbuffers++] = (struct starpu_data_descr){tau, STARPU_W};
     return starpu_task_insert(&panel_qr_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
-                              STARPU_RW, column, STARPU_W, V, STARPU_W, T, STARPU_W, tau,
+                              STARPU_DATA_MODE_ARRAY, descr, nbuffers,
                               STARTRD_PLACE_ARGS(place),
-                              STARPU_FLOPS, 8.0 * (m * nb * nb - nb * nb * nb / 3.0),
+                              STARPU_FLOPS, flops,
                               0);
 }

@@ -74,10 +74,13 @@ int startrd_task_zgeadd(startrd_place_t place, starpu_data_handle_t A, starpu_da
  * (the diagonal tile starts at row @p crow of the column's handle); writes
  * the explicit reflectors to V from absolute row @p vrow (zeros above), the
  * compact WY factor to T, and the scalar factors to the vector @p tau (as
- * many as it holds).
+ * many as it holds).  With @p P (or NULL), the previous step's [W V W], the
+ * task first updates the block column as startrd_task_zher2k_columns()
+ * would; the diagonal tile must then start the handle (@p crow = 0).
  */
 int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, int64_t crow, int64_t vrow,
-                           starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t tau);
+                           starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t tau,
+                           starpu_data_handle_t P);
 
 /** The operands of forming P = [W V W] (startrd_task_zform_wvw()). */
 typedef struct startrd_wvw_handles {

@@ -178,15 +178,16 @@ static void release_tau(void *tau)
 }
 
 /* On the GPU that owns the panel's column, which then never leaves it, on
- * its second stream: the trailing update of the step runs meanwhile.  The
- * scalar factors are brought home as soon as they exist: fetched one by one
- * when unregistered, each waited for a GPU driver round trip, 1.9 s in all
- * at n = 16384 on one H200. */
-static int panel(struct stage1 *s, int64_t k)
+ * its second stream: the trailing update of the step runs meanwhile.  With
+ * @p P (or NULL), the previous step's [W V W], the task first applies that
+ * step's update to the column.  The scalar factors are brought home as soon
+ * as they exist: fetched one by one when unregistered, each waited for a GPU
+ * driver round trip, 1.9 s in all at n = 16384 on one H200. */
+static int panel(struct stage1 *s, int64_t k, starpu_data_handle_t P)
 {
     int ret = startrd_task_zpanel_qr(on_owner_side(s, k, PRIO_CRITICAL), startrd_desc_column(&s->A, k),
                                      k * s->A.nb - startrd_desc_column_row0(&s->A, k), (k + 1) * s->A.nb,
-                                     s->V[k % 2], s->T[k % 2], s->tau[k]);
+                                     s->V[k % 2], s->T[k % 2], s->tau[k], P);
 
     return ret != 0 ? ret : starpu_data_acquire_cb(s->tau[k], STARPU_R, release_tau, s->tau[k]);
 }
@@ -383,19 +384,24 @@ static int update_columns(const struct stage1 *s, startrd_place_t place, int64_t
 }
 
 /* Block column k+1 first, so that panel k+1 can start, then the others.
- * Block column k+1 is updated beside the panels, on the second stream: the
- * thread of the first stream is busy launching the rest of the update when
- * this task ends and noticed its end 0.45 ms late (median, n = 16384), which
- * the panel waited for. */
+ * Block column k+1 is updated beside the panels, on the second stream, by
+ * the task of panel k+1 itself (the full scheme's update is a task of its
+ * own): the thread of the first stream is busy launching the rest of the
+ * update when a task there ends and noticed its end 0.45 ms late (median,
+ * n = 16384), which the panel waited for. */
 static void update(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
 {
     int b = k % 2;
     int64_t jnext = k + 1;
-    starpu_data_handle_t next = startrd_desc_column(&s->A, jnext);
-    *ret |= update_columns(s, on_owner_side(s, jnext, PRIO_CRITICAL), k, s->P[b * s->ncopies + copy_of(s, jnext)], 1,
-                           &next, &jnext);
-    if (k + 2 < s->A.nt)
-        *ret |= panel(s, k + 1);
+    starpu_data_handle_t next = startrd_desc_column(&s->A, jnext), P = s->P[b * s->ncopies + copy_of(s, jnext)];
+
+    if (k + 2 < s->A.nt && !s->full) {
+        *ret |= panel(s, k + 1, P);
+    } else {
+        *ret |= update_columns(s, on_owner_side(s, jnext, PRIO_CRITICAL), k, P, 1, &next, &jnext);
+        if (k + 2 < s->A.nt)
+            *ret |= panel(s, k + 1, NULL);
+    }
     for (int p = 0; p < s->nparts; p++) {
         int count = columns_of_part(s, p, k + 2, cols);
 
@@ -477,7 +483,7 @@ static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t 
 
     ret |= startrd_task_copied_in(s->scanned);
     if (nt > 1)
-        ret |= panel(s, 0);
+        ret |= panel(s, 0, NULL);
     for (int64_t k = 0; k + 1 < nt && ret == 0; k++) {
         char needed[STARPU_NMAXWORKERS];
 
