@@ -9,7 +9,8 @@
  * step.  The task that first touches Y zeroes it, so partial products need
  * no separate initialisation task.  The only partial product of a step
  * forms P = [W V W] at its end (form_wvw.h): the buffers T, ZM and P then
- * follow the block columns. */
+ * follow the block columns.  On a GPU that task takes a trailing matrix of
+ * up to WHOLE_HEMM_MAX_ROWS rows in one cuBLAS ZHEMM instead of pieces. */
 #include "codelets.h"
 #include "column_pieces.h"
 #include "cuda_lanes.h"
@@ -80,15 +81,56 @@ static void hemm_columns_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef STARTRD_USE_CUDA
+/* Trailing matrices up to this order go to one cuBLAS ZHEMM when a single
+ * task holds all of them (one GPU, or the last block columns): there the
+ * step is latency-bound, and the pieces' three streams, their buffer D and
+ * its sum cost more than they bring.  Above it the pieces win.  One H200,
+ * startrd-bench --ngpu 1 --repeat 4, three rounds, stage 1 with one ZHEMM
+ * at every order against the pieces: n = 8192 0.157, 0.153, 0.154 s
+ * against 0.164, 0.165, 0.160; 16384 0.762, 0.740, 0.759 against 0.749,
+ * 0.757, 0.751; 32768 5.106 and 5.118 against 4.991 and 4.989. */
+#define WHOLE_HEMM_MAX_ROWS 8192
+
+/* Y = A22 * V by one ZHEMM over the task's trapezoid, then P; 0 where the
+ * task does not qualify.  Y's rows above A22 are left as they were: this
+ * task is the only reader of Y. */
+static int hemm_whole_cuda(void *buffers[], const struct hemm_columns_args *a)
+{
+    const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
+    void *first = buffers[BUF_FIRST_COLUMN];
+    int64_t rows = STARPU_MATRIX_GET_NX(buffers[BUF_Y]), m = STARPU_MATRIX_GET_NX(first);
+    cublasStatus_t st;
+
+    if (!a->zero_y || !a->form_w || m > WHOLE_HEMM_MAX_ROWS)
+        return 0;
+    for (int j = BUF_FIRST_COLUMN + 1; j < columns_end(a); j++)
+        if (!startrd_continues(buffers, j))
+            return 0;
+    st = cublasZhemm(starpu_cublas_get_local_handle(), CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, (int)m,
+                     (int)STARPU_MATRIX_GET_NY(buffers[BUF_Y]), &one,
+                     (const cuDoubleComplex *)STARPU_MATRIX_GET_PTR(first), (int)STARPU_MATRIX_GET_LD(first),
+                     (const cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[BUF_V]) + (rows - m),
+                     (int)STARPU_MATRIX_GET_LD(buffers[BUF_V]), &zero,
+                     (cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[BUF_Y]) + (rows - m),
+                     (int)STARPU_MATRIX_GET_LD(buffers[BUF_Y]));
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        startrd_kernel_failure("hemm_columns", "cublasZhemm", st);
+    } else {
+        startrd_wvw_operands_t o = wvw_operands(buffers, a);
+
+        startrd_form_wvw_cuda(&o);
+    }
+    return 1;
+}
+
 /* Y[B] += A_BP * V[P] accumulates into rows that later pieces' own terms
  * write too, so those calls stay on the worker's stream, in order; the
  * terms of Y[P], row-disjoint between pieces, go to the lanes, into a
  * separate buffer D (rows from the first piece's down) added to Y at the
  * end.  A_BP^H * V[B] is the call that fills the GPU worst on its own
  * (a piece-wide x 64 product with a long inner dimension). */
-static void hemm_columns_cuda(void *buffers[], void *cl_arg)
+static void hemm_pieces_cuda(void *buffers[], const struct hemm_columns_args *a)
 {
-    const struct hemm_columns_args *a = cl_arg;
     const cuDoubleComplex one = {1.0, 0.0};
     cudaStream_t stream = starpu_cuda_get_local_stream();
     cublasHandle_t hd = starpu_cublas_get_local_handle();
@@ -145,6 +187,12 @@ static void hemm_columns_cuda(void *buffers[], void *cl_arg)
 
         startrd_form_wvw_cuda(&o);
     }
+}
+
+static void hemm_columns_cuda(void *buffers[], void *cl_arg)
+{
+    if (!hemm_whole_cuda(buffers, cl_arg))
+        hemm_pieces_cuda(buffers, cl_arg);
 }
 #endif
 

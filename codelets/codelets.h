@@ -91,7 +91,8 @@ typedef struct startrd_wvw_handles {
 /**
  * Y += (the given block columns' share of A22 * V), A22 Hermitian in lower
  * storage; V and Y are full-height and a column of height m starts at row
- * height(V) - m.  With @p zero_y set the task first zeroes all of Y.  With
+ * height(V) - m.  With @p zero_y set the task first zeroes all of Y (or,
+ * when it also forms P, writes Y from A22's first row down).  With
  * @p form (or NULL) the task then forms P from Y, V and @p form's handles
  * as startrd_task_zform_wvw() does: for the task that computes all of Y.
  */

@@ -35,24 +35,31 @@ typedef struct startrd_piece {
     double complex *ws[2];
 } startrd_piece_t;
 
+/* Whether block column buffer @p j continues buffer j - 1: it starts nb
+ * rows and nb columns after it, with the same leading dimension and width. */
+static inline int startrd_continues(void *buffers[], int j)
+{
+    int64_t nb = STARPU_MATRIX_GET_NY(buffers[j - 1]), ld = STARPU_MATRIX_GET_LD(buffers[j - 1]);
+
+    return STARPU_MATRIX_GET_PTR(buffers[j]) ==
+               STARPU_MATRIX_GET_PTR(buffers[j - 1]) + (uintptr_t)((ld + 1) * nb) * sizeof(double complex) &&
+           (int64_t)STARPU_MATRIX_GET_LD(buffers[j]) == ld && (int64_t)STARPU_MATRIX_GET_NY(buffers[j]) == nb;
+}
+
 /* The piece that starts at buffer @p i of a task whose first @p nws (1 or
  * 2) buffers are workspaces and whose block columns are buffers nws..end-1;
  * returns the index of the buffer after it. */
 static inline int startrd_next_piece(void *buffers[], int nws, int i, int end, startrd_piece_t *p)
 {
-    int64_t nb = STARPU_MATRIX_GET_NY(buffers[i]), ld = STARPU_MATRIX_GET_LD(buffers[i]);
-    uintptr_t next = STARPU_MATRIX_GET_PTR(buffers[i]);
+    int64_t nb = STARPU_MATRIX_GET_NY(buffers[i]);
     int64_t row;
-    int j = i;
+    int j = i + 1;
 
     p->m = (int)STARPU_MATRIX_GET_NX(buffers[i]);
-    p->ld = (int)ld;
+    p->ld = (int)STARPU_MATRIX_GET_LD(buffers[i]);
     p->c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[i]);
-    do {
-        next += (uintptr_t)((ld + 1) * nb) * sizeof(double complex);
+    while (j < end && (j - i + 1) * nb <= STARTRD_PIECE_COLS && startrd_continues(buffers, j))
         j++;
-    } while (j < end && (j - i + 1) * nb <= STARTRD_PIECE_COLS && STARPU_MATRIX_GET_PTR(buffers[j]) == next &&
-             (int64_t)STARPU_MATRIX_GET_LD(buffers[j]) == ld && (int64_t)STARPU_MATRIX_GET_NY(buffers[j]) == nb);
     p->w = (int)((j - i) * nb);
     p->below = p->m - p->w;
     /* Workspaces are indexed by absolute row; the piece ends at their last. */
