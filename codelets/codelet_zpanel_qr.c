@@ -48,6 +48,12 @@ static void column_piece(void *buffers[], startrd_piece_t *u)
     startrd_next_piece(buffers, 1, 1, 2, u);
 }
 
+/* The panel's own buffers: the column, V, T and tau. */
+static void **panel_buffers(void *buffers[])
+{
+    return updates_first() ? buffers + 1 : buffers;
+}
+
 static struct panel_view view(void *buffers[], const struct panel_qr_args *a)
 {
     struct panel_view w;
@@ -69,7 +75,7 @@ static struct panel_view view(void *buffers[], const struct panel_qr_args *a)
 static void panel_qr_cpu(void *buffers[], void *cl_arg)
 {
     const struct panel_qr_args *a = cl_arg;
-    struct panel_view w;
+    struct panel_view w = view(panel_buffers(buffers), a);
     lapack_int info;
 
     if (updates_first()) {
@@ -77,9 +83,7 @@ static void panel_qr_cpu(void *buffers[], void *cl_arg)
 
         column_piece(buffers, &u);
         startrd_her2k_piece_cpu(&u);
-        buffers++;
     }
-    w = view(buffers, a);
 
     info = LAPACKE_zgeqrt3_work(LAPACK_COL_MAJOR, (lapack_int)w.m, (lapack_int)w.nb, w.p,
                                 (lapack_int)w.ldc, w.t, (lapack_int)w.ldt);
@@ -105,9 +109,13 @@ static void panel_qr_cpu(void *buffers[], void *cl_arg)
 static void panel_qr_cuda(void *buffers[], void *cl_arg)
 {
     const struct panel_qr_args *a = cl_arg;
+    struct panel_view w = view(panel_buffers(buffers), a);
     cudaStream_t stream = starpu_cuda_get_local_stream();
     const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
+    cuDoubleComplex *p = (cuDoubleComplex *)w.p, *v = (cuDoubleComplex *)w.v, *t = (cuDoubleComplex *)w.t;
     cuDoubleComplex *tau;
+    int nblocks = startrd_cuda_zgeqr2_panel_blocks(w.m, w.nb);
+    int64_t nscratch = startrd_cuda_zgeqr2_panel_scratch(w.nb, nblocks);
     long st;
 
     if (updates_first()) {
@@ -116,12 +124,7 @@ static void panel_qr_cuda(void *buffers[], void *cl_arg)
         column_piece(buffers, &u);
         if (startrd_her2k_piece_cuda(starpu_cublas_get_local_handle(), &u, "panel_qr") != 0)
             return;
-        buffers++;
     }
-    struct panel_view w = view(buffers, a);
-    cuDoubleComplex *p = (cuDoubleComplex *)w.p, *v = (cuDoubleComplex *)w.v, *t = (cuDoubleComplex *)w.t;
-    int nblocks = startrd_cuda_zgeqr2_panel_blocks(w.m, w.nb);
-    int64_t nscratch = startrd_cuda_zgeqr2_panel_scratch(w.nb, nblocks);
 
     /* Stream-ordered scratch: the scalar factors, then the QR's partial results. */
     if ((st = cudaMallocAsync((void **)&tau, (size_t)w.nb * sizeof *tau + (size_t)nscratch * sizeof(double),
