@@ -7,7 +7,10 @@
  * factors go to the caller's TAU through a vector handle.
  * On the host the recursive ZGEQRT3 keeps the factorisation in Level-3 BLAS;
  * on a GPU the library's one-kernel ZGEQR2 (kernel_zgeqr2_panel.cu) factors
- * the panel where it lives, and T is built from the Gram matrix V^H V.
+ * the panel where it lives, or, for panels too tall for it to hold in
+ * registers, CholeskyQR2 with Householder reconstruction
+ * (kernel_zgeqrf_cholqr.cu), which hands a panel too ill-conditioned for it
+ * back to ZGEQR2; T is built from the Gram matrix V^H V.
  * Given the previous step's P = [W V W], the task first applies that
  * step's update to its block column, which is all the panel waits for: as a
  * task of its own, that update cost the chain from one panel to the next a
@@ -113,9 +116,18 @@ static void panel_qr_cuda(void *buffers[], void *cl_arg)
     cudaStream_t stream = starpu_cuda_get_local_stream();
     const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
     cuDoubleComplex *p = (cuDoubleComplex *)w.p, *v = (cuDoubleComplex *)w.v, *t = (cuDoubleComplex *)w.t;
-    cuDoubleComplex *tau;
+    cuDoubleComplex *tau, *work;
     int nblocks = startrd_cuda_zgeqr2_panel_blocks(w.m, w.nb);
+    /* CholeskyQR2 where the Householder kernel would stream its rows from
+     * memory (about 1.2-1.8 ms on 32 multiprocessors at m = 16384-32768,
+     * against 0.47-0.54 ms on about one); where the panel fits the
+     * register kernel, that kernel is as fast alone and faster beside the
+     * update (see the architecture notes). */
+    int cholqr = w.nb <= STARTRD_CUDA_CHOLQR_MAX_NB && !startrd_cuda_zgeqr2_panel_in_registers(w.m, w.nb, nblocks);
+    int64_t nwork = cholqr ? startrd_cuda_zgeqrf_cholqr_work(w.nb) : 0;
     int64_t nscratch = startrd_cuda_zgeqr2_panel_scratch(w.nb, nblocks);
+    const int *refused = NULL;
+    const char *call = NULL;
     long st;
 
     if (updates_first()) {
@@ -126,14 +138,25 @@ static void panel_qr_cuda(void *buffers[], void *cl_arg)
             return;
     }
 
-    /* Stream-ordered scratch: the scalar factors, then the QR's partial results. */
-    if ((st = cudaMallocAsync((void **)&tau, (size_t)w.nb * sizeof *tau + (size_t)nscratch * sizeof(double),
+    /* Stream-ordered scratch: the scalar factors, CholeskyQR's work, then
+     * the Householder kernel's partial results. */
+    if ((st = cudaMallocAsync((void **)&tau, (size_t)(w.nb + nwork) * sizeof *tau + (size_t)nscratch * sizeof(double),
                               stream)) != cudaSuccess) {
         startrd_kernel_failure("panel_qr", "cudaMallocAsync", st);
         return;
     }
-    if ((st = startrd_cuda_zgeqr2_panel(w.m, w.nb, p, w.ldc, tau, (double *)(tau + w.nb), nblocks, stream)) !=
-        cudaSuccess)
+    work = tau + w.nb;
+    /* V's rows of the panel hold CholeskyQR's Q until V is written below;
+     * the Householder kernel runs only on a panel CholeskyQR refused. */
+    if (cholqr) {
+        st = startrd_cuda_zgeqrf_cholqr(starpu_cublas_get_local_handle(), w.m, w.nb, p, w.ldc, v + a->vrow, w.ldv,
+                                        tau, work, stream, &call);
+        refused = startrd_cuda_zgeqrf_cholqr_flag(work, w.nb);
+    }
+    if (st != 0)
+        startrd_kernel_failure("panel_qr", call, st);
+    else if ((st = startrd_cuda_zgeqr2_panel(w.m, w.nb, p, w.ldc, tau, (double *)(work + nwork), nblocks, refused,
+                                             stream)) != cudaSuccess)
         startrd_kernel_failure("panel_qr", "zgeqr2_panel kernel", st);
     else if ((st = startrd_cuda_zpanel_v(w.m, w.nb, p, w.ldc, v, w.ldv, a->vrow, w.vrows, stream)) != cudaSuccess)
         startrd_kernel_failure("panel_qr", "zpanel_v kernel", st);

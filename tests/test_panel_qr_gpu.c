@@ -1,10 +1,15 @@
-/* The GPU panel QR (kernel_zgeqr2_panel.cu) against LAPACK's ZGEQRF on the
- * host: R within 30 m eps of the panel's largest entry, the reflectors and
- * their scalar factors within 30 m eps, and rows between m and lda stay
- * untouched.  Both kernels: the one holding the panel in registers (at most
- * 128 rows per block, nb <= 64) and the one streaming its rows from memory
- * (more rows per block, any nb), on random panels, panels with zero columns
- * and panels scaled by 1e-200 and 1e200.  Needs a GPU: skipped without one. */
+/* The GPU panel QR against LAPACK's ZGEQRF on the host: R within 30 m eps
+ * of the panel's largest entry, the reflectors and their scalar factors
+ * within 30 m eps, and rows between m and lda stay untouched.  Both
+ * Householder kernels (kernel_zgeqr2_panel.cu): the one holding the panel in
+ * registers (at most 128 rows per block, nb <= 64) and the one streaming its
+ * rows from memory (more rows per block, any nb); and CholeskyQR2 with
+ * Householder reconstruction (kernel_zgeqrf_cholqr.cu) followed by the
+ * Householder kernel it falls back to, as the panel codelet runs them, which
+ * must accept the random panels and refuse the others.  On random panels,
+ * panels with zero columns, panels scaled by 1e-200 and 1e200, and panels
+ * whose columns are nearly dependent (kappa about 1e9).  Needs a GPU:
+ * skipped without one. */
 #include "config.h"
 #include "testing.h"
 
@@ -17,16 +22,20 @@
 #ifdef STARTRD_USE_CUDA
 #include "kernels_cuda.h"
 
-enum variant { REGISTERS, STREAMING };
+enum variant { REGISTERS, STREAMING, CHOLQR };
+
+enum kind { RANDOM, ZERO_COLUMNS, TINY, HUGE, DEPENDENT, NKINDS };
 
 static const char *variant_name(enum variant v)
 {
-    return v == REGISTERS ? "registers" : "streaming";
+    return v == REGISTERS ? "registers" : v == STREAMING ? "streaming" : "cholqr";
 }
 
 /* Blocks that make the launcher pick @p v, or 0 if it cannot for this shape. */
 static int blocks_for(enum variant v, int64_t m, int64_t nb)
 {
+    if (v == CHOLQR)
+        return nb <= STARTRD_CUDA_CHOLQR_MAX_NB ? startrd_cuda_zgeqr2_panel_blocks(m, nb) : 0;
     if (v == REGISTERS)
         return nb <= 64 && m <= 64 * 128 ? (int)((m + 127) / 128) : 0;
     if (m <= 128)
@@ -34,18 +43,50 @@ static int blocks_for(enum variant v, int64_t m, int64_t nb)
     return (int)(m / 256 > 32 ? 32 : m / 256 > 0 ? m / 256 : 1);
 }
 
-static void panel_case(enum variant var, int64_t m, int64_t nb, int kind, uint64_t seed)
+/* The panel codelet's pair: CholeskyQR2, then the Householder kernel on a
+ * refused panel.  *refused: whether CholeskyQR2 refused it. */
+static cudaError_t cholqr_pair(int64_t m, int64_t nb, cuDoubleComplex *dA, int64_t lda, cuDoubleComplex *dtau,
+                               double *dscratch, int nblocks, int *refused)
 {
-    const double scale = kind == 2 ? 1e-200 : kind == 3 ? 1e200 : 1.0;
+    cuDoubleComplex *dq = NULL, *dwork = NULL;
+    cublasHandle_t handle = NULL;
+    const char *call = NULL;
+    cudaError_t st;
+    long bs = 0;
+
+    if ((st = cudaMalloc((void **)&dq, (size_t)(m * nb) * sizeof *dq)) == cudaSuccess &&
+        (st = cudaMalloc((void **)&dwork, (size_t)startrd_cuda_zgeqrf_cholqr_work(nb) * sizeof *dwork)) ==
+            cudaSuccess &&
+        (bs = cublasCreate(&handle)) == CUBLAS_STATUS_SUCCESS &&
+        (bs = startrd_cuda_zgeqrf_cholqr(handle, m, nb, dA, lda, dq, m, dtau, dwork, 0, &call)) == 0 &&
+        (st = startrd_cuda_zgeqr2_panel(m, nb, dA, lda, dtau, dscratch, nblocks,
+                                        startrd_cuda_zgeqrf_cholqr_flag(dwork, nb), 0)) == cudaSuccess)
+        st = cudaMemcpy(refused, startrd_cuda_zgeqrf_cholqr_flag(dwork, nb), sizeof *refused,
+                        cudaMemcpyDeviceToHost);
+    if (bs != 0) {
+        fprintf(stderr, "# %s failed with status %ld\n", call != NULL ? call : "cublasCreate", bs);
+        st = cudaErrorUnknown;
+    }
+    if (handle != NULL)
+        cublasDestroy(handle);
+    cudaFree(dq);
+    cudaFree(dwork);
+    return st;
+}
+
+static void panel_case(enum variant var, int64_t m, int64_t nb, enum kind kind, uint64_t seed)
+{
+    const double scale = kind == TINY ? 1e-200 : kind == HUGE ? 1e200 : 1.0;
     int64_t lda = m + 3;
     int nblocks = blocks_for(var, m, nb);
     size_t entries = (size_t)(lda * nb);
     double complex *A = malloc(entries * sizeof *A), *R = malloc(entries * sizeof *R);
     double complex *G = malloc(entries * sizeof *G), *tau = malloc((size_t)nb * sizeof *tau);
-    double complex *gtau = malloc((size_t)nb * sizeof *gtau);
+    double complex *gtau = malloc((size_t)nb * sizeof *gtau), *H = NULL;
     cuDoubleComplex *dA = NULL, *dtau = NULL;
     double *dscratch = NULL, amax = 0.0, rdiff = 0.0, vdiff = 0.0, tdiff = 0.0;
     int64_t touched = 0;
+    int refused = -1, expected;
     cudaError_t st = cudaSuccess;
 
     if (nblocks == 0) {
@@ -62,7 +103,10 @@ static void panel_case(enum variant var, int64_t m, int64_t nb, int kind, uint64
         for (int64_t i = 0; i < lda; i++) {
             double complex z = ((drand48() - 0.5) + I * (drand48() - 0.5)) * scale;
 
-            A[c * lda + i] = kind == 1 && c % 3 == 1 && i < m ? 0.0 : z;
+            A[c * lda + i] = kind == ZERO_COLUMNS && c % 3 == 1 && i < m ? 0.0 : z;
+            /* Column 1 a multiple of column 0 plus 1e-9 of noise. */
+            if (kind == DEPENDENT && c == 1 && i < m)
+                A[lda + i] = 3.0 * A[i] + 1e-9 * z;
             amax = fmax(amax, cabs(A[c * lda + i]));
         }
     memcpy(R, A, entries * sizeof *A);
@@ -77,15 +121,36 @@ static void panel_case(enum variant var, int64_t m, int64_t nb, int kind, uint64
         (st = cudaMalloc((void **)&dscratch,
                          (size_t)startrd_cuda_zgeqr2_panel_scratch(nb, nblocks) * sizeof *dscratch)) == cudaSuccess &&
         (st = cudaMemcpy(dA, A, entries * sizeof *A, cudaMemcpyHostToDevice)) == cudaSuccess &&
-        (st = startrd_cuda_zgeqr2_panel(m, nb, dA, lda, dtau, dscratch, nblocks, 0)) == cudaSuccess &&
-        (st = cudaMemcpy(G, dA, entries * sizeof *G, cudaMemcpyDeviceToHost)) == cudaSuccess)
-        st = cudaMemcpy(gtau, dtau, (size_t)nb * sizeof *gtau, cudaMemcpyDeviceToHost);
+        (st = var == CHOLQR ? cholqr_pair(m, nb, dA, lda, dtau, dscratch, nblocks, &refused)
+                            : startrd_cuda_zgeqr2_panel(m, nb, dA, lda, dtau, dscratch, nblocks, NULL, 0)) ==
+            cudaSuccess &&
+        (st = cudaMemcpy(G, dA, entries * sizeof *G, cudaMemcpyDeviceToHost)) == cudaSuccess &&
+        (st = cudaMemcpy(gtau, dtau, (size_t)nb * sizeof *gtau, cudaMemcpyDeviceToHost)) == cudaSuccess &&
+        var == CHOLQR && kind == DEPENDENT) {
+        /* A refused panel must reach the Householder kernel as it was. */
+        if ((H = malloc(entries * sizeof *H)) == NULL)
+            st = cudaErrorMemoryAllocation;
+        else if ((st = cudaMemcpy(dA, A, entries * sizeof *A, cudaMemcpyHostToDevice)) == cudaSuccess &&
+                 (st = startrd_cuda_zgeqr2_panel(m, nb, dA, lda, dtau, dscratch, nblocks, NULL, 0)) == cudaSuccess)
+            st = cudaMemcpy(H, dA, entries * sizeof *H, cudaMemcpyDeviceToHost);
+    }
     cudaFree(dA);
     cudaFree(dtau);
     cudaFree(dscratch);
     if (!tst_check(st == cudaSuccess, "%s m %lld nb %lld kind %d on %d blocks: CUDA %s", variant_name(var),
                    (long long)m, (long long)nb, kind, nblocks, cudaGetErrorString(st))) {
-        free(A), free(R), free(G), free(tau), free(gtau);
+        free(A), free(R), free(G), free(tau), free(gtau), free(H);
+        return;
+    }
+    /* Nearly dependent columns leave R and the reflectors of the second
+     * column to rounding (any two Householder codes differ there by about
+     * kappa eps): that case checks the refusal only. */
+    if (kind == DEPENDENT) {
+        tst_check(refused == 1 && memcmp(G, H, entries * sizeof *G) == 0,
+                  "cholqr m %lld nb %lld, dependent columns: %s, %s the Householder kernel's result", (long long)m,
+                  (long long)nb, refused == 1 ? "refused" : "accepted",
+                  memcmp(G, H, entries * sizeof *G) == 0 ? "the same bits as" : "differs from");
+        free(A), free(R), free(G), free(tau), free(gtau), free(H);
         return;
     }
     for (int64_t c = 0; c < nb; c++) {
@@ -108,6 +173,13 @@ static void panel_case(enum variant var, int64_t m, int64_t nb, int kind, uint64
               "max|dtau| = %.1e, %lld entries below m changed",
               variant_name(var), (long long)m, (long long)nb, kind, nblocks, rdiff / amax, vdiff, tdiff,
               (long long)touched);
+    /* A square random panel may be too ill-conditioned by chance; a tall
+     * one (m >= 4 nb) is not, and one column never is.  A single column
+     * has no zero column here (every third column from the second is). */
+    expected = kind != RANDOM && !(kind == ZERO_COLUMNS && nb == 1);
+    if (var == CHOLQR && (expected || m >= 4 * nb || nb == 1))
+        tst_check(refused == expected, "cholqr m %lld nb %lld kind %d: %s by CholeskyQR2", (long long)m,
+                  (long long)nb, kind, refused ? "refused" : "accepted");
     free(A), free(R), free(G), free(tau), free(gtau);
 }
 
@@ -122,13 +194,14 @@ int main(void)
         printf("# no GPU: nothing to compare\n");
         return 77;
     }
-    for (int v = REGISTERS; v <= STREAMING; v++)
+    for (int v = REGISTERS; v <= CHOLQR; v++)
         for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++)
             for (size_t k = 0; k < sizeof nbs / sizeof nbs[0]; k++)
-                for (int kind = 0; kind < 4; kind++) {
-                    if (nbs[k] > ms[i] || (kind > 0 && ms[i] > 4099))
+                for (int kind = RANDOM; kind < NKINDS; kind++) {
+                    if (nbs[k] > ms[i] || (kind != RANDOM && ms[i] > 4099) ||
+                        (kind == DEPENDENT && (v != CHOLQR || nbs[k] < 2)))
                         continue;
-                    panel_case((enum variant)v, ms[i], nbs[k], kind, seed++);
+                    panel_case((enum variant)v, ms[i], nbs[k], (enum kind)kind, seed++);
                 }
     return tst_summary();
 }

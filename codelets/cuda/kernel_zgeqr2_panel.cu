@@ -16,8 +16,11 @@ const int THREADS = 1024, WARPS = THREADS / 32;
 /* Dynamic shared memory: w (nb entries), then a column of the block's rows
  * (x scaled by the block's exponent, then v). */
 __global__ void __launch_bounds__(THREADS) zgeqr2_panel_kernel(int m, int nb, cuDoubleComplex *A, int64_t lda,
-                                                             cuDoubleComplex *tau, double *part)
+                                                             cuDoubleComplex *tau, double *part,
+                                                             const int *only_if)
 {
+    if (only_if != NULL && *only_if == 0)
+        return;
     cg::grid_group grid = cg::this_grid();
     const int nblocks = (int)gridDim.x, me = (int)blockIdx.x;
     const int lane = (int)threadIdx.x % 32, warp = (int)threadIdx.x / 32;
@@ -281,12 +284,17 @@ extern "C" int startrd_cuda_zgeqr2_panel_blocks(int64_t m, int64_t nb)
     return (int)(want < 1 ? 1 : want);
 }
 
+extern "C" int startrd_cuda_zgeqr2_panel_in_registers(int64_t m, int64_t nb, int nblocks)
+{
+    return nblocks > 0 && use_regs(m, nb, nblocks);
+}
+
 extern "C" cudaError_t startrd_cuda_zgeqr2_panel(int64_t m, int64_t nb, cuDoubleComplex *A, int64_t lda,
                                                  cuDoubleComplex *tau, double *scratch, int nblocks,
-                                                 cudaStream_t stream)
+                                                 const int *only_if, cudaStream_t stream)
 {
     int im = (int)m, inb = (int)nb;
-    void *args[] = {&im, &inb, &A, &lda, &tau, &scratch};
+    void *args[] = {&im, &inb, &A, &lda, &tau, &scratch, &only_if};
 
     if (nblocks < 1)
         return cudaErrorInvalidConfiguration;

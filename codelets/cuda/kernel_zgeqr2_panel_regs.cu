@@ -35,8 +35,10 @@ const int REG_K = REG_ROWS / 32, REG_WARPS = REG_THREADS / 32;
 template <int REG_COLS>
 __global__ void __launch_bounds__(REG_THREADS, 1) zgeqr2_panel_regs_kernel(int m, int nb, cuDoubleComplex *A,
                                                                       int64_t lda, cuDoubleComplex *tau,
-                                                                      double *part)
+                                                                      double *part, const int *only_if)
 {
+    if (only_if != NULL && *only_if == 0)
+        return;
     cg::grid_group grid = cg::this_grid();
     const int nblocks = (int)gridDim.x, me = (int)blockIdx.x;
     const int lane = (int)threadIdx.x % 32, warp = (int)threadIdx.x / 32;

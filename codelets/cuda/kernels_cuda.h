@@ -4,6 +4,7 @@
 #define STARTRD_KERNELS_CUDA_H
 
 #include <cuComplex.h>
+#include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -38,13 +39,45 @@ cudaError_t startrd_cuda_zlarft_gram(int64_t nb, const cuDoubleComplex *tau, cuD
  * it: R on and above the diagonal, the reflectors below, their scalar
  * factors in tau (nb entries on the device).  One cooperative kernel on
  * @p nblocks blocks (startrd_cuda_zgeqr2_panel_blocks()), with @p scratch
- * holding startrd_cuda_zgeqr2_panel_scratch() doubles.
+ * holding startrd_cuda_zgeqr2_panel_scratch() doubles.  With @p only_if
+ * (a device flag, or NULL) the kernel does nothing unless it is nonzero
+ * when the kernel starts.
  */
 cudaError_t startrd_cuda_zgeqr2_panel(int64_t m, int64_t nb, cuDoubleComplex *A, int64_t lda,
-                                      cuDoubleComplex *tau, double *scratch, int nblocks, cudaStream_t stream);
+                                      cuDoubleComplex *tau, double *scratch, int nblocks, const int *only_if,
+                                      cudaStream_t stream);
+
+/** Widest panel startrd_cuda_zgeqrf_cholqr() factors. */
+#define STARTRD_CUDA_CHOLQR_MAX_NB 64
+
+/**
+ * The same factorisation as startrd_cuda_zgeqr2_panel() (the same R,
+ * reflectors and scalar factors in exact arithmetic) by CholeskyQR2 and
+ * Householder reconstruction: four GEMMs through @p handle, which it binds
+ * to @p stream, and two single-block kernels; nb <= STARTRD_CUDA_CHOLQR_MAX_NB,
+ * m >= nb.  Q (m x nb, leading dimension ldq) is scratch, @p work holds
+ * startrd_cuda_zgeqrf_cholqr_work(nb) entries.  A panel too ill-conditioned
+ * for it is left as it was and raises the flag at
+ * startrd_cuda_zgeqrf_cholqr_flag(work, nb), which the stream clears
+ * otherwise: give that flag to startrd_cuda_zgeqr2_panel() as @p only_if.
+ * Returns 0, or the status (cudaError_t or cublasStatus_t) of the first
+ * call that failed, named in *call.
+ */
+long startrd_cuda_zgeqrf_cholqr(cublasHandle_t handle, int64_t m, int64_t nb, cuDoubleComplex *A, int64_t lda,
+                                cuDoubleComplex *Q, int64_t ldq, cuDoubleComplex *tau, cuDoubleComplex *work,
+                                cudaStream_t stream, const char **call);
+
+/** Entries of work startrd_cuda_zgeqrf_cholqr() needs. */
+int64_t startrd_cuda_zgeqrf_cholqr_work(int64_t nb);
+
+/** The device flag a refused panel raises, inside @p work. */
+const int *startrd_cuda_zgeqrf_cholqr_flag(const cuDoubleComplex *work, int64_t nb);
 
 /** Blocks for startrd_cuda_zgeqr2_panel() on the current GPU; 0 if none fits. */
 int startrd_cuda_zgeqr2_panel_blocks(int64_t m, int64_t nb);
+
+/** Whether startrd_cuda_zgeqr2_panel() on @p nblocks blocks holds the panel in registers. */
+int startrd_cuda_zgeqr2_panel_in_registers(int64_t m, int64_t nb, int nblocks);
 
 /** Doubles of scratch startrd_cuda_zgeqr2_panel() needs. */
 int64_t startrd_cuda_zgeqr2_panel_scratch(int64_t nb, int nblocks);
