@@ -32,6 +32,22 @@ namespace {
  * the reflector's divisions). */
 const int REG_K = REG_ROWS / 32, REG_WARPS = REG_THREADS / 32;
 
+/* f(k, a[k][jt]) for the thread's entries of its warp's column jt, which
+ * the loop over every t selects: a run-time index into a would move the
+ * panel from registers to local memory. */
+template <int REG_COLS, typename F>
+__device__ __forceinline__ void in_column(const cuDoubleComplex (&a)[REG_K][REG_COLS], int jt, F f)
+{
+#pragma unroll
+    for (int t = 0; t < REG_COLS; t++) {
+        if (t != jt)
+            continue;
+#pragma unroll
+        for (int k = 0; k < REG_K; k++)
+            f(k, a[k][t]);
+    }
+}
+
 template <int REG_COLS>
 __global__ void __launch_bounds__(REG_THREADS, 1) zgeqr2_panel_regs_kernel(int m, int nb, cuDoubleComplex *A,
                                                                       int64_t lda, cuDoubleComplex *tau,
@@ -72,23 +88,17 @@ __global__ void __launch_bounds__(REG_THREADS, 1) zgeqr2_panel_regs_kernel(int m
             blue b = {0.0, 0.0, 0.0};
             int e;
 
-#pragma unroll
-            for (int t = 0; t < REG_COLS; t++) {
-                if (t != jt)
-                    continue;
-#pragma unroll
-                for (int k = 0; k < REG_K; k++) {
-                    int i = r0 + lane + 32 * k;
+            in_column(a, jt, [&](int k, cuDoubleComplex x) {
+                int i = r0 + lane + 32 * k;
 
-                    if (i > j && i < r1) {
-                        double re = fabs(cuCreal(a[k][t])), im = fabs(cuCimag(a[k][t]));
+                if (i > j && i < r1) {
+                    double re = fabs(cuCreal(x)), im = fabs(cuCimag(x));
 
-                        amax = fmax(amax, fmax(re, im));
-                        blue_add(b, re);
-                        blue_add(b, im);
-                    }
+                    amax = fmax(amax, fmax(re, im));
+                    blue_add(b, re);
+                    blue_add(b, im);
                 }
-            }
+            });
             amax = startrd_warp_max(amax);
             if (blue_outer(b.asml, b.abig)) {
                 b.asml = startrd_warp_sum(b.asml);
@@ -103,17 +113,11 @@ __global__ void __launch_bounds__(REG_THREADS, 1) zgeqr2_panel_regs_kernel(int m
                 mine[P_EXP] = amax > 0.0 ? (double)e : NO_ENTRY;
                 xe[j % 2] = e;
             }
-#pragma unroll
-            for (int t = 0; t < REG_COLS; t++) {
-                if (t != jt)
-                    continue;
-#pragma unroll
-                for (int k = 0; k < REG_K; k++) {
-                    int i = r0 + lane + 32 * k;
+            in_column(a, jt, [&](int k, cuDoubleComplex x) {
+                int i = r0 + lane + 32 * k;
 
-                    xs[j % 2][lane + 32 * k] = i > j && i < r1 ? scale2(a[k][t], -e) : make_cuDoubleComplex(0.0, 0.0);
-                }
-            }
+                xs[j % 2][lane + 32 * k] = i > j && i < r1 ? scale2(x, -e) : make_cuDoubleComplex(0.0, 0.0);
+            });
         }
         __syncthreads();
         /* d_c for this warp's columns right of j (all its columns summed at
