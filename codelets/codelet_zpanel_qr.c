@@ -118,11 +118,8 @@ static void panel_qr_cuda(void *buffers[], void *cl_arg)
     cuDoubleComplex *p = (cuDoubleComplex *)w.p, *v = (cuDoubleComplex *)w.v, *t = (cuDoubleComplex *)w.t;
     cuDoubleComplex *tau, *work;
     int nblocks = startrd_cuda_zgeqr2_panel_blocks(w.m, w.nb);
-    /* CholeskyQR2 where the Householder kernel would stream its rows from
-     * memory (about 1.2-1.8 ms on 32 multiprocessors at m = 16384-32768,
-     * against 0.47-0.54 ms on about one); where the panel fits the
-     * register kernel, that kernel is as fast alone and faster beside the
-     * update (see the architecture notes). */
+    /* CholeskyQR2 only where the Householder kernel would stream its rows
+     * from memory: kernel_zgeqrf_cholqr.cu says why and by how much. */
     int cholqr = w.nb <= STARTRD_CUDA_CHOLQR_MAX_NB && !startrd_cuda_zgeqr2_panel_in_registers(w.m, w.nb, nblocks);
     int64_t nwork = cholqr ? startrd_cuda_zgeqrf_cholqr_work(w.nb) : 0;
     int64_t nscratch = startrd_cuda_zgeqr2_panel_scratch(w.nb, nblocks);
