@@ -6,11 +6,11 @@
  * over the whole workspace equal products over the panel's rows.  The scalar
  * factors go to the caller's TAU through a vector handle.
  * On the host the recursive ZGEQRT3 keeps the factorisation in Level-3 BLAS;
- * on a GPU the library's one-kernel ZGEQR2 (kernel_zgeqr2_panel.cu) factors
- * the panel where it lives, or, for panels too tall for it to hold in
- * registers, CholeskyQR2 with Householder reconstruction
- * (kernel_zgeqrf_cholqr.cu), which hands a panel too ill-conditioned for it
- * back to ZGEQR2; T is built from the Gram matrix V^H V.
+ * on a GPU CholeskyQR2 with Householder reconstruction
+ * (kernel_zgeqrf_cholqr.cu) factors the panel where it lives and hands a
+ * panel too ill-conditioned for it (or one wider than it takes) to the
+ * library's one-kernel ZGEQR2 (kernel_zgeqr2_panel.cu); T is built from the
+ * Gram matrix V^H V.
  * Given the previous step's P = [W V W], the task first applies that
  * step's update to its block column, which is all the panel waits for: as a
  * task of its own, that update cost the chain from one panel to the next a
@@ -118,9 +118,10 @@ static void panel_qr_cuda(void *buffers[], void *cl_arg)
     cuDoubleComplex *p = (cuDoubleComplex *)w.p, *v = (cuDoubleComplex *)w.v, *t = (cuDoubleComplex *)w.t;
     cuDoubleComplex *tau, *work;
     int nblocks = startrd_cuda_zgeqr2_panel_blocks(w.m, w.nb);
-    /* CholeskyQR2 only where the Householder kernel would stream its rows
-     * from memory: kernel_zgeqrf_cholqr.cu says why and by how much. */
-    int cholqr = w.nb <= STARTRD_CUDA_CHOLQR_MAX_NB && !startrd_cuda_zgeqr2_panel_in_registers(w.m, w.nb, nblocks);
+    /* CholeskyQR2 wherever it applies, the Householder kernels behind it
+     * for the panels it refuses: kernel_zgeqrf_cholqr.cu says why and by
+     * how much. */
+    int cholqr = w.nb <= STARTRD_CUDA_CHOLQR_MAX_NB && w.m >= w.nb;
     int64_t nwork = cholqr ? startrd_cuda_zgeqrf_cholqr_work(w.nb) : 0;
     int64_t nscratch = startrd_cuda_zgeqr2_panel_scratch(w.nb, nblocks);
     const int *refused = NULL;

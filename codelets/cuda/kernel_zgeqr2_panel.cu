@@ -284,11 +284,6 @@ extern "C" int startrd_cuda_zgeqr2_panel_blocks(int64_t m, int64_t nb)
     return (int)(want < 1 ? 1 : want);
 }
 
-extern "C" int startrd_cuda_zgeqr2_panel_in_registers(int64_t m, int64_t nb, int nblocks)
-{
-    return nblocks > 0 && use_regs(m, nb, nblocks);
-}
-
 extern "C" cudaError_t startrd_cuda_zgeqr2_panel(int64_t m, int64_t nb, cuDoubleComplex *A, int64_t lda,
                                                  cuDoubleComplex *tau, double *scratch, int nblocks,
                                                  const int *only_if, cudaStream_t stream)

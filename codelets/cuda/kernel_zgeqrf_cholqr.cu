@@ -1,13 +1,12 @@
 #include "kernels_cuda.h"
+#include "warp_reduce.cuh"
 
 #include <cfloat>
 
-/* Householder QR of a tall panel without a grid-wide chain of columns.
- * The Householder kernels (zgeqr2_panel.cuh) synchronise the grid once per
- * column; on a panel too tall for registers the one that streams its rows
- * takes 1.2-1.8 ms on 32 multiprocessors (m = 16384-32768, nb = 64, one
- * H200), which the trailing update beside it loses.  Here the panel A
- * (m x nb, m >= nb) goes through
+/* Householder QR of a panel without a grid-wide chain of columns.  The
+ * Householder kernels (zgeqr2_panel.cuh) synchronise the grid once per
+ * column, and a panel's QR is on stage 1's chain from one step to the next.
+ * Here the panel A (m x nb, m >= nb) goes through
  *     CholeskyQR2:  R1 = chol(A^H A), Q1 = A R1^-1, R2 = chol(Q1^H Q1),
  *                   Q = Q1 R2^-1, R = R2 R1,
  * then Householder reconstruction (Ballard et al., "Reconstructing
@@ -18,11 +17,23 @@
  * tau_i = -S_i U_ii, and R_i. = S_i R_i.: in exact arithmetic the reflectors,
  * scalar factors and R of ZGEQRF, whose ZLARFG makes the same choice of
  * sign (beta = -sign(Re alpha) norm).  Four GEMMs of m x nb and two
- * single-block kernels on nb x nb matrices: 0.47-0.54 ms at m = 16384-32768
- * on about one multiprocessor.  The two kernels (99 and 291 us at nb = 64)
- * are most of it: their nb steps each issue every thread's instructions
- * whether its entries are still active or not, so at m <= 8448, where the
- * register kernel takes 0.40-0.47 ms, this is no faster.
+ * single-block kernels on nb x nb matrices.
+ *
+ * The two kernels are the part of the chain that does not shrink with m,
+ * so they work in blocks of LEAF columns: warp 0 factors each diagonal
+ * block (Cholesky, or the LU with its signs), a lane's entries in
+ * registers and one __syncwarp a column, and inverts it; then the whole
+ * block of threads solves for the block row and column and updates the
+ * rest, three block-wide barriers per LEAF columns.  The triangular
+ * inverses double the inverted width at each level from the diagonal
+ * blocks' inverses, two barriers a level.  The shared-memory layouts keep
+ * a warp's accesses free of bank conflicts or broadcast.  Column by column,
+ * one block-wide barrier each, the kernels took 99 and 291 us at nb = 64
+ * (one H200).  The whole factorisation, nb = 64, alone on one H100, best of
+ * 30: 269-298 us at m = 64-8192 (column by column 431-458, the register
+ * Householder kernel 399-484), 331 and 397 us at m = 16384 and 32768 (474
+ * and 540; the streaming Householder kernel 1162 and 1816).  So it factors
+ * every panel it can, not only the tallest.
  *
  * CholeskyQR2 gives reflectors orthogonal to rounding only while A is well
  * conditioned (kappa(A) below about 1e7).  Both Cholesky factorisations
@@ -36,11 +47,14 @@
 
 namespace {
 
-/* Thread t works on row t % MAXNB of a matrix and on its columns
- * t / MAXNB + GROUPS k: the lanes of a warp hold consecutive rows of one
- * column (contiguous in shared memory) and read the same entries of a
- * pivot row (a broadcast). */
-const int MAXNB = STARTRD_CUDA_CHOLQR_MAX_NB, THREADS = 1024, GROUPS = THREADS / MAXNB, PER = MAXNB / GROUPS;
+/* nb is padded to a multiple of LEAF: a Gram matrix with the identity,
+ * Q's first rows with zeros, whose LU then has pivots 1 there. */
+const int MAXNB = STARTRD_CUDA_CHOLQR_MAX_NB, LEAF = 16, THREADS = 512;
+/* Matrices in shared memory, one padding entry per column so that a row's
+ * entries fall in different banks. */
+const int LDS = MAXNB + 1, LDD = LEAF + 1;
+
+static_assert(MAXNB % LEAF == 0 && LEAF <= 32, "LEAF: a divisor of MAXNB a warp can hold");
 
 __device__ inline cuDoubleComplex czero()
 {
@@ -59,262 +73,435 @@ __device__ inline cuDoubleComplex crecip(cuDoubleComplex z)
     return cscale(cuConj(z), 1.0 / (cuCreal(z) * cuCreal(z) + cuCimag(z) * cuCimag(z)));
 }
 
-__device__ inline int my_row()
+__device__ inline int lane_id()
 {
-    return (int)threadIdx.x % MAXNB;
+    return (int)threadIdx.x % 32;
 }
 
-__device__ inline int my_column(int k)
-{
-    return (int)threadIdx.x / MAXNB + GROUPS * k;
-}
-
-/* The entries of an nb x nb matrix a thread holds in registers: row
- * my_row(), columns my_column(k).  The factorisations below work on
- * these; only pivot rows and columns go through shared memory. */
-struct tile {
-    cuDoubleComplex v[PER];
+/* Shared memory of both kernels, in cuDoubleComplex: X and Z (MAXNB x
+ * MAXNB, leading dimension LDS), the diagonal blocks' inverses D (of the
+ * Cholesky factor, then of U) and DL (of L), and the scratch that holds a
+ * step's block row and column, or a level's products. */
+struct smem {
+    cuDoubleComplex *x, *z, *d, *dl, *scratch;
 };
 
-/* The thread's entries of X (leading dimension ld), zeros outside nb x nb. */
-__device__ inline void tile_load(tile &t, const cuDoubleComplex *X, int64_t ld, int nb)
+const int SMEM_ENTRIES = 2 * MAXNB * LDS + MAXNB * LDD + LEAF * LDD + 2 * LEAF * MAXNB;
+
+__device__ inline smem carve(cuDoubleComplex *sh)
 {
-    const int i = my_row();
+    smem s;
 
-#pragma unroll
-    for (int k = 0; k < PER; k++) {
-        const int c = my_column(k);
+    s.x = sh;
+    s.z = s.x + MAXNB * LDS;
+    s.d = s.z + MAXNB * LDS;
+    s.dl = s.d + MAXNB * LDD;
+    s.scratch = s.dl + LEAF * LDD;
+    return s;
+}
 
-        t.v[k] = i < nb && c < nb ? X[i + c * ld] : czero();
+/* The nb x nb matrix at src (leading dimension ld) into X, padded to np x np
+ * with the identity or with zeros. */
+__device__ void load_padded(cuDoubleComplex *X, const cuDoubleComplex *src, int64_t ld, int nb, int np,
+                            bool identity)
+{
+    for (int o = (int)threadIdx.x; o < np * np; o += THREADS) {
+        const int i = o % np, c = o / np;
+
+        X[i + c * LDS] = i < nb && c < nb ? src[i + c * ld]
+                                          : make_cuDoubleComplex(identity && i == c ? 1.0 : 0.0, 0.0);
     }
 }
 
-/* The thread's entries to X; with @p upper, zeros below the diagonal. */
-__device__ inline void tile_store(const tile &t, cuDoubleComplex *X, int64_t ld, int nb, bool upper)
+/* One level of leaf_inverse(): blocks A = [p, p+S) and C = [p+S, p+2S),
+ * at compile time, so that the loads of a sum go out together. */
+template <int S, typename BF, typename YF>
+__device__ inline void leaf_inverse_level(BF b, YF y, cuDoubleComplex *tmp)
 {
-    const int i = my_row();
+    const int lane = lane_id();
 
 #pragma unroll
-    for (int k = 0; k < PER; k++) {
-        const int c = my_column(k);
-
-        if (i < nb && c < nb)
-            X[i + c * ld] = upper && i > c ? czero() : t.v[k];
-    }
-}
-
-/* The thread's entries of X Y, for Y upper triangular (leading dimension
- * nb) and X (leading dimension ldx) upper triangular too where
- * @p x_upper: the sum over the rows of Y that can be nonzero, in order. */
-__device__ inline void tile_times_upper(tile &t, const cuDoubleComplex *X, int64_t ldx, bool x_upper,
-                                        const cuDoubleComplex *Y, int nb)
-{
-    const int i = my_row();
+    for (int q = lane; q < LEAF / 2 * S; q += 32) {
+        const int p = q / (S * S) * 2 * S, r = p + q % S, c = p + S + q / S % S;
+        cuDoubleComplex v = czero();
 
 #pragma unroll
-    for (int k = 0; k < PER; k++) {
-        const int c = my_column(k);
-        cuDoubleComplex s = czero();
-
-        for (int q = x_upper ? i : 0; q <= c && c < nb && i < nb; q++)
-            s = cuCfma(X[i + q * ldx], Y[q + c * nb], s);
-        t.v[k] = s;
+        for (int k = 0; k < S; k++)
+            if (p + S + k <= c)
+                v = cuCfma(b(r, p + S + k), y(p + S + k, c), v);
+        tmp[q] = v;
     }
+    __syncwarp();
+#pragma unroll
+    for (int q = lane; q < LEAF / 2 * S; q += 32) {
+        const int p = q / (S * S) * 2 * S, r = p + q % S, c = p + S + q / S % S;
+        cuDoubleComplex v = czero();
+
+#pragma unroll
+        for (int k = 0; k < S; k++)
+            if (p + k >= r)
+                v = cuCfma(y(r, p + k), tmp[q - q % S + k], v);
+        y(r, c) = make_cuDoubleComplex(-cuCreal(v), -cuCimag(v));
+    }
+    __syncwarp();
 }
 
-/* Upper Cholesky factor of the Hermitian matrix whose upper triangle x
- * holds, in place: X = R^H R.  Every thread calls; one barrier per column:
- * the thread that updates the next pivot row copies it to shared memory
- * and publishes the pivot with its reciprocals.  False (the same in every
- * thread) if pivot j is not above nb eps X_jj (NaN and Inf included); x
- * is then meaningless. */
-__device__ bool chol_upper(tile &x, int nb)
+/* The inverse of the LEAF x LEAF upper triangle at B (leading dimension
+ * LDS) to Y (leading dimension LDD), or, with @p lower, that of B's unit
+ * lower triangle, transposed on the way in and out.  The warp doubles the
+ * inverted width at each level as inverse_upper_blocked() does, through
+ * tmp (LEAF * LEAF / 2 entries): LEAF steps' chain in log2(LEAF) levels.
+ * Only the triangle is written.  Every lane of the warp calls. */
+__device__ void leaf_inverse(const cuDoubleComplex *B, cuDoubleComplex *Y, bool lower, cuDoubleComplex *tmp)
 {
-    __shared__ cuDoubleComplex rows[2][MAXNB];
-    __shared__ double least[MAXNB], pivot[2][3];   /* d, 1/d, 1/sqrt(d) */
-    const int i = my_row();
+    const int lane = lane_id();
+    auto b = [=](int i, int k) { return lower ? B[k + i * LDS] : B[i + k * LDS]; };
+    auto y = [=](int i, int k) -> cuDoubleComplex & { return lower ? Y[k + i * LDD] : Y[i + k * LDD]; };
+
+    static_assert(LEAF == 16, "the levels below");
+    if (lane < LEAF)
+        y(lane, lane) = lower ? make_cuDoubleComplex(1.0, 0.0) : crecip(b(lane, lane));
+    __syncwarp();
+    leaf_inverse_level<1>(b, y, tmp);
+    leaf_inverse_level<2>(b, y, tmp);
+    leaf_inverse_level<4>(b, y, tmp);
+    leaf_inverse_level<8>(b, y, tmp);
+}
+
+/* The LEAF x LEAF factorisations below: lane l holds row l % LEAF of the
+ * block, every other column from l / LEAF, in registers, and reads the
+ * pivot row (and column) of step j from shared memory, where their holders
+ * published them at the end of step j - 1: one __syncwarp a step and no
+ * shared-memory round trip on the chain. */
+const int HALF = LEAF / 2;
+
+__device__ inline int leaf_column(int t)
+{
+    return lane_id() / LEAF + 2 * t;
+}
+
+__device__ inline void leaf_load(const cuDoubleComplex *B, cuDoubleComplex (&v)[HALF])
+{
+#pragma unroll
+    for (int t = 0; t < HALF; t++)
+        v[t] = B[lane_id() % LEAF + leaf_column(t) * LDS];
+}
+
+/* Row j of the block in the lane's columns, loaded together, before the
+ * branches that use them. */
+__device__ inline void leaf_row(const cuDoubleComplex *B, int j, cuDoubleComplex (&r)[HALF])
+{
+#pragma unroll
+    for (int t = 0; t < HALF; t++)
+        r[t] = B[j + leaf_column(t) * LDS];
+}
+
+__device__ inline void leaf_store(cuDoubleComplex *B, const cuDoubleComplex (&v)[HALF], int from_column)
+{
+#pragma unroll
+    for (int t = 0; t < HALF; t++)
+        if (leaf_column(t) >= from_column)
+            B[lane_id() % LEAF + leaf_column(t) * LDS] = v[t];
+}
+
+/* Upper Cholesky factor of the LEAF x LEAF diagonal block at B, in place,
+ * then its inverse in D.  Step j subtracts row j's outer product scaled by
+ * 1/d_j and leaves row j unscaled; the rows are scaled at the end.  False
+ * if one of the first @p live pivots is not above least[j] (NaN and Inf
+ * included).  Every lane of the warp calls; the result is the same in
+ * each. */
+__device__ bool leaf_cholesky(cuDoubleComplex *B, const double *least, int live, cuDoubleComplex *D,
+                              cuDoubleComplex *tmp)
+{
+    __shared__ double rsd[LEAF];
+    const int i = lane_id() % LEAF;
+    cuDoubleComplex v[HALF];
     bool ok = true;
 
+    leaf_load(B, v);
+#pragma unroll 1
+    for (int j = 0; j < LEAF; j++) {
+        cuDoubleComplex rj[HALF];
+
+        leaf_row(B, j, rj);
+        const double d = cuCreal(B[j + j * LDS]), rs = rsqrt(d);
+        const cuDoubleComplex a = cscale(cuConj(B[j + i * LDS]), rs * rs);
+
+        ok = ok && (j >= live || d > least[j]);
 #pragma unroll
-    for (int k = 0; k < PER; k++) {
-        const int c = my_column(k);
-
-        if (i < nb && c == i)
-            least[i] = (double)nb * DBL_EPSILON * cuCreal(x.v[k]);
-        if (i == 0 && c < nb)
-            rows[0][c] = x.v[k];
-        if (i == 0 && c == 0) {
-            const double d = cuCreal(x.v[k]), rs = 1.0 / sqrt(d);
-
-            pivot[0][0] = d;
-            pivot[0][1] = rs * rs;
-            pivot[0][2] = rs;
-        }
+        for (int t = 0; t < HALF; t++)
+            if (i > j && leaf_column(t) >= i)
+                v[t] = cuCsub(v[t], cuCmul(a, rj[t]));
+        if (i == j + 1)
+            leaf_store(B, v, i);
+        if (lane_id() == 0)
+            rsd[j] = rs;
+        __syncwarp();
     }
-    __syncthreads();
-    for (int j = 0; j < nb; j++) {
-        const cuDoubleComplex *r = rows[j % 2];
-        cuDoubleComplex *next = rows[(j + 1) % 2];
-        const double d = pivot[j % 2][0];
-
-        ok = ok && d > least[j];
-        if (i > j && i < nb) {
-            const cuDoubleComplex a = cscale(cuConj(r[i]), pivot[j % 2][1]);
-
 #pragma unroll
-            for (int k = 0; k < PER; k++) {
-                const int c = my_column(k);
+    for (int t = 0; t < HALF; t++) {
+        const int c = leaf_column(t);
 
-                if (c >= i && c < nb) {
-                    x.v[k] = cuCsub(x.v[k], cuCmul(a, r[c]));
-                    if (i == j + 1)
-                        next[c] = x.v[k];
-                    if (i == j + 1 && c == i) {
-                        const double dn = cuCreal(x.v[k]), rs = 1.0 / sqrt(dn);
-
-                        pivot[(j + 1) % 2][0] = dn;
-                        pivot[(j + 1) % 2][1] = rs * rs;
-                        pivot[(j + 1) % 2][2] = rs;
-                    }
-                }
-            }
-        } else if (i == j) {
-            const double rs = pivot[j % 2][2];
-
-#pragma unroll
-            for (int k = 0; k < PER; k++) {
-                const int c = my_column(k);
-
-                if (c >= j && c < nb)
-                    x.v[k] = c == j ? make_cuDoubleComplex(d * rs, 0.0) : cscale(x.v[k], rs);
-            }
-        }
-        __syncthreads();
+        if (c > i)
+            v[t] = cscale(v[t], rsd[i]);
+        else if (c == i)
+            v[t] = make_cuDoubleComplex(cuCreal(v[t]) * rsd[i], 0.0);
     }
+    leaf_store(B, v, 0);
+    __syncwarp();
+    leaf_inverse(B, D, false, tmp);
     return ok;
 }
 
-/* y = X^-1 for the upper triangular X (leading dimension nb, read only),
- * eliminating from the last row up: row k of the inverse is final once
- * step k+1 has updated it, and its holder then scales it and copies it to
- * shared memory for step k.  The diagonal's reciprocals first, at once. */
-__device__ void inverse_upper(const cuDoubleComplex *X, tile &y, int nb)
+/* LU without pivoting of the LEAF x LEAF diagonal block at B minus the
+ * signs it chooses (sign[j], and the pivot piv[j] = B_jj - sign[j]), in
+ * place, then the inverses of U in DU and of L in DL.  Step j reads row j
+ * and column j below it; row j + 1 from column j + 1 on, and column j + 1
+ * below it, are published for the next.  Every lane of the warp calls. */
+__device__ void leaf_lu_minus_signs(cuDoubleComplex *B, double *sign, cuDoubleComplex *piv, cuDoubleComplex *DU,
+                                    cuDoubleComplex *DL, cuDoubleComplex *tmp)
 {
-    __shared__ cuDoubleComplex rows[2][MAXNB], dinv[MAXNB];
-    const int i = my_row();
+    const int i = lane_id() % LEAF;
+    cuDoubleComplex v[HALF];
 
-    if (threadIdx.x < (unsigned)nb)
-        dinv[threadIdx.x] = crecip(X[threadIdx.x * (nb + 1)]);
-    __syncthreads();
+    leaf_load(B, v);
+#pragma unroll 1
+    for (int j = 0; j < LEAF; j++) {
+        cuDoubleComplex rj[HALF];
+
+        leaf_row(B, j, rj);
+        const cuDoubleComplex p = B[j + j * LDS];
+        const double s = cuCreal(p) >= 0.0 ? -1.0 : 1.0;
+        const cuDoubleComplex pj = make_cuDoubleComplex(cuCreal(p) - s, cuCimag(p));
+        const cuDoubleComplex l = cuCmul(B[i + j * LDS], crecip(pj));
+
+        if (lane_id() == 0) {
+            sign[j] = s;
+            piv[j] = pj;
+        }
 #pragma unroll
-    for (int k = 0; k < PER; k++) {
-        const int c = my_column(k);
+        for (int t = 0; t < HALF; t++) {
+            const int c = leaf_column(t);
 
-        y.v[k] = c == i ? dinv[i] : czero();
-        if (i == nb - 1 && c == i)
-            rows[(nb - 1) % 2][i] = y.v[k];
+            if (i > j && c > j)
+                v[t] = cuCsub(v[t], cuCmul(l, rj[t]));
+            else if (i >= j && c == j)
+                v[t] = i == j ? pj : l;
+            if ((i == j + 1 && c >= i) || (c == j + 1 && i > c))
+                B[i + c * LDS] = v[t];
+        }
+        __syncwarp();
+    }
+    leaf_store(B, v, 0);
+    __syncwarp();
+    leaf_inverse(B, DU, false, tmp);
+    leaf_inverse(B, DL, true, tmp);
+}
+
+/* Upper Cholesky factor of the Hermitian np x np matrix whose upper
+ * triangle X holds, in place: X = R^H R, and the inverses of its diagonal
+ * blocks in D.  Per block of LEAF columns: warp 0 factors the diagonal
+ * block, every thread solves for the block row (R_JJ^-H X_JC, into the
+ * scratch, row by row), then updates the trailing triangle and copies the
+ * row back.  False (the same in every thread) if pivot j < nb is not
+ * above nb eps X_jj. */
+__device__ bool cholesky_blocked(cuDoubleComplex *X, cuDoubleComplex *D, cuDoubleComplex *Rp, int nb, int np)
+{
+    __shared__ double least[MAXNB];
+    __shared__ int refused;
+
+    for (int i = (int)threadIdx.x; i < nb; i += THREADS)
+        least[i] = (double)nb * DBL_EPSILON * cuCreal(X[i + i * LDS]);
+    if (threadIdx.x == 0)
+        refused = 0;
+    __syncthreads();
+    for (int j0 = 0; j0 < np; j0 += LEAF) {
+        const int w = np - j0 - LEAF, e = j0 + LEAF;
+        const cuDoubleComplex *DJ = D + j0 * LDD;
+
+        if (threadIdx.x < 32) {
+            const bool ok = leaf_cholesky(X + j0 + j0 * LDS, least + j0, nb - j0, D + j0 * LDD, Rp);
+
+            if (threadIdx.x == 0 && !ok)
+                refused = 1;
+        }
+        if (w == 0)
+            break;
+        __syncthreads();
+        for (int o = (int)threadIdx.x; o < LEAF * w; o += THREADS) {
+            const int c = e + o % w, r = o / w;
+            cuDoubleComplex s = czero();
+
+#pragma unroll
+            for (int k = 0; k < LEAF; k++)
+                if (k <= r)
+                    s = cuCfma(cuConj(DJ[k + r * LDD]), X[j0 + k + c * LDS], s);
+            Rp[o] = s;
+        }
+        __syncthreads();
+        for (int o = (int)threadIdx.x; o < w * w; o += THREADS) {
+            const int r = o % w, c = o / w;
+            cuDoubleComplex s = X[e + r + (e + c) * LDS];
+
+            if (r > c)
+                continue;
+#pragma unroll
+            for (int k = 0; k < LEAF; k++)
+                s = cuCsub(s, cuCmul(cuConj(Rp[r + k * w]), Rp[c + k * w]));
+            X[e + r + (e + c) * LDS] = s;
+        }
+        for (int o = (int)threadIdx.x; o < LEAF * w; o += THREADS)
+            X[j0 + o / w + (e + o % w) * LDS] = Rp[o];
+        __syncthreads();
     }
     __syncthreads();
-    for (int k = nb - 1; k >= 1; k--) {
-        const cuDoubleComplex *r = rows[k % 2];
-        cuDoubleComplex *next = rows[(k - 1) % 2];
+    return refused == 0;
+}
 
-        if (i < k) {
-            const cuDoubleComplex xik = X[i + k * nb];
+/* Z - S = L U in place, S_j chosen at step j against cancellation, and
+ * the inverses of U's diagonal blocks in DU.  Per block of LEAF columns:
+ * warp 0 factors the diagonal block, every thread solves for the block row
+ * (L_JJ^-1 Z_JC, row by row) and column (Z_RJ U_JJ^-1) into the scratch,
+ * then updates the trailing matrix and copies both back. */
+__device__ void lu_blocked(cuDoubleComplex *Z, cuDoubleComplex *DU, cuDoubleComplex *DL, cuDoubleComplex *scratch,
+                           int np, double *sign, cuDoubleComplex *piv)
+{
+    cuDoubleComplex *Up = scratch, *Lp = scratch + LEAF * MAXNB;
+
+    for (int j0 = 0; j0 < np; j0 += LEAF) {
+        const int w = np - j0 - LEAF, e = j0 + LEAF;
+        cuDoubleComplex *DJ = DU + j0 * LDD;
+
+        if (threadIdx.x < 32)
+            leaf_lu_minus_signs(Z + j0 + j0 * LDS, sign + j0, piv + j0, DJ, DL, scratch);
+        if (w == 0)
+            break;
+        __syncthreads();
+        for (int o = (int)threadIdx.x; o < 2 * LEAF * w; o += THREADS) {
+            const int q = o % (LEAF * w);
+            cuDoubleComplex s = czero();
+
+            if (o < LEAF * w) {
+                const int c = e + q % w, r = q / w;
 
 #pragma unroll
-            for (int q = 0; q < PER; q++) {
-                const int c = my_column(q);
+                for (int k = 0; k < LEAF; k++)
+                    if (k < r)
+                        s = cuCfma(DL[r + k * LDD], Z[j0 + k + c * LDS], s);
+                Up[q] = cuCadd(s, Z[j0 + r + c * LDS]);
+            } else {
+                const int r = e + q % w, c = q / w;
 
-                if (c >= k && c < nb)
-                    y.v[q] = cuCsub(y.v[q], cuCmul(xik, r[c]));
-                if (i == k - 1 && c >= k && c < nb)
-                    y.v[q] = cuCmul(y.v[q], dinv[i]);
-                if (i == k - 1 && c >= i && c < nb)
-                    next[c] = y.v[q];
+#pragma unroll
+                for (int k = 0; k < LEAF; k++)
+                    if (k <= c)
+                        s = cuCfma(Z[r + (j0 + k) * LDS], DJ[k + c * LDD], s);
+                Lp[q] = s;
             }
+        }
+        __syncthreads();
+        for (int o = (int)threadIdx.x; o < w * w; o += THREADS) {
+            const int r = o % w, c = o / w;
+            cuDoubleComplex s = Z[e + r + (e + c) * LDS];
+
+#pragma unroll
+            for (int k = 0; k < LEAF; k++)
+                s = cuCsub(s, cuCmul(Lp[r + k * w], Up[c + k * w]));
+            Z[e + r + (e + c) * LDS] = s;
+        }
+        for (int o = (int)threadIdx.x; o < LEAF * w; o += THREADS) {
+            Z[j0 + o / w + (e + o % w) * LDS] = Up[o];
+            Z[e + o % w + (j0 + o / w) * LDS] = Lp[o];
+        }
+        __syncthreads();
+    }
+    __syncthreads();
+}
+
+/* The inverse of the upper triangle of X (np x np) in place, from the
+ * inverses of its diagonal blocks in D: for blocks A and C side by side on
+ * the diagonal, twice as wide at each level,
+ *     X^-1(A, C) = -X^-1(A, A) X(A, C) X^-1(C, C),
+ * through tmp (np / 2 times the level's width at most).  X's strictly
+ * lower triangle is left as it is. */
+__device__ void inverse_upper_blocked(cuDoubleComplex *X, const cuDoubleComplex *D, int np, cuDoubleComplex *tmp)
+{
+    for (int o = (int)threadIdx.x; o < LEAF * np; o += THREADS) {
+        const int r = o % LEAF, c = o / LEAF, j0 = c / LEAF * LEAF;
+
+        if (j0 + r <= c)
+            X[j0 + r + c * LDS] = D[j0 * LDD + r + (c - j0) * LDD];
+    }
+    __syncthreads();
+    for (int s = LEAF; s < np; s *= 2) {
+        /* Column q of the level's C blocks, side by side, in tmp(., q). */
+        const int cols = np / (2 * s) * s + (np % (2 * s) > s ? np % (2 * s) - s : 0);
+
+        for (int o = (int)threadIdx.x; o < s * cols; o += THREADS) {
+            const int q = o / s, p = q / s * 2 * s, r = p + o % s, c = p + s + q % s;
+            cuDoubleComplex v = czero();
+
+#pragma unroll 4
+            for (int k = p + s; k <= c; k++)
+                v = cuCfma(X[r + k * LDS], X[k + c * LDS], v);
+            tmp[o] = v;
+        }
+        __syncthreads();
+        for (int o = (int)threadIdx.x; o < s * cols; o += THREADS) {
+            const int q = o / s, p = q / s * 2 * s, r = p + o % s, c = p + s + q % s;
+            cuDoubleComplex v = czero();
+
+#pragma unroll 4
+            for (int k = r; k < p + s; k++)
+                v = cuCfma(X[r + k * LDS], tmp[(int64_t)q * s + (k - p)], v);
+            X[r + c * LDS] = make_cuDoubleComplex(-cuCreal(v), -cuCimag(v));
         }
         __syncthreads();
     }
 }
 
-/* C = X Y for upper triangular X and Y in shared memory (C upper, its
- * strictly lower triangle zero), C anywhere with leading dimension ldc. */
+/* C (nb x nb, leading dimension ldc) = X Y for upper triangular X and Y in
+ * shared memory, zeros below the diagonal. */
 __device__ void product_upper(const cuDoubleComplex *X, const cuDoubleComplex *Y, int nb, cuDoubleComplex *C,
                               int64_t ldc)
 {
-    for (int q = (int)threadIdx.x; q < nb * nb; q += THREADS) {
-        const int i = q % nb, c = q / nb;
+    for (int o = (int)threadIdx.x; o < nb * nb; o += THREADS) {
+        const int i = o % nb, c = o / nb;
         cuDoubleComplex s = czero();
 
+#pragma unroll 4
         for (int k = i; k <= c; k++)
-            s = cuCfma(X[i + k * nb], Y[k + c * nb], s);
+            s = cuCfma(X[i + k * LDS], Y[k + c * LDS], s);
         C[i + c * ldc] = s;
     }
 }
 
-/* Q - S = L U in place in z, S_j chosen at step j against cancellation.
- * The threads that update the next pivot row and column copy them to
- * shared memory, and the one holding the next diagonal entry publishes its
- * sign, pivot and reciprocal: one barrier per column. */
-__device__ void lu_minus_signs(tile &z, int nb, double *sign, cuDoubleComplex *piv)
+/* Z = Z Y (np x np, both in shared memory) for upper triangular Y, in
+ * place: each thread's products in registers until every thread has read
+ * Z. */
+__device__ void times_upper_in_place(cuDoubleComplex *Z, const cuDoubleComplex *Y, int np)
 {
-    __shared__ cuDoubleComplex rowb[2][MAXNB], colb[2][MAXNB], pinv[MAXNB];
-    const int i = my_row();
+    const int per = MAXNB * MAXNB / THREADS;
+    cuDoubleComplex v[per];
 
 #pragma unroll
-    for (int k = 0; k < PER; k++) {
-        const int c = my_column(k);
+    for (int t = 0; t < per; t++) {
+        const int o = (int)threadIdx.x + t * THREADS, i = o % MAXNB, c = o / MAXNB;
 
-        if (i == 0 && c < nb)
-            rowb[0][c] = z.v[k];
-        if (c == 0 && i < nb)
-            colb[0][i] = z.v[k];
-        if (i == 0 && c == 0) {
-            const double s = cuCreal(z.v[k]) >= 0.0 ? -1.0 : 1.0;
-
-            sign[0] = s;
-            piv[0] = make_cuDoubleComplex(cuCreal(z.v[k]) - s, cuCimag(z.v[k]));
-            pinv[0] = crecip(piv[0]);
-        }
+        v[t] = czero();
+#pragma unroll 4
+        for (int k = 0; k <= c && c < np && i < np; k++)
+            v[t] = cuCfma(Z[i + k * LDS], Y[k + c * LDS], v[t]);
     }
     __syncthreads();
-    for (int j = 0; j < nb; j++) {
-        const cuDoubleComplex *rb = rowb[j % 2], *cb = colb[j % 2];
-        cuDoubleComplex *nr = rowb[(j + 1) % 2], *nc = colb[(j + 1) % 2];
-
-        if (i > j && i < nb) {
-            const cuDoubleComplex l = cuCmul(cb[i], pinv[j]);
-
 #pragma unroll
-            for (int k = 0; k < PER; k++) {
-                const int c = my_column(k);
+    for (int t = 0; t < per; t++) {
+        const int o = (int)threadIdx.x + t * THREADS, i = o % MAXNB, c = o / MAXNB;
 
-                if (c > j && c < nb) {
-                    z.v[k] = cuCsub(z.v[k], cuCmul(l, rb[c]));
-                    if (i == j + 1)
-                        nr[c] = z.v[k];
-                    if (c == j + 1)
-                        nc[i] = z.v[k];
-                    if (i == j + 1 && c == i) {
-                        const double s = cuCreal(z.v[k]) >= 0.0 ? -1.0 : 1.0;
-
-                        sign[i] = s;
-                        piv[i] = make_cuDoubleComplex(cuCreal(z.v[k]) - s, cuCimag(z.v[k]));
-                        pinv[i] = crecip(piv[i]);
-                    }
-                } else if (c == j) {
-                    z.v[k] = l;
-                }
-            }
-        } else if (i == j) {
-#pragma unroll
-            for (int k = 0; k < PER; k++)
-                if (my_column(k) == j)
-                    z.v[k] = piv[j];
-        }
-        __syncthreads();
+        if (i < np && c < np)
+            Z[i + c * LDS] = v[t];
     }
+    __syncthreads();
 }
 
 /* Scratch layout (cuDoubleComplex): G, R1, R1^-1 (then M), R12 = R2 R1,
@@ -337,23 +524,33 @@ __host__ __device__ inline work_layout layout(cuDoubleComplex *work, int64_t nb)
     return w;
 }
 
+/* The np x np matrix X to C (nb x nb, leading dimension nb): its upper
+ * triangle, zeros below, or zeros everywhere where @p zero. */
+__device__ void store_upper(const cuDoubleComplex *X, int nb, cuDoubleComplex *C, bool zero)
+{
+    for (int o = (int)threadIdx.x; o < nb * nb; o += THREADS) {
+        const int i = o % nb, c = o / nb;
+
+        C[o] = zero || i > c ? czero() : X[i + c * LDS];
+    }
+}
+
 /* First pass: R1 and R1^-1 from G = A^H A, or R1^-1 = 0 and the flag. */
 __global__ void __launch_bounds__(THREADS) cholqr_first_kernel(int nb, cuDoubleComplex *work)
 {
     extern __shared__ cuDoubleComplex sh[];
+    const smem s = carve(sh);
     const work_layout w = layout(work, nb);
-    tile x;
+    const int np = (nb + LEAF - 1) / LEAF * LEAF;
     bool ok;
 
-    tile_load(x, w.g, nb, nb);
-    ok = chol_upper(x, nb);
-    tile_store(x, w.r1, nb, nb, true);
-    tile_store(x, sh, nb, nb, true);
+    load_padded(s.x, w.g, nb, nb, np, true);
     __syncthreads();
-    inverse_upper(sh, x, nb);
-    if (!ok)
-        x = tile{};
-    tile_store(x, w.rinv, nb, nb, true);
+    ok = cholesky_blocked(s.x, s.d, s.scratch, nb, np);
+    store_upper(s.x, nb, w.r1, false);
+    __syncthreads();
+    inverse_upper_blocked(s.x, s.d, np, s.scratch);
+    store_upper(s.x, nb, w.rinv, !ok);
     if (threadIdx.x == 0)
         *w.failed = !ok;
 }
@@ -368,33 +565,36 @@ __global__ void __launch_bounds__(THREADS) cholqr_second_kernel(int nb, const cu
                                                                cuDoubleComplex *tau, cuDoubleComplex *work)
 {
     extern __shared__ cuDoubleComplex sh[];
-    cuDoubleComplex *X = sh, *Y = sh + nb * nb, *Z = sh + 2 * nb * nb;
-    __shared__ double sign[MAXNB], offset;
+    const smem s = carve(sh);
+    __shared__ double sign[MAXNB], warp_sums[THREADS / 32];
     __shared__ cuDoubleComplex piv[MAXNB];
     const work_layout w = layout(work, nb);
-    const int i = my_row();
+    const int np = (nb + LEAF - 1) / LEAF * LEAF;
     bool ok = *w.failed == 0;
-    tile x;
 
-    if (threadIdx.x == 0)
-        offset = 0.0;
-    tile_load(x, w.g, nb, nb);
-    __syncthreads();
     if (ok) {
-        double local = 0.0;
+        double local = 0.0, sum = 0.0;
 
-#pragma unroll
-        for (int k = 0; k < PER; k++) {
-            const double re = cuCreal(x.v[k]) - (my_column(k) == i ? 1.0 : 0.0), im = cuCimag(x.v[k]);
+        load_padded(s.x, w.g, nb, nb, np, true);
+        load_padded(s.z, w.r1, nb, nb, np, true);
+        for (int o = (int)threadIdx.x; o < nb * nb; o += THREADS) {
+            const cuDoubleComplex g = w.g[o];
+            const double re = cuCreal(g) - (o % nb == o / nb ? 1.0 : 0.0), im = cuCimag(g);
 
-            if (i < nb && my_column(k) < nb)
-                local += re * re + im * im;
+            local += re * re + im * im;
         }
-        atomicAdd(&offset, local);
-        ok = chol_upper(x, nb) && offset <= 1.0 / 64.0;
+        /* ||G - I||_F^2 summed in a fixed order, so that a panel near the
+         * threshold is accepted or refused alike in every run. */
+        local = startrd_warp_sum(local);
+        if (lane_id() == 0)
+            warp_sums[threadIdx.x / 32] = local;
+        __syncthreads();
+        for (int k = 0; k < THREADS / 32; k++)
+            sum += warp_sums[k];
+        ok = cholesky_blocked(s.x, s.d, s.scratch, nb, np) && sum <= 1.0 / 64.0;
     }
     if (!ok) {
-        tile_store(tile{}, w.rinv, nb, nb, false);
+        store_upper(s.x, nb, w.rinv, true);
         if (threadIdx.x == 0) {
             w.scal[0] = make_cuDoubleComplex(1.0, 0.0);
             w.scal[1] = make_cuDoubleComplex(1.0, 0.0);
@@ -403,35 +603,22 @@ __global__ void __launch_bounds__(THREADS) cholqr_second_kernel(int nb, const cu
         return;
     }
 
-    /* R2 R1, kept for R; R2^-1 in Y; the first rows of Q = Q1 R2^-1. */
-    tile_store(x, X, nb, nb, true);
+    /* R2 R1, kept for R; R2^-1 in X; the first rows of Q = Q1 R2^-1 in Z. */
+    product_upper(s.x, s.z, nb, w.r12, nb);
     __syncthreads();
-    tile_times_upper(x, X, nb, true, w.r1, nb);
-    tile_store(x, w.r12, nb, nb, true);
-    inverse_upper(X, x, nb);
-    tile_store(x, Y, nb, nb, true);
+    inverse_upper_blocked(s.x, s.d, np, s.scratch);
+    load_padded(s.z, Q1, ldq, nb, np, false);
     __syncthreads();
-    tile_times_upper(x, Q1, ldq, false, Y, nb);
+    times_upper_in_place(s.z, s.x, np);
 
-    lu_minus_signs(x, nb, sign, piv);
+    /* L and U in Z, then U^-1 over U, and M = R2^-1 U^-1. */
+    lu_blocked(s.z, s.d, s.dl, s.scratch, np, sign, piv);
+    inverse_upper_blocked(s.z, s.d, np, s.scratch);
+    product_upper(s.x, s.z, nb, w.rinv, nb);
+    for (int o = (int)threadIdx.x; o < nb * nb; o += THREADS) {
+        const int i = o % nb, c = o / nb;
 
-    /* U^-1 into Z, M = R2^-1 U^-1. */
-    tile_store(x, X, nb, nb, false);
-    __syncthreads();
-    {
-        tile u;
-
-        inverse_upper(X, u, nb);
-        tile_store(u, Z, nb, nb, true);
-    }
-    __syncthreads();
-    product_upper(Y, Z, nb, w.rinv, nb);
-#pragma unroll
-    for (int k = 0; k < PER; k++) {
-        const int c = my_column(k);
-
-        if (i < nb && c < nb)
-            A[i + c * lda] = i <= c ? cscale(w.r12[i + c * nb], sign[i]) : x.v[k];
+        A[i + c * lda] = i <= c ? cscale(w.r12[o], sign[i]) : s.z[i + c * LDS];
     }
     for (int q = (int)threadIdx.x; q < nb; q += THREADS)
         tau[q] = cscale(piv[q], -sign[q]);
@@ -442,12 +629,24 @@ __global__ void __launch_bounds__(THREADS) cholqr_second_kernel(int nb, const cu
     }
 }
 
-/* Dynamic shared memory of a kernel holding @p mats nb x nb matrices,
- * opted in where it passes the default 48 KiB. */
-cudaError_t prepare(const void *kernel, int64_t nb, int mats, size_t *bytes)
+/* The kernels' shared memory, opted in past the default 48 KiB once per
+ * device by each thread that drives one: a panel is on the chain from one
+ * step to the next. */
+cudaError_t prepare(size_t bytes)
 {
-    *bytes = (size_t)mats * (size_t)(nb * nb) * sizeof(cuDoubleComplex);
-    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)*bytes);
+    thread_local int dev = -1;
+    int current;
+    cudaError_t st;
+
+    if ((st = cudaGetDevice(&current)) != cudaSuccess || current == dev)
+        return st;
+    if ((st = cudaFuncSetAttribute((const void *)cholqr_first_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   (int)bytes)) != cudaSuccess ||
+        (st = cudaFuncSetAttribute((const void *)cholqr_second_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   (int)bytes)) != cudaSuccess)
+        return st;
+    dev = current;
+    return cudaSuccess;
 }
 
 } // namespace
@@ -470,7 +669,7 @@ extern "C" long startrd_cuda_zgeqrf_cholqr(cublasHandle_t handle, int64_t m, int
     const work_layout w = layout(work, nb);
     const int im = (int)m, inb = (int)nb, ia = (int)lda, iq = (int)ldq;
     cublasPointerMode_t mode;
-    size_t first_bytes, second_bytes;
+    const size_t bytes = SMEM_ENTRIES * sizeof(cuDoubleComplex);
     cublasStatus_t bs, restore;
 
 #define STARTRD_CHOLQR_TRY(expr, name, okval)                                                                      \
@@ -486,15 +685,12 @@ extern "C" long startrd_cuda_zgeqrf_cholqr(cublasHandle_t handle, int64_t m, int
         *call = "zgeqrf_cholqr shape";
         return (long)cudaErrorInvalidValue;
     }
-    STARTRD_CHOLQR_TRY(prepare((const void *)cholqr_first_kernel, nb, 1, &first_bytes), "cudaFuncSetAttribute",
-                       cudaSuccess);
-    STARTRD_CHOLQR_TRY(prepare((const void *)cholqr_second_kernel, nb, 3, &second_bytes), "cudaFuncSetAttribute",
-                       cudaSuccess);
+    STARTRD_CHOLQR_TRY(prepare(bytes), "cudaFuncSetAttribute", cudaSuccess);
     STARTRD_CHOLQR_TRY(cublasSetStream(handle, stream), "cublasSetStream", CUBLAS_STATUS_SUCCESS);
     STARTRD_CHOLQR_TRY(cublasZgemm(handle, CUBLAS_OP_C, CUBLAS_OP_N, inb, inb, im, &one, A, ia, A, ia, &zero, w.g,
                                    inb),
                        "cublasZgemm (A^H A)", CUBLAS_STATUS_SUCCESS);
-    cholqr_first_kernel<<<1, THREADS, first_bytes, stream>>>(inb, work);
+    cholqr_first_kernel<<<1, THREADS, bytes, stream>>>(inb, work);
     STARTRD_CHOLQR_TRY(cudaGetLastError(), "cholqr_first kernel", cudaSuccess);
     STARTRD_CHOLQR_TRY(cublasZgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, im, inb, inb, &one, A, ia, w.rinv, inb, &zero,
                                    Q, iq),
@@ -502,7 +698,7 @@ extern "C" long startrd_cuda_zgeqrf_cholqr(cublasHandle_t handle, int64_t m, int
     STARTRD_CHOLQR_TRY(cublasZgemm(handle, CUBLAS_OP_C, CUBLAS_OP_N, inb, inb, im, &one, Q, iq, Q, iq, &zero, w.g,
                                    inb),
                        "cublasZgemm (Q1^H Q1)", CUBLAS_STATUS_SUCCESS);
-    cholqr_second_kernel<<<1, THREADS, second_bytes, stream>>>(inb, Q, ldq, A, lda, tau, work);
+    cholqr_second_kernel<<<1, THREADS, bytes, stream>>>(inb, Q, ldq, A, lda, tau, work);
     STARTRD_CHOLQR_TRY(cudaGetLastError(), "cholqr_second kernel", cudaSuccess);
     if (m == nb)
         return 0;

@@ -76,9 +76,6 @@ const int *startrd_cuda_zgeqrf_cholqr_flag(const cuDoubleComplex *work, int64_t 
 /** Blocks for startrd_cuda_zgeqr2_panel() on the current GPU; 0 if none fits. */
 int startrd_cuda_zgeqr2_panel_blocks(int64_t m, int64_t nb);
 
-/** Whether startrd_cuda_zgeqr2_panel() on @p nblocks blocks holds the panel in registers. */
-int startrd_cuda_zgeqr2_panel_in_registers(int64_t m, int64_t nb, int nblocks);
-
 /** Doubles of scratch startrd_cuda_zgeqr2_panel() needs. */
 int64_t startrd_cuda_zgeqr2_panel_scratch(int64_t nb, int nblocks);
 
