@@ -113,16 +113,25 @@ __device__ void load_padded(cuDoubleComplex *X, const cuDoubleComplex *src, int6
     }
 }
 
-/* One level of leaf_inverse(): blocks A = [p, p+S) and C = [p+S, p+2S),
- * at compile time, so that the loads of a sum go out together. */
+/* f(q, p, r, c) for the lane's outputs q of a level of leaf_inverse():
+ * row r of block A = [p, p+S), column c of C = [p+S, p+2S). */
+template <int S, typename F>
+__device__ inline void leaf_level_outputs(F f)
+{
+#pragma unroll
+    for (int q = lane_id(); q < LEAF / 2 * S; q += 32) {
+        const int p = q / (S * S) * 2 * S;
+
+        f(q, p, p + q % S, p + S + q / S % S);
+    }
+}
+
+/* One level of leaf_inverse(), S at compile time so that the loads of a
+ * sum go out together. */
 template <int S, typename BF, typename YF>
 __device__ inline void leaf_inverse_level(BF b, YF y, cuDoubleComplex *tmp)
 {
-    const int lane = lane_id();
-
-#pragma unroll
-    for (int q = lane; q < LEAF / 2 * S; q += 32) {
-        const int p = q / (S * S) * 2 * S, r = p + q % S, c = p + S + q / S % S;
+    leaf_level_outputs<S>([&](int q, int p, int r, int c) {
         cuDoubleComplex v = czero();
 
 #pragma unroll
@@ -130,11 +139,9 @@ __device__ inline void leaf_inverse_level(BF b, YF y, cuDoubleComplex *tmp)
             if (p + S + k <= c)
                 v = cuCfma(b(r, p + S + k), y(p + S + k, c), v);
         tmp[q] = v;
-    }
+    });
     __syncwarp();
-#pragma unroll
-    for (int q = lane; q < LEAF / 2 * S; q += 32) {
-        const int p = q / (S * S) * 2 * S, r = p + q % S, c = p + S + q / S % S;
+    leaf_level_outputs<S>([&](int q, int p, int r, int c) {
         cuDoubleComplex v = czero();
 
 #pragma unroll
@@ -142,7 +149,7 @@ __device__ inline void leaf_inverse_level(BF b, YF y, cuDoubleComplex *tmp)
             if (p + k >= r)
                 v = cuCfma(y(r, p + k), tmp[q - q % S + k], v);
         y(r, c) = make_cuDoubleComplex(-cuCreal(v), -cuCimag(v));
-    }
+    });
     __syncwarp();
 }
 
