@@ -54,7 +54,7 @@ const int MAXNB = STARTRD_CUDA_CHOLQR_MAX_NB, LEAF = 16, THREADS = 512;
  * entries fall in different banks. */
 const int LDS = MAXNB + 1, LDD = LEAF + 1;
 
-static_assert(MAXNB % LEAF == 0 && LEAF <= 32, "LEAF: a divisor of MAXNB a warp can hold");
+static_assert(MAXNB % LEAF == 0 && 2 * LEAF == 32, "LEAF: a divisor of MAXNB, a warp two lanes per row");
 
 __device__ inline cuDoubleComplex czero()
 {
