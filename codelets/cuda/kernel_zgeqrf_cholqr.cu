@@ -584,9 +584,10 @@ __global__ void __launch_bounds__(THREADS) cholqr_second_kernel(int nb, const cu
 
         load_padded(s.x, w.g, nb, nb, np, true);
         load_padded(s.z, w.r1, nb, nb, np, true);
+        __syncthreads();
         for (int o = (int)threadIdx.x; o < nb * nb; o += THREADS) {
-            const cuDoubleComplex g = w.g[o];
-            const double re = cuCreal(g) - (o % nb == o / nb ? 1.0 : 0.0), im = cuCimag(g);
+            const int i = o % nb, c = o / nb;
+            const double re = cuCreal(s.x[i + c * LDS]) - (i == c ? 1.0 : 0.0), im = cuCimag(s.x[i + c * LDS]);
 
             local += re * re + im * im;
         }
