@@ -10,7 +10,9 @@
  * reads none of them.  Z and M are the two halves of an nb x 2nb scratch.
  * Given two partial products, the task adds them first, into P's last
  * third: each GPU then forms W once the other's product has arrived, with
- * no sum on one GPU and its result sent back on the critical path. */
+ * no sum on one GPU and its result sent back on the critical path.  Where
+ * the previous step's update was deferred (form_wvw.h), Y is corrected in
+ * P's last third too, and the pair of both steps' operands assembled. */
 #include "codelets.h"
 #include "error.h"
 #include "form_wvw.h"
@@ -19,16 +21,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BUF_Y, BUF_V, BUF_T, BUF_ZM, BUF_P, BUF_Y2 };
+enum { BUF_Y, BUF_V, BUF_T, BUF_ZM, BUF_P, BUF_OPTIONAL };
 
 struct form_wvw_args {
     int64_t row0;   /* first: startrd_row0_footprint() */
+    int y2, prev;   /* the buffers of Y2 and of the previous P (the pair's after it), or -1 */
 };
 
 /* The operands from row0 down, as BLAS sees them. */
 struct form_view {
-    int m, nb, ldy, ldy2, ldv, ldt, ldz, ldp;
+    int m, nb, ldy, ldy2, ldv, ldt, ldz, ldp, ldprev, ldpair;
     double complex *y, *y2, *v, *t, *z, *mm, *w, *pv, *pw;   /* pv, pw: P's second and last thirds */
+    double complex *prev, *pair;
+};
+
+/* Where the pair's six blocks [W0 W V0 V W0 W] come from. */
+struct pair_sources {
+    const double complex *src[6];
+    int ld[6];
 };
 
 static struct form_view form_view(const startrd_wvw_operands_t *o)
@@ -53,29 +63,49 @@ static struct form_view form_view(const startrd_wvw_operands_t *o)
     f.w = (double complex *)STARPU_MATRIX_GET_PTR(o->p) + r;
     f.pv = f.w + (size_t)f.nb * (size_t)f.ldp;
     f.pw = f.pv + (size_t)f.nb * (size_t)f.ldp;
+    f.prev = o->prev != NULL ? (double complex *)STARPU_MATRIX_GET_PTR(o->prev) + r : NULL;
+    f.ldprev = o->prev != NULL ? (int)STARPU_MATRIX_GET_LD(o->prev) : 0;
+    f.pair = o->pair != NULL ? (double complex *)STARPU_MATRIX_GET_PTR(o->pair) + r : NULL;
+    f.ldpair = o->pair != NULL ? (int)STARPU_MATRIX_GET_LD(o->pair) : 0;
     return f;
+}
+
+static struct pair_sources pair_sources(const struct form_view *f)
+{
+    const double complex *w0 = f->prev, *v0 = f->prev + (size_t)f->nb * (size_t)f->ldprev;
+
+    return (struct pair_sources){{w0, f->w, v0, f->v, w0, f->w},
+                                 {f->ldprev, f->ldp, f->ldprev, f->ldv, f->ldprev, f->ldp}};
 }
 
 static startrd_wvw_operands_t operands(void *buffers[], const struct form_wvw_args *a)
 {
-    void *y2 = startrd_current_nbuffers() > BUF_Y2 ? buffers[BUF_Y2] : NULL;
+    void *y2 = a->y2 >= 0 ? buffers[a->y2] : NULL;
+    void *prev = a->prev >= 0 ? buffers[a->prev] : NULL, *pair = a->prev >= 0 ? buffers[a->prev + 1] : NULL;
 
     return (startrd_wvw_operands_t){buffers[BUF_Y], y2, buffers[BUF_V], buffers[BUF_T], buffers[BUF_ZM],
-                                    buffers[BUF_P], a->row0};
+                                    buffers[BUF_P], prev, pair, a->row0};
 }
 
 void startrd_form_wvw_cpu(const startrd_wvw_operands_t *o)
 {
-    const double complex one = 1.0, zero = 0.0, mhalf = -0.5;
+    const double complex one = 1.0, zero = 0.0, mhalf = -0.5, mone = -1.0;
     struct form_view f = form_view(o);
 
-    if (f.y2 != NULL) {
+    if (f.y2 != NULL || f.prev != NULL) {
         for (int c = 0; c < f.nb; c++)
             for (int i = 0; i < f.m; i++)
                 f.pw[i + (size_t)c * (size_t)f.ldp] = f.y[i + (size_t)c * (size_t)f.ldy] +
-                                                      f.y2[i + (size_t)c * (size_t)f.ldy2];
+                                                      (f.y2 != NULL ? f.y2[i + (size_t)c * (size_t)f.ldy2] : 0.0);
         f.y = f.pw;
         f.ldy = f.ldp;
+    }
+    /* Z M, as one 2nb x nb matrix, takes [V0 W0]^H V. */
+    if (f.prev != NULL) {
+        cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, 2 * f.nb, f.nb, f.m, &one,
+                    f.prev + (size_t)f.nb * (size_t)f.ldprev, f.ldprev, f.v, f.ldv, &zero, f.z, 2 * f.nb);
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, f.m, f.nb, 2 * f.nb, &mone, f.prev, f.ldprev, f.z,
+                    2 * f.nb, &one, f.y, f.ldy);
     }
     cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, f.m, f.nb, f.nb, &one, f.y, f.ldy, f.t, f.ldt,
                 &zero, f.w, f.ldp);
@@ -89,6 +119,14 @@ void startrd_form_wvw_cpu(const startrd_wvw_operands_t *o)
         memcpy(f.pv + (size_t)c * (size_t)f.ldp, f.v + (size_t)c * (size_t)f.ldv, (size_t)f.m * sizeof *f.v);
         memcpy(f.pw + (size_t)c * (size_t)f.ldp, f.w + (size_t)c * (size_t)f.ldp, (size_t)f.m * sizeof *f.w);
     }
+    if (f.pair != NULL) {
+        struct pair_sources ps = pair_sources(&f);
+
+        for (size_t blk = 0; blk < 6; blk++)
+            for (size_t c = 0; c < (size_t)f.nb; c++)
+                memcpy(f.pair + (blk * (size_t)f.nb + c) * (size_t)f.ldpair, ps.src[blk] + c * (size_t)ps.ld[blk],
+                       (size_t)f.m * sizeof *f.pair);
+    }
 }
 
 static void form_wvw_cpu(void *buffers[], void *cl_arg)
@@ -101,7 +139,7 @@ static void form_wvw_cpu(void *buffers[], void *cl_arg)
 #ifdef STARTRD_USE_CUDA
 void startrd_form_wvw_cuda(const startrd_wvw_operands_t *o)
 {
-    const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0}, mhalf = {-0.5, 0.0};
+    const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0}, mhalf = {-0.5, 0.0}, mone = {-1.0, 0.0};
     struct form_view f = form_view(o);
     cublasHandle_t h = starpu_cublas_get_local_handle();
     cudaStream_t stream = starpu_cuda_get_local_stream();
@@ -112,11 +150,22 @@ void startrd_form_wvw_cuda(const startrd_wvw_operands_t *o)
     cudaError_t ce;
     int ldy = f.ldy;
 
-    if (f.y2 != NULL) {
-        st = cublasZgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, f.m, f.nb, &one, y, f.ldy, &one, (cuDoubleComplex *)f.y2,
-                         f.ldy2, (cuDoubleComplex *)f.pw, f.ldp);
+    if (f.y2 != NULL || f.prev != NULL) {
+        /* Y + Y2, or Y + 0 Y: a copy where only the correction follows. */
+        st = cublasZgeam(h, CUBLAS_OP_N, CUBLAS_OP_N, f.m, f.nb, &one, y, f.ldy, f.y2 != NULL ? &one : &zero,
+                         f.y2 != NULL ? (cuDoubleComplex *)f.y2 : y, f.y2 != NULL ? f.ldy2 : f.ldy,
+                         (cuDoubleComplex *)f.pw, f.ldp);
         y = (cuDoubleComplex *)f.pw;
         ldy = f.ldp;
+    }
+    if (f.prev != NULL && st == CUBLAS_STATUS_SUCCESS) {
+        cuDoubleComplex *prev = (cuDoubleComplex *)f.prev;
+
+        st = cublasZgemm(h, CUBLAS_OP_C, CUBLAS_OP_N, 2 * f.nb, f.nb, f.m, &one, prev + (size_t)f.nb * f.ldprev,
+                         f.ldprev, v, f.ldv, &zero, z, 2 * f.nb);
+        if (st == CUBLAS_STATUS_SUCCESS)
+            st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, f.m, f.nb, 2 * f.nb, &mone, prev, f.ldprev, z, 2 * f.nb,
+                             &one, y, ldy);
     }
     if (st == CUBLAS_STATUS_SUCCESS)
         st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, f.m, f.nb, f.nb, &one, y, ldy, t, f.ldt, &zero, w, f.ldp);
@@ -134,6 +183,14 @@ void startrd_form_wvw_cuda(const startrd_wvw_operands_t *o)
                            stream);
     if (ce == cudaSuccess)
         ce = cudaMemcpy2DAsync(f.pw, ldp, f.w, ldp, col, (size_t)f.nb, cudaMemcpyDeviceToDevice, stream);
+    if (f.pair != NULL) {
+        struct pair_sources ps = pair_sources(&f);
+
+        for (size_t blk = 0; blk < 6 && ce == cudaSuccess; blk++)
+            ce = cudaMemcpy2DAsync(f.pair + blk * (size_t)f.nb * (size_t)f.ldpair, (size_t)f.ldpair * sizeof *w,
+                                   ps.src[blk], (size_t)ps.ld[blk] * sizeof *w, col, (size_t)f.nb,
+                                   cudaMemcpyDeviceToDevice, stream);
+    }
     if (ce != cudaSuccess)
         startrd_kernel_failure("form_wvw", "cudaMemcpy2DAsync", ce);
 }
@@ -167,20 +224,30 @@ static struct starpu_codelet form_wvw_sum_codelet = {
 
 int startrd_task_zform_wvw(startrd_place_t place, int64_t row0, starpu_data_handle_t Y, starpu_data_handle_t Y2,
                            starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t ZM,
-                           starpu_data_handle_t P)
+                           starpu_data_handle_t P, starpu_data_handle_t prev, starpu_data_handle_t pair)
 {
     struct form_wvw_args *args = malloc(sizeof *args);
     double m = (double)starpu_matrix_get_nx(Y) - (double)row0, nb = (double)starpu_matrix_get_ny(Y);
-    struct starpu_data_descr descr[] = {{Y, STARPU_R}, {V, STARPU_R}, {T, STARPU_R}, {ZM, STARPU_SCRATCH},
-                                        {P, STARPU_W}, {Y2, STARPU_R}};
+    struct starpu_data_descr descr[BUF_OPTIONAL + 3] = {{Y, STARPU_R}, {V, STARPU_R}, {T, STARPU_R},
+                                                        {ZM, STARPU_SCRATCH}, {P, STARPU_W}};
+    int nbuffers = BUF_OPTIONAL;
 
     if (args == NULL)
         return -ENOMEM;
-    args->row0 = row0;
+    *args = (struct form_wvw_args){row0, -1, -1};
+    if (Y2 != NULL) {
+        args->y2 = nbuffers;
+        descr[nbuffers++] = (struct starpu_data_descr){Y2, STARPU_R};
+    }
+    if (prev != NULL) {
+        args->prev = nbuffers;
+        descr[nbuffers++] = (struct starpu_data_descr){prev, STARPU_R};
+        descr[nbuffers++] = (struct starpu_data_descr){pair, STARPU_W};
+    }
     return starpu_task_insert(Y2 != NULL ? &form_wvw_sum_codelet : &form_wvw_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
-                              STARPU_DATA_MODE_ARRAY, descr, Y2 != NULL ? BUF_Y2 + 1 : BUF_Y2,
+                              STARPU_DATA_MODE_ARRAY, descr, nbuffers,
                               STARTRD_PLACE_ARGS(place),
-                              STARPU_FLOPS, startrd_form_wvw_flops(m, nb) + (Y2 != NULL ? 2.0 * m * nb : 0.0),
+                              STARPU_FLOPS, startrd_form_wvw_flops(m, nb, prev != NULL) + (Y2 != NULL ? 2.0 * m * nb : 0.0),
                               0);
 }

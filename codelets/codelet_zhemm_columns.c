@@ -8,8 +8,9 @@
  * absolute row.  One task takes all the block columns one worker owns in a
  * step.  The task that first touches Y zeroes it, so partial products need
  * no separate initialisation task.  The only partial product of a step
- * forms P = [W V W] at its end (form_wvw.h): the buffers T, ZM and P then
- * follow the block columns.  On a GPU that task takes a trailing matrix of
+ * forms P = [W V W] at its end (form_wvw.h): the buffers T, ZM and P (and,
+ * after a deferred update, the previous P and the pair) then follow the
+ * block columns.  On a GPU that task takes a trailing matrix of
  * up to WHOLE_HEMM_MAX_ROWS rows in one cuBLAS ZHEMM instead of pieces. */
 #include "codelets.h"
 #include "column_pieces.h"
@@ -23,26 +24,29 @@
 #include <string.h>
 
 enum { BUF_V, BUF_Y, BUF_FIRST_COLUMN };
-enum { FORM_T, FORM_ZM, FORM_P, FORM_BUFFERS };
+enum { FORM_T, FORM_ZM, FORM_P, FORM_PREV, FORM_PAIR };
 
 struct hemm_columns_args {
     int zero_y;       /* this task is the first to write Y */
-    int form_w;       /* this task forms P from the total Y */
+    int form_w;       /* buffers after the columns (T, ZM, P, and prev and pair where paired):
+                       * this task forms P from the total Y; 0 if not */
     int64_t row0;     /* the trailing matrix's first row, for forming P */
 };
 
 /* The buffer after the last block column. */
 static int columns_end(const struct hemm_columns_args *a)
 {
-    return startrd_current_nbuffers() - (a->form_w ? FORM_BUFFERS : 0);
+    return startrd_current_nbuffers() - a->form_w;
 }
 
 static startrd_wvw_operands_t wvw_operands(void *buffers[], const struct hemm_columns_args *a)
 {
     void **form = buffers + columns_end(a);
+    int paired = a->form_w > FORM_PREV;
 
     return (startrd_wvw_operands_t){buffers[BUF_Y], NULL, buffers[BUF_V], form[FORM_T], form[FORM_ZM],
-                                    form[FORM_P], a->row0};
+                                    form[FORM_P], paired ? form[FORM_PREV] : NULL, paired ? form[FORM_PAIR] : NULL,
+                                    a->row0};
 }
 
 static void hemm_columns_cpu(void *buffers[], void *cl_arg)
@@ -214,12 +218,12 @@ int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, st
     /* The zeroing task needs no earlier value of Y. */
     const struct starpu_data_descr ws[] = {{V, STARPU_R}, {Y, zero_y ? STARPU_W : STARPU_RW}};
     struct starpu_data_descr *descr = startrd_pieces_descr(BUF_FIRST_COLUMN, ws, ncolumns, columns, STARPU_R);
-    int nbuffers = ncolumns + BUF_FIRST_COLUMN;
+    int nbuffers = ncolumns + BUF_FIRST_COLUMN, nform = form == NULL ? 0 : form->prev != NULL ? FORM_PAIR + 1 : FORM_P + 1;
     double flops = 0.0;
     int ret;
 
     if (descr != NULL && form != NULL) {
-        struct starpu_data_descr *more = realloc(descr, (size_t)(nbuffers + FORM_BUFFERS) * sizeof *descr);
+        struct starpu_data_descr *more = realloc(descr, (size_t)(nbuffers + nform) * sizeof *descr);
 
         if (more == NULL)
             free(descr);
@@ -230,7 +234,7 @@ int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, st
         free(descr);
         return -ENOMEM;
     }
-    *args = (struct hemm_columns_args){.zero_y = zero_y, .form_w = form != NULL, .row0 = form ? form->row0 : 0};
+    *args = (struct hemm_columns_args){.zero_y = zero_y, .form_w = nform, .row0 = form ? form->row0 : 0};
     for (int i = 0; i < ncolumns; i++) {
         double m = (double)starpu_matrix_get_nx(columns[i]), nb = (double)starpu_matrix_get_ny(columns[i]);
 
@@ -242,8 +246,12 @@ int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, st
         descr[nbuffers + FORM_T] = (struct starpu_data_descr){form->T, STARPU_R};
         descr[nbuffers + FORM_ZM] = (struct starpu_data_descr){form->ZM, STARPU_SCRATCH};
         descr[nbuffers + FORM_P] = (struct starpu_data_descr){form->P, STARPU_W};
-        nbuffers += FORM_BUFFERS;
-        flops += startrd_form_wvw_flops(m, nb);
+        if (form->prev != NULL) {
+            descr[nbuffers + FORM_PREV] = (struct starpu_data_descr){form->prev, STARPU_R};
+            descr[nbuffers + FORM_PAIR] = (struct starpu_data_descr){form->pair, STARPU_W};
+        }
+        nbuffers += nform;
+        flops += startrd_form_wvw_flops(m, nb, form->prev != NULL);
     }
     ret = starpu_task_insert(&hemm_columns_codelet,
                              STARPU_CL_ARGS, args, sizeof *args,

@@ -1,5 +1,7 @@
 /* The two-sided update of block columns of the trailing matrix,
  *     C -= W * V[C]^H + V * W[C]^H.
+ * (Given two steps' pair [W0 W V0 V W0 W] for P, everything below reads
+ * [W0 W] for W and [V0 V] for V: both steps' updates at once, rank 4nb.)
  * On each piece of block columns (see column_pieces.h) that is a HER2K on
  * the diagonal block, which writes its lower triangle only, and below it
  * one GEMM of rank 2nb,
@@ -20,7 +22,8 @@
 
 enum { BUF_P, BUF_FIRST_COLUMN };
 
-/* Where the piece's W, V and [V W] start in P: columns 0, nb and nb. */
+/* Where the piece's W, V and [V W] start in P: columns 0, nb and nb, nb
+ * being a third of P's width. */
 struct wvw {
     int nb, ld;
     const double complex *w, *v;
@@ -124,7 +127,7 @@ int startrd_task_zher2k_columns(startrd_place_t place, starpu_data_handle_t P,
 {
     const struct starpu_data_descr ws[] = {{P, STARPU_R}};
     struct starpu_data_descr *descr = startrd_pieces_descr(BUF_FIRST_COLUMN, ws, ncolumns, columns, STARPU_RW);
-    double flops = 0.0;
+    double flops = 0.0, rank = 2.0 * (double)(starpu_matrix_get_ny(P) / 3);
     int ret;
 
     if (descr == NULL)
@@ -132,7 +135,7 @@ int startrd_task_zher2k_columns(startrd_place_t place, starpu_data_handle_t P,
     for (int i = 0; i < ncolumns; i++) {
         double m = (double)starpu_matrix_get_nx(columns[i]), nb = (double)starpu_matrix_get_ny(columns[i]);
 
-        flops += 16.0 * m * nb * nb;
+        flops += 8.0 * m * nb * rank;
     }
     ret = starpu_task_insert(&her2k_columns_codelet,
                              STARPU_DATA_MODE_ARRAY, descr, ncolumns + BUF_FIRST_COLUMN,

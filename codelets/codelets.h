@@ -82,10 +82,11 @@ int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, i
                            starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t tau,
                            starpu_data_handle_t P);
 
-/** The operands of forming P = [W V W] (startrd_task_zform_wvw()). */
+/** The operands of forming P = [W V W] (startrd_task_zform_wvw()); prev
+ *  and pair NULL unless the previous step's update was deferred. */
 typedef struct startrd_wvw_handles {
     int64_t row0;
-    starpu_data_handle_t T, ZM, P;
+    starpu_data_handle_t T, ZM, P, prev, pair;
 } startrd_wvw_handles_t;
 
 /**
@@ -104,15 +105,18 @@ int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, st
  * P = [W V W] for startrd_task_zher2k_columns(), rows @p row0 and below, with
  * W = Y T - 1/2 V T^H V^H Y T: Y and V are N x nb, T is nb x nb, P is
  * N x 3nb, and @p ZM an nb x 2nb scratch handle.  With @p Y2 (or NULL), a
- * second partial product, Y + Y2 stands for Y.
+ * second partial product, Y + Y2 stands for Y.  With @p prev (or NULL),
+ * the previous step's P, whose update Y did not see: Y is corrected for it
+ * and @p pair (N x 6nb) receives both steps' operands (form_wvw.h).
  */
 int startrd_task_zform_wvw(startrd_place_t place, int64_t row0, starpu_data_handle_t Y, starpu_data_handle_t Y2,
                            starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t ZM,
-                           starpu_data_handle_t P);
+                           starpu_data_handle_t P, starpu_data_handle_t prev, starpu_data_handle_t pair);
 
 /**
  * Each block column C -= W * V[C]^H + V * W[C]^H, in the lower triangle of
- * its diagonal tile and below, with P = [W V W] (startrd_task_zform_wvw()).
+ * its diagonal tile and below, with P = [W V W] (startrd_task_zform_wvw()),
+ * or with two steps' pair [W0 W V0 V W0 W] the updates of both.
  */
 int startrd_task_zher2k_columns(startrd_place_t place, starpu_data_handle_t P,
                                 int ncolumns, const starpu_data_handle_t *columns);

@@ -13,16 +13,23 @@
  * scratch ZM and P (N x 3nb); rows from row0 down are formed.  With y2 (or
  * NULL), a second partial product of the same shape, Y + y2 stands for Y:
  * every copy of W that adds the same two reads them in the same order, so
- * all copies hold the same bits. */
+ * all copies hold the same bits.  With prev (or NULL), the previous step's
+ * P = [W0 V0 W0], whose update of the trailing matrix was deferred: Y was
+ * taken from the matrix before that update, so it is corrected first,
+ *     Y -= [W0 V0] * ([V0 W0]^H * V),
+ * and then pair (N x 6nb) receives [W0 W V0 V W0 W], whose column ranges
+ * [W0 W V0 V] and [V0 V W0 W] are the operands of both steps' update in
+ * one GEMM of rank 4nb (codelet_zher2k_columns.c). */
 typedef struct startrd_wvw_operands {
-    void *y, *y2, *v, *t, *zm, *p;
+    void *y, *y2, *v, *t, *zm, *p, *prev, *pair;
     int64_t row0;
 } startrd_wvw_operands_t;
 
-/* Flops of forming P from m rows of nb columns. */
-static inline double startrd_form_wvw_flops(double m, double nb)
+/* Flops of forming P from m rows of nb columns, and with @p paired, of the
+ * correction for the previous step's deferred update. */
+static inline double startrd_form_wvw_flops(double m, double nb, int paired)
 {
-    return 8.0 * nb * nb * (3.0 * m + nb);
+    return 8.0 * nb * nb * (3.0 * m + nb) + (paired ? 32.0 * m * nb * nb : 0.0);
 }
 
 void startrd_form_wvw_cpu(const startrd_wvw_operands_t *o);
