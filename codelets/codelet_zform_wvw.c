@@ -26,11 +26,13 @@ enum { BUF_Y, BUF_V, BUF_T, BUF_ZM, BUF_P, BUF_OPTIONAL };
 struct form_wvw_args {
     int64_t row0;   /* first: startrd_row0_footprint() */
     int y2, prev;   /* the buffers of Y2 and of the previous P (the pair's after it), or -1 */
+    int64_t prev_row0;
 };
 
-/* The operands from row0 down, as BLAS sees them. */
+/* The operands from row0 down, as BLAS sees them; the correction's and
+ * the pair's from row0 + dm down. */
 struct form_view {
-    int m, nb, ldy, ldy2, ldv, ldt, ldz, ldp, ldprev, ldpair;
+    int m, nb, ldy, ldy2, ldv, ldt, ldz, ldp, ldprev, ldpair, dm;
     double complex *y, *y2, *v, *t, *z, *mm, *w, *pv, *pw;   /* pv, pw: P's second and last thirds */
     double complex *prev, *pair;
 };
@@ -63,9 +65,10 @@ static struct form_view form_view(const startrd_wvw_operands_t *o)
     f.w = (double complex *)STARPU_MATRIX_GET_PTR(o->p) + r;
     f.pv = f.w + (size_t)f.nb * (size_t)f.ldp;
     f.pw = f.pv + (size_t)f.nb * (size_t)f.ldp;
-    f.prev = o->prev != NULL ? (double complex *)STARPU_MATRIX_GET_PTR(o->prev) + r : NULL;
+    f.dm = o->prev != NULL ? (int)(o->prev_row0 - o->row0) : 0;
+    f.prev = o->prev != NULL ? (double complex *)STARPU_MATRIX_GET_PTR(o->prev) + o->prev_row0 : NULL;
     f.ldprev = o->prev != NULL ? (int)STARPU_MATRIX_GET_LD(o->prev) : 0;
-    f.pair = o->pair != NULL ? (double complex *)STARPU_MATRIX_GET_PTR(o->pair) + r : NULL;
+    f.pair = o->pair != NULL ? (double complex *)STARPU_MATRIX_GET_PTR(o->pair) + o->prev_row0 : NULL;
     f.ldpair = o->pair != NULL ? (int)STARPU_MATRIX_GET_LD(o->pair) : 0;
     return f;
 }
@@ -73,9 +76,9 @@ static struct form_view form_view(const startrd_wvw_operands_t *o)
 static struct pair_sources pair_sources(const struct form_view *f)
 {
     const double complex *w0 = f->prev, *v0 = f->prev + (size_t)f->nb * (size_t)f->ldprev;
+    const double complex *w = f->w + f->dm, *v = f->v + f->dm;
 
-    return (struct pair_sources){{w0, f->w, v0, f->v, w0, f->w},
-                                 {f->ldprev, f->ldp, f->ldprev, f->ldv, f->ldprev, f->ldp}};
+    return (struct pair_sources){{w0, w, v0, v, w0, w}, {f->ldprev, f->ldp, f->ldprev, f->ldv, f->ldprev, f->ldp}};
 }
 
 static startrd_wvw_operands_t operands(void *buffers[], const struct form_wvw_args *a)
@@ -84,7 +87,7 @@ static startrd_wvw_operands_t operands(void *buffers[], const struct form_wvw_ar
     void *prev = a->prev >= 0 ? buffers[a->prev] : NULL, *pair = a->prev >= 0 ? buffers[a->prev + 1] : NULL;
 
     return (startrd_wvw_operands_t){buffers[BUF_Y], y2, buffers[BUF_V], buffers[BUF_T], buffers[BUF_ZM],
-                                    buffers[BUF_P], prev, pair, a->row0};
+                                    buffers[BUF_P], prev, pair, a->row0, a->prev_row0};
 }
 
 void startrd_form_wvw_cpu(const startrd_wvw_operands_t *o)
@@ -102,10 +105,10 @@ void startrd_form_wvw_cpu(const startrd_wvw_operands_t *o)
     }
     /* Z M, as one 2nb x nb matrix, takes [V0 W0]^H V. */
     if (f.prev != NULL) {
-        cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, 2 * f.nb, f.nb, f.m, &one,
-                    f.prev + (size_t)f.nb * (size_t)f.ldprev, f.ldprev, f.v, f.ldv, &zero, f.z, 2 * f.nb);
-        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, f.m, f.nb, 2 * f.nb, &mone, f.prev, f.ldprev, f.z,
-                    2 * f.nb, &one, f.y, f.ldy);
+        cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, 2 * f.nb, f.nb, f.m - f.dm, &one,
+                    f.prev + (size_t)f.nb * (size_t)f.ldprev, f.ldprev, f.v + f.dm, f.ldv, &zero, f.z, 2 * f.nb);
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, f.m - f.dm, f.nb, 2 * f.nb, &mone, f.prev,
+                    f.ldprev, f.z, 2 * f.nb, &one, f.y + f.dm, f.ldy);
     }
     cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, f.m, f.nb, f.nb, &one, f.y, f.ldy, f.t, f.ldt,
                 &zero, f.w, f.ldp);
@@ -125,7 +128,7 @@ void startrd_form_wvw_cpu(const startrd_wvw_operands_t *o)
         for (size_t blk = 0; blk < 6; blk++)
             for (size_t c = 0; c < (size_t)f.nb; c++)
                 memcpy(f.pair + (blk * (size_t)f.nb + c) * (size_t)f.ldpair, ps.src[blk] + c * (size_t)ps.ld[blk],
-                       (size_t)f.m * sizeof *f.pair);
+                       (size_t)(f.m - f.dm) * sizeof *f.pair);
     }
 }
 
@@ -161,11 +164,11 @@ void startrd_form_wvw_cuda(const startrd_wvw_operands_t *o)
     if (f.prev != NULL && st == CUBLAS_STATUS_SUCCESS) {
         cuDoubleComplex *prev = (cuDoubleComplex *)f.prev;
 
-        st = cublasZgemm(h, CUBLAS_OP_C, CUBLAS_OP_N, 2 * f.nb, f.nb, f.m, &one, prev + (size_t)f.nb * f.ldprev,
-                         f.ldprev, v, f.ldv, &zero, z, 2 * f.nb);
+        st = cublasZgemm(h, CUBLAS_OP_C, CUBLAS_OP_N, 2 * f.nb, f.nb, f.m - f.dm, &one,
+                         prev + (size_t)f.nb * f.ldprev, f.ldprev, v + f.dm, f.ldv, &zero, z, 2 * f.nb);
         if (st == CUBLAS_STATUS_SUCCESS)
-            st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, f.m, f.nb, 2 * f.nb, &mone, prev, f.ldprev, z, 2 * f.nb,
-                             &one, y, ldy);
+            st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, f.m - f.dm, f.nb, 2 * f.nb, &mone, prev, f.ldprev, z,
+                             2 * f.nb, &one, y + f.dm, ldy);
     }
     if (st == CUBLAS_STATUS_SUCCESS)
         st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, f.m, f.nb, f.nb, &one, y, ldy, t, f.ldt, &zero, w, f.ldp);
@@ -188,8 +191,8 @@ void startrd_form_wvw_cuda(const startrd_wvw_operands_t *o)
 
         for (size_t blk = 0; blk < 6 && ce == cudaSuccess; blk++)
             ce = cudaMemcpy2DAsync(f.pair + blk * (size_t)f.nb * (size_t)f.ldpair, (size_t)f.ldpair * sizeof *w,
-                                   ps.src[blk], (size_t)ps.ld[blk] * sizeof *w, col, (size_t)f.nb,
-                                   cudaMemcpyDeviceToDevice, stream);
+                                   ps.src[blk], (size_t)ps.ld[blk] * sizeof *w, (size_t)(f.m - f.dm) * sizeof *w,
+                                   (size_t)f.nb, cudaMemcpyDeviceToDevice, stream);
     }
     if (ce != cudaSuccess)
         startrd_kernel_failure("form_wvw", "cudaMemcpy2DAsync", ce);
@@ -224,30 +227,32 @@ static struct starpu_codelet form_wvw_sum_codelet = {
 
 int startrd_task_zform_wvw(startrd_place_t place, int64_t row0, starpu_data_handle_t Y, starpu_data_handle_t Y2,
                            starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t ZM,
-                           starpu_data_handle_t P, starpu_data_handle_t prev, starpu_data_handle_t pair)
+                           starpu_data_handle_t P, startrd_deferred_update_t deferred)
 {
     struct form_wvw_args *args = malloc(sizeof *args);
     double m = (double)starpu_matrix_get_nx(Y) - (double)row0, nb = (double)starpu_matrix_get_ny(Y);
+    double mc = (double)starpu_matrix_get_nx(Y) - (double)deferred.row0;
     struct starpu_data_descr descr[BUF_OPTIONAL + 3] = {{Y, STARPU_R}, {V, STARPU_R}, {T, STARPU_R},
                                                         {ZM, STARPU_SCRATCH}, {P, STARPU_W}};
     int nbuffers = BUF_OPTIONAL;
 
     if (args == NULL)
         return -ENOMEM;
-    *args = (struct form_wvw_args){row0, -1, -1};
+    *args = (struct form_wvw_args){row0, -1, -1, deferred.row0};
     if (Y2 != NULL) {
         args->y2 = nbuffers;
         descr[nbuffers++] = (struct starpu_data_descr){Y2, STARPU_R};
     }
-    if (prev != NULL) {
+    if (deferred.prev != NULL) {
         args->prev = nbuffers;
-        descr[nbuffers++] = (struct starpu_data_descr){prev, STARPU_R};
-        descr[nbuffers++] = (struct starpu_data_descr){pair, STARPU_W};
+        descr[nbuffers++] = (struct starpu_data_descr){deferred.prev, STARPU_R};
+        descr[nbuffers++] = (struct starpu_data_descr){deferred.pair, STARPU_W};
     }
     return starpu_task_insert(Y2 != NULL ? &form_wvw_sum_codelet : &form_wvw_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
                               STARPU_DATA_MODE_ARRAY, descr, nbuffers,
                               STARTRD_PLACE_ARGS(place),
-                              STARPU_FLOPS, startrd_form_wvw_flops(m, nb, prev != NULL) + (Y2 != NULL ? 2.0 * m * nb : 0.0),
+                              STARPU_FLOPS, startrd_form_wvw_flops(m, deferred.prev != NULL ? mc : 0.0, nb) +
+                                                (Y2 != NULL ? 2.0 * m * nb : 0.0),
                               0);
 }

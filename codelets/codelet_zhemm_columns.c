@@ -31,6 +31,7 @@ struct hemm_columns_args {
     int form_w;       /* buffers after the columns (T, ZM, P, and prev and pair where paired):
                        * this task forms P from the total Y; 0 if not */
     int64_t row0;     /* the trailing matrix's first row, for forming P */
+    int64_t prev_row0;   /* and the previous step's deferred update's */
 };
 
 /* The buffer after the last block column. */
@@ -46,7 +47,7 @@ static startrd_wvw_operands_t wvw_operands(void *buffers[], const struct hemm_co
 
     return (startrd_wvw_operands_t){buffers[BUF_Y], NULL, buffers[BUF_V], form[FORM_T], form[FORM_ZM],
                                     form[FORM_P], paired ? form[FORM_PREV] : NULL, paired ? form[FORM_PAIR] : NULL,
-                                    a->row0};
+                                    a->row0, a->prev_row0};
 }
 
 static void hemm_columns_cpu(void *buffers[], void *cl_arg)
@@ -218,7 +219,8 @@ int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, st
     /* The zeroing task needs no earlier value of Y. */
     const struct starpu_data_descr ws[] = {{V, STARPU_R}, {Y, zero_y ? STARPU_W : STARPU_RW}};
     struct starpu_data_descr *descr = startrd_pieces_descr(BUF_FIRST_COLUMN, ws, ncolumns, columns, STARPU_R);
-    int nbuffers = ncolumns + BUF_FIRST_COLUMN, nform = form == NULL ? 0 : form->prev != NULL ? FORM_PAIR + 1 : FORM_P + 1;
+    int nbuffers = ncolumns + BUF_FIRST_COLUMN;
+    int nform = form == NULL ? 0 : form->deferred.prev != NULL ? FORM_PAIR + 1 : FORM_P + 1;
     double flops = 0.0;
     int ret;
 
@@ -234,24 +236,27 @@ int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, st
         free(descr);
         return -ENOMEM;
     }
-    *args = (struct hemm_columns_args){.zero_y = zero_y, .form_w = nform, .row0 = form ? form->row0 : 0};
+    *args = (struct hemm_columns_args){.zero_y = zero_y, .form_w = nform, .row0 = form ? form->row0 : 0,
+                                       .prev_row0 = form ? form->deferred.row0 : 0};
     for (int i = 0; i < ncolumns; i++) {
         double m = (double)starpu_matrix_get_nx(columns[i]), nb = (double)starpu_matrix_get_ny(columns[i]);
 
         flops += 8.0 * nb * nb * (2.0 * m - nb);
     }
     if (form != NULL) {
-        double m = (double)starpu_matrix_get_nx(Y) - (double)form->row0, nb = (double)starpu_matrix_get_ny(Y);
+        double rows = (double)starpu_matrix_get_nx(Y), m = rows - (double)form->row0;
+        double nb = (double)starpu_matrix_get_ny(Y);
 
         descr[nbuffers + FORM_T] = (struct starpu_data_descr){form->T, STARPU_R};
         descr[nbuffers + FORM_ZM] = (struct starpu_data_descr){form->ZM, STARPU_SCRATCH};
         descr[nbuffers + FORM_P] = (struct starpu_data_descr){form->P, STARPU_W};
-        if (form->prev != NULL) {
-            descr[nbuffers + FORM_PREV] = (struct starpu_data_descr){form->prev, STARPU_R};
-            descr[nbuffers + FORM_PAIR] = (struct starpu_data_descr){form->pair, STARPU_W};
+        if (form->deferred.prev != NULL) {
+            descr[nbuffers + FORM_PREV] = (struct starpu_data_descr){form->deferred.prev, STARPU_R};
+            descr[nbuffers + FORM_PAIR] = (struct starpu_data_descr){form->deferred.pair, STARPU_W};
         }
         nbuffers += nform;
-        flops += startrd_form_wvw_flops(m, nb, form->prev != NULL);
+        flops += startrd_form_wvw_flops(m, form->deferred.prev != NULL ? rows - (double)form->deferred.row0 : 0.0,
+                                        nb);
     }
     ret = starpu_task_insert(&hemm_columns_codelet,
                              STARPU_CL_ARGS, args, sizeof *args,

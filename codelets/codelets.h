@@ -82,11 +82,19 @@ int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, i
                            starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t tau,
                            starpu_data_handle_t P);
 
-/** The operands of forming P = [W V W] (startrd_task_zform_wvw()); prev
- *  and pair NULL unless the previous step's update was deferred. */
+/** The previous step's update, where it was deferred from row0 (and
+ *  column row0) down: its P, and the pair that receives both steps'
+ *  operands (form_wvw.h); prev NULL where there is none. */
+typedef struct startrd_deferred_update {
+    starpu_data_handle_t prev, pair;
+    int64_t row0;
+} startrd_deferred_update_t;
+
+/** The operands of forming P = [W V W] (startrd_task_zform_wvw()). */
 typedef struct startrd_wvw_handles {
     int64_t row0;
-    starpu_data_handle_t T, ZM, P, prev, pair;
+    starpu_data_handle_t T, ZM, P;
+    startrd_deferred_update_t deferred;
 } startrd_wvw_handles_t;
 
 /**
@@ -105,13 +113,13 @@ int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, st
  * P = [W V W] for startrd_task_zher2k_columns(), rows @p row0 and below, with
  * W = Y T - 1/2 V T^H V^H Y T: Y and V are N x nb, T is nb x nb, P is
  * N x 3nb, and @p ZM an nb x 2nb scratch handle.  With @p Y2 (or NULL), a
- * second partial product, Y + Y2 stands for Y.  With @p prev (or NULL),
- * the previous step's P, whose update Y did not see: Y is corrected for it
- * and @p pair (N x 6nb) receives both steps' operands (form_wvw.h).
+ * second partial product, Y + Y2 stands for Y.  Where the previous step's
+ * update was @p deferred, Y is corrected for it and the pair (N x 6nb)
+ * receives both steps' operands (form_wvw.h).
  */
 int startrd_task_zform_wvw(startrd_place_t place, int64_t row0, starpu_data_handle_t Y, starpu_data_handle_t Y2,
                            starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t ZM,
-                           starpu_data_handle_t P, starpu_data_handle_t prev, starpu_data_handle_t pair);
+                           starpu_data_handle_t P, startrd_deferred_update_t deferred);
 
 /**
  * Each block column C -= W * V[C]^H + V * W[C]^H, in the lower triangle of

@@ -14,22 +14,24 @@
  * NULL), a second partial product of the same shape, Y + y2 stands for Y:
  * every copy of W that adds the same two reads them in the same order, so
  * all copies hold the same bits.  With prev (or NULL), the previous step's
- * P = [W0 V0 W0], whose update of the trailing matrix was deferred: Y was
- * taken from the matrix before that update, so it is corrected first,
- *     Y -= [W0 V0] * ([V0 W0]^H * V),
- * and then pair (N x 6nb) receives [W0 W V0 V W0 W], whose column ranges
- * [W0 W V0 V] and [V0 V W0 W] are the operands of both steps' update in
- * one GEMM of rank 4nb (codelet_zher2k_columns.c). */
+ * P = [W0 V0 W0], whose update of the trailing matrix was deferred from
+ * row and column prev_row0 on: Y was taken from the matrix before that
+ * update there, whose rows and columns from prev_row0 down form a
+ * Hermitian block, so Y is corrected first,
+ *     Y[r:] -= [W0 V0][r:] * ([V0 W0][r:]^H * V[r:]),  r = prev_row0,
+ * and then pair (N x 6nb) receives [W0 W V0 V W0 W] from row r down, whose
+ * column ranges [W0 W V0 V] and [V0 V W0 W] are the operands of both
+ * steps' update there in one GEMM of rank 4nb (codelet_zher2k_columns.c). */
 typedef struct startrd_wvw_operands {
     void *y, *y2, *v, *t, *zm, *p, *prev, *pair;
-    int64_t row0;
+    int64_t row0, prev_row0;
 } startrd_wvw_operands_t;
 
-/* Flops of forming P from m rows of nb columns, and with @p paired, of the
- * correction for the previous step's deferred update. */
-static inline double startrd_form_wvw_flops(double m, double nb, int paired)
+/* Flops of forming P from m rows of nb columns, and of the correction of
+ * @p mc of them (0 without a deferred update). */
+static inline double startrd_form_wvw_flops(double m, double mc, double nb)
 {
-    return 8.0 * nb * nb * (3.0 * m + nb) + (paired ? 32.0 * m * nb * nb : 0.0);
+    return 8.0 * nb * nb * (3.0 * m + nb) + 32.0 * mc * nb * nb;
 }
 
 void startrd_form_wvw_cpu(const startrd_wvw_operands_t *o);

@@ -9,10 +9,11 @@
  *                                  with one partial product, the HEMM task's end)
  *   block column k+1 -= W*V^H + V*W^H, then QR(k+1)  (look-ahead)
  *   every other block column -= W*V^H + V*W^H
- * Every other step defers the update of the columns beyond k+1 into the
- * next step's: that step's Y is taken from the matrix without it and
- * corrected (form_wvw.h), and both updates are one GEMM of rank 4nb, which
- * cuBLAS runs 15-20% faster than two of rank 2nb.
+ * Every other step updates only the EAGER_COLUMNS block columns after k+1,
+ * behind panel k+1, and defers the rest into the next step's update: that
+ * step's Y is taken from the matrix without it there and corrected
+ * (form_wvw.h), and both updates are one GEMM of rank 4nb, which cuBLAS
+ * runs 15-20% faster than two of rank 2nb.
  * With STARTRD_ALLREDUCE_FULL the block columns keep both triangles: each
  * worker forms the block rows of Y of its own block columns, complete, with
  * GEMMs (block row j of A22 is block column j conjugate-transposed), every
@@ -43,6 +44,10 @@ enum { MAX_CPU_PARTS = 64 };
  * filling the next ones while StarPU moves the previous ones. */
 enum { STAGING_SLOTS = 4 };
 
+/* Block columns a step that defers its update still updates, so that panel
+ * k+1 runs beside some of the update: 1024 columns at nb = 64. */
+enum { EAGER_COLUMNS = 16 };
+
 struct stage1 {
     startrd_desc_t A;
     const int *part_group;             /* group of each partial product; NULL: one each */
@@ -60,7 +65,8 @@ struct stage1 {
     starpu_data_handle_t V[2], T[2];
     starpu_data_handle_t *Y, *P;           /* [2][nparts] and [2][ncopies] */
     starpu_data_handle_t *pair;            /* [ncopies] two steps' [W0 W V0 V W0 W] */
-    int deferred;                          /* the last step left its update beyond block column k+1 */
+    int64_t deferred_from;                 /* the last step left its update of block columns
+                                            * from here on to this one; none if >= nt */
     starpu_data_handle_t ZM;               /* scratch of forming W */
     starpu_data_handle_t *X;               /* [2][nparts] compact block rows of Y, when full */
     int64_t *jcols;                        /* the block column of each entry of cols */
@@ -182,28 +188,20 @@ static void unregister_workspaces(struct stage1 *s)
         starpu_data_unregister(s->pair[c]);
 }
 
-/* Step k's P for copy c, and the previous step's, which Y is corrected by
- * (NULL unless that step deferred its update). */
+/* Step k's P for copy c. */
 static starpu_data_handle_t step_p(const struct stage1 *s, int64_t k, int c)
 {
     return s->P[(k % 2) * s->ncopies + c];
 }
 
-static starpu_data_handle_t deferred_p(const struct stage1 *s, int64_t k, int c)
+/* The previous step's update that step k's Y did not see, for copy c. */
+static startrd_deferred_update_t deferred_update(const struct stage1 *s, int64_t k, int c)
 {
-    return s->deferred ? step_p(s, k - 1, c) : NULL;
-}
+    startrd_deferred_update_t none = {NULL, NULL, 0};
 
-static starpu_data_handle_t deferred_pair(const struct stage1 *s, int c)
-{
-    return s->deferred ? s->pair[c] : NULL;
-}
-
-/* What step k updates copy c's block columns with: its P, or after a
- * deferred update, the pair of both steps. */
-static starpu_data_handle_t update_operands(const struct stage1 *s, int64_t k, int c)
-{
-    return s->deferred ? s->pair[c] : step_p(s, k, c);
+    if (s->deferred_from >= s->A.nt)
+        return none;
+    return (startrd_deferred_update_t){step_p(s, k - 1, c), s->pair[c], s->deferred_from * s->A.nb};
 }
 
 static void release_tau(void *tau)
@@ -226,13 +224,13 @@ static int panel(struct stage1 *s, int64_t k, starpu_data_handle_t P)
     return ret != 0 ? ret : starpu_data_acquire_cb(s->tau[k], STARPU_R, release_tau, s->tau[k]);
 }
 
-/* The block columns j0 .. nt-1 that feed partial product p, in @p cols,
+/* The block columns j0 .. j1-1 that feed partial product p, in @p cols,
  * and their indices in s->jcols. */
-static int columns_of_part(struct stage1 *s, int p, int64_t j0, starpu_data_handle_t *cols)
+static int columns_of_part(struct stage1 *s, int p, int64_t j0, int64_t j1, starpu_data_handle_t *cols)
 {
     int count = 0;
 
-    for (int64_t j = j0; j < s->A.nt; j++)
+    for (int64_t j = j0; j < j1; j++)
         if (part_of(s, j) == p) {
             s->jcols[count] = j;
             cols[count++] = startrd_desc_column(&s->A, j);
@@ -304,7 +302,7 @@ static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *r
 
     s->w_formed = 0;
     for (int p = 0; p < s->nparts; p++) {
-        int count = columns_of_part(s, p, k + 1, cols);
+        int count = columns_of_part(s, p, k + 1, s->A.nt, cols);
 
         if (count == 0)
             continue;
@@ -312,7 +310,7 @@ static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *r
             c = chunk(s, cols + done, count - done);
             int copy = copy_of_part(s, p);
             startrd_wvw_handles_t form = {(k + 1) * s->A.nb, s->T[b], s->ZM, step_p(s, k, copy),
-                                          deferred_p(s, k, copy), deferred_pair(s, copy)};
+                                          deferred_update(s, k, copy)};
             int forms = p == sole && c == count;
 
             *ret |= startrd_task_zhemm_columns(on_part(s, p, PRIO_PRODUCT), s->V[b], Y[p], done == 0, c,
@@ -367,7 +365,7 @@ static void hemm_rows(struct stage1 *s, int64_t k, const char *needed, starpu_da
     starpu_data_handle_t sources[STARPU_NMAXWORKERS];
 
     for (int p = 0; p < s->nparts; p++) {
-        int count = columns_of_part(s, p, k + 1, cols);
+        int count = columns_of_part(s, p, k + 1, s->A.nt, cols);
         starpu_data_handle_t X = s->X[b * s->nparts + p];
 
         if (count == 0)
@@ -406,8 +404,7 @@ static void compute_w(struct stage1 *s, int64_t k, const char *needed, int *ret)
             *ret |= startrd_task_zform_wvw(on_copy(s, c, PRIO_PRODUCT), (k + 1) * s->A.nb,
                                            s->Y[b * s->nparts + s->ysrc[c]],
                                            s->ypair >= 0 ? s->Y[b * s->nparts + s->ypair] : NULL, s->V[b],
-                                           s->T[b], s->ZM, step_p(s, k, c), deferred_p(s, k, c),
-                                           deferred_pair(s, c));
+                                           s->T[b], s->ZM, step_p(s, k, c), deferred_update(s, k, c));
     }
 }
 
@@ -419,36 +416,45 @@ static int update_columns(const struct stage1 *s, startrd_place_t place, int64_t
                    : startrd_task_zher2k_columns(place, P, count, cols);
 }
 
+/* Block columns j0 .. j1-1 at step k, with its P or, where @p paired, with
+ * the pair of the previous step and this one. */
+static void update_range(struct stage1 *s, int64_t k, int64_t j0, int64_t j1, int paired,
+                         starpu_data_handle_t *cols, int *ret)
+{
+    for (int p = 0; p < s->nparts; p++) {
+        int count = columns_of_part(s, p, j0, j1, cols), copy = copy_of_part(s, p);
+
+        for (int done = 0, c; done < count; done += c) {
+            c = chunk(s, cols + done, count - done);
+            *ret |= update_columns(s, on_part(s, p, PRIO_UPDATE), k, paired ? s->pair[copy] : step_p(s, k, copy),
+                                   c, cols + done, s->jcols + done);
+        }
+    }
+}
+
 /* Block column k+1 first, so that panel k+1 can start, then the others.
  * Block column k+1 is updated beside the panels, on the second stream, by
  * the task of panel k+1 itself (the full scheme's update is a task of its
  * own): the thread of the first stream is busy launching the rest of the
  * update when a task there ends and noticed its end 0.45 ms late (median,
- * n = 16384), which the panel waited for.  The others wait for the next
- * step where this one defers them. */
+ * n = 16384), which the panel waited for.  Block column k+1 is never
+ * deferred (EAGER_COLUMNS > 0), so it takes step k's P alone. */
 static void update(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
 {
-    int64_t jnext = k + 1;
-    int defer = !s->full && !s->deferred && k + 2 < s->A.nt;
-    starpu_data_handle_t next = startrd_desc_column(&s->A, jnext), P = update_operands(s, k, copy_of(s, jnext));
+    const int64_t nt = s->A.nt, jnext = k + 1, from = s->deferred_from;
+    const int64_t defer_from = !s->full && from >= nt && k + 2 + EAGER_COLUMNS < nt ? k + 2 + EAGER_COLUMNS : nt;
+    starpu_data_handle_t next = startrd_desc_column(&s->A, jnext), P = step_p(s, k, copy_of(s, jnext));
 
-    if (k + 2 < s->A.nt && !s->full) {
+    if (k + 2 < nt && !s->full) {
         *ret |= panel(s, k + 1, P);
     } else {
         *ret |= update_columns(s, on_owner_side(s, jnext, PRIO_CRITICAL), k, P, 1, &next, &jnext);
-        if (k + 2 < s->A.nt)
+        if (k + 2 < nt)
             *ret |= panel(s, k + 1, NULL);
     }
-    for (int p = 0; p < s->nparts && !defer; p++) {
-        int count = columns_of_part(s, p, k + 2, cols);
-
-        for (int done = 0, c; done < count; done += c) {
-            c = chunk(s, cols + done, count - done);
-            *ret |= update_columns(s, on_part(s, p, PRIO_UPDATE), k, update_operands(s, k, copy_of_part(s, p)), c,
-                                   cols + done, s->jcols + done);
-        }
-    }
-    s->deferred = defer;
+    update_range(s, k, k + 2, from < defer_from ? from : defer_from, 0, cols, ret);
+    update_range(s, k, from, nt, 1, cols, ret);
+    s->deferred_from = defer_from;
 }
 
 /* Every buffer of a task must be on its worker's memory node at once.
@@ -543,7 +549,8 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
                           int check_finite)
 {
     struct stage1 s = {.n = n, .part_group = part_group, .allreduce = allreduce, .side_worker = side_worker,
-                       .full = allreduce == STARTRD_ALLREDUCE_FULL, .band = {AB, nb, ldab}, .ypair = -1};
+                       .full = allreduce == STARTRD_ALLREDUCE_FULL, .band = {AB, nb, ldab}, .ypair = -1,
+                       .deferred_from = INT64_MAX};
     int64_t N = (n + nb - 1) / nb * nb;
     int ret;
 
