@@ -34,13 +34,14 @@ static void register_tile(const startrd_desc_t *A, starpu_data_handle_t *h, cons
 /* Room each GPU keeps beside its block columns for the stage-1 workspaces
  * StarPU allocates there, in block columns' worth (m x nb): V, W and the
  * partial products, double buffered, with copies of the other GPUs'
- * partial products; the update's [W V W], double buffered; the copies'
- * staging buffers and scratch, and the panel factorisation's workspace. */
+ * partial products; the update's [W V W], double buffered, and the pair of
+ * two steps' operands (six); the copies' staging buffers and scratch, and
+ * the panel factorisation's workspace. */
 static size_t workspace_margin(const startrd_desc_t *A)
 {
     size_t column = (size_t)A->m * (size_t)A->nb * sizeof(double complex);
 
-    return (size_t)(20 + 4 * A->nowners) * column + ((size_t)512 << 20);
+    return (size_t)(26 + 4 * A->nowners) * column + ((size_t)512 << 20);
 }
 
 static void free_gpu_columns(startrd_desc_t *A)
