@@ -1,7 +1,7 @@
 /* Moves one block column between the caller's LAPACK-layout matrix and the
- * library's padded lower-storage copy, on the host: the host copy, or a
- * pinned staging buffer that StarPU moves to or from the column's GPU at the
- * link's full rate.  A GPU reads or writes the caller's pageable memory at
+ * library's padded lower-storage copy, on a CPU worker: the host copy, or
+ * the column in its GPU's memory through the worker's pinned buffers
+ * (cuda_upload.h).  A GPU reads or writes the caller's pageable memory at
  * 2-9 GB/s, and such a copy blocks the thread that drives the GPU's
  * streams.  A copy in checks what it copies for NaN and Inf (the data is
  * in cache then), and copying out is skipped once one was seen, so the
@@ -52,11 +52,7 @@ static struct column_view view(void *buffers[], const struct copy_column_args *x
     v.c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_COLUMN]) + crow;
     v.ldc = STARPU_MATRIX_GET_LD(buffers[BUF_COLUMN]);
     v.width = STARPU_MATRIX_GET_NY(buffers[BUF_COLUMN]);
-    /* The column's rows in the padded matrix; a staging buffer, shared by
-     * columns of every height, may have more. */
-    v.height = (x->n + v.width - 1) / v.width * v.width - x->col0;
-    if (v.height > (int64_t)STARPU_MATRIX_GET_NX(buffers[BUF_COLUMN]) - crow)
-        v.height = (int64_t)STARPU_MATRIX_GET_NX(buffers[BUF_COLUMN]) - crow;
+    v.height = (int64_t)STARPU_MATRIX_GET_NX(buffers[BUF_COLUMN]) - crow;
     v.cols = x->n - x->col0 < v.width ? x->n - x->col0 : v.width;
     v.rows = x->n - x->col0;
     v.a = x->a + x->col0 * x->lda + x->col0;
@@ -150,6 +146,22 @@ static void scatter_band(const struct copy_column_args *x, const double complex 
         b->ab[2 * b->kd - r + (c + r) * b->ldab] = conj(cq[r]);
 }
 
+/* The caller's column col0+q (for 'U', its row) from the library's column
+ * q, @p cq pointing at its diagonal entry, and its band entries while
+ * they are in cache. */
+static void store_column(const struct copy_column_args *x, const struct column_view *v, const double complex *cq,
+                         int64_t q)
+{
+    if (x->band.ab != NULL)
+        scatter_band(x, cq, q, v->rows - q);
+    if (x->uplo == 'L') {
+        memcpy(v->a + q * x->lda + q, cq, (size_t)(v->rows - q) * sizeof *cq);
+        return;
+    }
+    for (int64_t r = 0; r < v->rows - q; r++)
+        v->a[(q + r) * x->lda + q] = conj(cq[r]);
+}
+
 static void copy_column_cpu(void *buffers[], void *cl_arg)
 {
     const struct copy_column_args *x = cl_arg;
@@ -165,30 +177,11 @@ static void copy_column_cpu(void *buffers[], void *cl_arg)
         report_nonfinite(x, nan_sum);
         return;
     }
-    for (int64_t q = 0; q < v.cols; q++) {
-        double complex *cq = v.c + q * v.ldc + q;
-
-        if (x->band.ab != NULL)
-            scatter_band(x, cq, q, v.rows - q);
-        if (x->uplo == 'L') {
-            memcpy(v.a + q * x->lda + q, cq, (size_t)(v.rows - q) * sizeof *cq);
-            continue;
-        }
-        for (int64_t r = 0; r < v.rows - q; r++)
-            v.a[(q + r) * x->lda + q] = conj(cq[r]);
-    }
+    for (int64_t q = 0; q < v.cols; q++)
+        store_column(x, &v, v.c + q * v.ldc + q, q);
 }
 
-/* A staging buffer has one size for columns of every height: the height
- * is part of the footprint the history is kept by. */
-static uint32_t copy_in_footprint(struct starpu_task *task)
-{
-    const struct copy_column_args *x = task->cl_arg;
-
-    return starpu_hash_crc32c_be((uint32_t)(x->n - x->col0), starpu_task_data_footprint(task));
-}
-
-STARTRD_HISTORY_MODEL_FOOTPRINT(copy_in_model, "startrd_zcopy_in", copy_in_footprint);
+STARTRD_HISTORY_MODEL(copy_in_model, "startrd_zcopy_in");
 STARTRD_HISTORY_MODEL(copy_out_model, "startrd_zcopy_out");
 
 static struct starpu_codelet copy_in_codelet = {
@@ -205,29 +198,8 @@ static struct starpu_codelet copy_out_codelet = {
     .model = &copy_out_model,
 };
 
-int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int64_t n,
-                              double complex *a, int64_t lda, int64_t col0, int both,
-                              starpu_data_handle_t column, atomic_int *nonfinite,
-                              starpu_data_handle_t scanned, const startrd_band_out_t *band)
-{
-    struct copy_column_args *args = malloc(sizeof *args);
-    /* A copy in writes every entry of the column (or staging buffer) it fills. */
-    struct starpu_data_descr descr[2] = {{column, to_user ? STARPU_R : STARPU_W}, {scanned, STARPU_R}};
-
-    if (args == NULL)
-        return -ENOMEM;
-    *args = (struct copy_column_args){to_user, uplo, n, lda, a, col0, both, nonfinite,
-                                      to_user && band != NULL ? *band : (startrd_band_out_t){NULL, 0, 0}};
-    return starpu_task_insert(to_user ? &copy_out_codelet : &copy_in_codelet,
-                              STARPU_CL_ARGS, args, sizeof *args,
-                              STARPU_DATA_MODE_ARRAY, descr, 2,
-                              STARTRD_PLACE_ARGS(place),
-                              STARPU_NAME, to_user ? "copy_out" : "copy_in",
-                              0);
-}
-
 #ifdef STARTRD_USE_CUDA
-struct upload_columns {
+struct gpu_columns {
     const struct copy_column_args *x;
     const struct column_view *v;
     int64_t crow;           /* the diagonal tile's row in the handle */
@@ -236,74 +208,108 @@ struct upload_columns {
 
 static void pack_columns(void *arg, double complex *buf, int64_t ld, int64_t q0, int64_t q1)
 {
-    struct upload_columns *u = arg;
+    struct gpu_columns *u = arg;
 
     for (int64_t q = q0; q < q1; q++)
         u->nan_sum += fill_column(u->x, u->v, buf + (q - q0) * ld + u->crow, q);
 }
 
+/* The buffer holds the columns from the diagonal tile's row down. */
+static void unpack_columns(void *arg, double complex *buf, int64_t ld, int64_t q0, int64_t q1)
+{
+    const struct gpu_columns *u = arg;
+
+    for (int64_t q = q0; q < q1; q++)
+        store_column(u->x, u->v, buf + (q - q0) * ld + q, q);
+}
+
 /* On a CPU worker, the column in its GPU's memory: the view's pointer is
- * a device address, only its geometry is used here. */
-static void copy_in_gpu_cpu(void *buffers[], void *cl_arg)
+ * a device address, only its geometry is used here.  Going in, every row
+ * of the handle is written (padding and, with both triangles, the rows
+ * above the diagonal tile); going out, only the columns inside the
+ * caller's matrix travel, from the diagonal tile's row down. */
+static void copy_column_gpu_cpu(void *buffers[], void *cl_arg)
 {
     const struct copy_column_args *x = cl_arg;
     struct column_view v = view(buffers, x);
-    struct upload_columns u = {x, &v, x->both ? x->col0 : 0, 0.0};
+    struct gpu_columns u = {x, &v, x->both ? x->col0 : 0, 0.0};
+    double complex *c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_COLUMN]);
     int devid = starpu_memory_node_get_devid((unsigned)starpu_task_get_current_data_node(BUF_COLUMN));
-    int st = startrd_cuda_upload(devid, (double complex *)STARPU_MATRIX_GET_PTR(buffers[BUF_COLUMN]), v.ldc,
-                                 u.crow + v.height, v.width, pack_columns, &u);
+    int st;
 
+    if (skipped(x))
+        return;
+    if (x->to_user)
+        st = startrd_cuda_download(devid, c + u.crow, v.ldc, v.height, v.cols, unpack_columns, &u);
+    else
+        st = startrd_cuda_upload(devid, c, v.ldc, u.crow + v.height, v.width, pack_columns, &u);
     if (st != 0)
-        startrd_kernel_failure("copy_in_gpu", "startrd_cuda_upload", st);
-    report_nonfinite(x, u.nan_sum);
+        startrd_kernel_failure(x->to_user ? "copy_out_gpu" : "copy_in_gpu",
+                               x->to_user ? "startrd_cuda_download" : "startrd_cuda_upload", st);
+    else if (!x->to_user)
+        report_nonfinite(x, u.nan_sum);
 }
 
-STARTRD_HISTORY_MODEL_FOOTPRINT(copy_in_gpu_model, "startrd_zcopy_in_gpu", copy_in_footprint);
+STARTRD_HISTORY_MODEL(copy_in_gpu_model, "startrd_zcopy_in_gpu");
+STARTRD_HISTORY_MODEL(copy_out_gpu_model, "startrd_zcopy_out_gpu");
 
-/* The column's memory node is part of the codelet: one per node. */
-static struct starpu_codelet copy_in_gpu_codelets[STARPU_MAXNODES];
-static pthread_once_t copy_in_gpu_once = PTHREAD_ONCE_INIT;
+/* The column's memory node is part of the codelet: one per direction and
+ * node. */
+static struct starpu_codelet copy_gpu_codelets[2][STARPU_MAXNODES];
+static pthread_once_t copy_gpu_once = PTHREAD_ONCE_INIT;
 
-static void init_copy_in_gpu(void)
+static void init_copy_gpu(void)
 {
-    for (int node = 0; node < STARPU_MAXNODES; node++)
-        copy_in_gpu_codelets[node] = (struct starpu_codelet){
-            .name = "zcopy_in_gpu",
-            .cpu_funcs = {copy_in_gpu_cpu},
-            .nbuffers = 2,
-            .modes = {STARPU_W, STARPU_R},
-            .specific_nodes = 1,
-            .nodes = {node, STARPU_SPECIFIC_NODE_LOCAL},
-            .model = &copy_in_gpu_model,
-        };
+    for (int to_user = 0; to_user < 2; to_user++)
+        for (int node = 0; node < STARPU_MAXNODES; node++)
+            copy_gpu_codelets[to_user][node] = (struct starpu_codelet){
+                .name = to_user ? "zcopy_out_gpu" : "zcopy_in_gpu",
+                .cpu_funcs = {copy_column_gpu_cpu},
+                .nbuffers = 2,
+                .modes = {to_user ? STARPU_R : STARPU_W, STARPU_R},
+                .specific_nodes = 1,
+                .nodes = {node, STARPU_SPECIFIC_NODE_LOCAL},
+                .model = to_user ? &copy_out_gpu_model : &copy_in_gpu_model,
+            };
 }
 #endif
 
-int startrd_task_zcopy_in_gpu(startrd_place_t place, char uplo, int64_t n, double complex *a, int64_t lda,
-                              int64_t col0, int both, starpu_data_handle_t column, atomic_int *nonfinite,
-                              starpu_data_handle_t scanned)
+/* The codelet for a column whose home is @p node, and the task's name. */
+static struct starpu_codelet *copy_codelet(int to_user, int node, const char **name)
 {
 #ifdef STARTRD_USE_CUDA
-    int node = starpu_data_get_home_node(column);
-    struct copy_column_args *args;
-
-    if (node < 0 || node >= STARPU_MAXNODES || starpu_node_get_kind((unsigned)node) != STARPU_CUDA_RAM)
-        return -EINVAL;
-    if ((args = malloc(sizeof *args)) == NULL)
-        return -ENOMEM;
-    *args = (struct copy_column_args){0, uplo, n, lda, a, col0, both, nonfinite, {NULL, 0, 0}};
-    pthread_once(&copy_in_gpu_once, init_copy_in_gpu);
-    return starpu_task_insert(&copy_in_gpu_codelets[node],
-                              STARPU_CL_ARGS, args, sizeof *args,
-                              STARPU_W, column, STARPU_R, scanned,
-                              STARTRD_PLACE_ARGS(place),
-                              STARPU_NAME, "copy_in_gpu",
-                              0);
+    if (node >= 0 && node < STARPU_MAXNODES && starpu_node_get_kind((unsigned)node) == STARPU_CUDA_RAM) {
+        pthread_once(&copy_gpu_once, init_copy_gpu);
+        *name = to_user ? "copy_out_gpu" : "copy_in_gpu";
+        return &copy_gpu_codelets[to_user][node];
+    }
 #else
-    (void)place, (void)uplo, (void)n, (void)a, (void)lda, (void)col0, (void)both, (void)column, (void)nonfinite,
-        (void)scanned;
-    return -ENODEV;
+    (void)node;
 #endif
+    *name = to_user ? "copy_out" : "copy_in";
+    return to_user ? &copy_out_codelet : &copy_in_codelet;
+}
+
+int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int64_t n,
+                              double complex *a, int64_t lda, int64_t col0, int both,
+                              starpu_data_handle_t column, atomic_int *nonfinite,
+                              starpu_data_handle_t scanned, const startrd_band_out_t *band)
+{
+    struct copy_column_args *args = malloc(sizeof *args);
+    const char *name;
+    struct starpu_codelet *cl = copy_codelet(to_user, starpu_data_get_home_node(column), &name);
+
+    if (args == NULL)
+        return -ENOMEM;
+    *args = (struct copy_column_args){to_user, uplo, n, lda, a, col0, both, nonfinite,
+                                      to_user && band != NULL ? *band : (startrd_band_out_t){NULL, 0, 0}};
+    /* A copy in writes every entry of the column it fills. */
+    return starpu_task_insert(cl,
+                              STARPU_CL_ARGS, args, sizeof *args,
+                              to_user ? STARPU_R : STARPU_W, column, STARPU_R, scanned,
+                              STARTRD_PLACE_ARGS(place),
+                              STARPU_NAME, name,
+                              0);
 }
 
 /* Nothing to compute: the task only orders, through its write of the token,

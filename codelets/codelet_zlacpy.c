@@ -1,13 +1,13 @@
 /* B = the leading rows of A (as many rows as both have, as many columns as
- * B has): moves a block column from its place on a GPU to a staging
- * buffer, which StarPU then moves to host memory at the host link's pinned
- * rate. */
+ * B has): stage 1's total of the partial products, copied to the first GPU
+ * of each other group on that GPU, so that the rest of its group reads it
+ * there. */
 #include "codelets.h"
 #include "error.h"
 
 #include <string.h>
 
-/* Staging buffers are as tall as the tallest column. */
+/* A and B may differ in height. */
 static size_t rows_of(void *buffers[])
 {
     size_t a = STARPU_MATRIX_GET_NX(buffers[0]), b = STARPU_MATRIX_GET_NX(buffers[1]);

@@ -164,7 +164,9 @@ int startrd_task_zher2k_full_columns(startrd_place_t place, starpu_data_handle_t
  * zeroed; with @p both the rows above get the other triangle), setting
  * @p nonfinite (if not NULL) when it reads a NaN or Inf; or back to the
  * caller with @p to_user, which does nothing once @p nonfinite (if not
- * NULL) is set; on a CPU worker either way.  Both read the token
+ * NULL) is set; on a CPU worker either way, which reaches a column whose
+ * home is a GPU in place, through its pinned buffers (cuda_upload.h), and
+ * moves the column's handle nowhere.  Both read the token
  * @p scanned, which startrd_task_copied_in() writes between the copies in
  * and the copies out.  A copy back also writes the band entries it writes
  * to A into @p band (NULL: none), as startrd_kernel_zband_from_dense()
@@ -183,16 +185,6 @@ int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int
 
 /** B = the leading rows and columns of A, as many as both have. */
 int startrd_task_zlacpy(startrd_place_t place, starpu_data_handle_t A, starpu_data_handle_t B);
-
-/**
- * The copy in of startrd_task_zcopy_column() for a column whose home is a
- * GPU: a CPU worker fills the column in the GPU's memory through its
- * pinned buffers (cuda_upload.h).  -ENODEV without CUDA, -EINVAL for a
- * column whose home is not a GPU.
- */
-int startrd_task_zcopy_in_gpu(startrd_place_t place, char uplo, int64_t n, double complex *a, int64_t lda,
-                              int64_t col0, int both, starpu_data_handle_t column, atomic_int *nonfinite,
-                              starpu_data_handle_t scanned);
 
 /** Orders every copy out after every copy in submitted before it (see above). */
 int startrd_task_copied_in(starpu_data_handle_t scanned);

@@ -145,7 +145,8 @@ int startrd_gpu_count(void);
  * Memory: with GPUs, each GPU holds its share of the zero-padded lower
  * triangle stored by block columns (about N^2 * 16 / ngpu bytes, N = n
  * rounded up to kd) plus workspaces of a few N x kd blocks, and the host
- * only a few staging blocks per GPU.  When that does not fit on a GPU (or
+ * only two pinned buffers of 8 MiB per CPU worker, through which the
+ * matrix goes to the GPUs and back.  When that does not fit on a GPU (or
  * StarPU's STARPU_LIMIT_CUDA_MEM says so) the library keeps a pinned host
  * copy of N^2 * 16 bytes instead and StarPU moves its columns in and out.
  * Without GPUs the host copy is the working storage.

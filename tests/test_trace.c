@@ -48,9 +48,11 @@ int main(void)
     tst_check(startrd_init(&opt) == 0, "startrd_init with trace_dir %s", dir);
     int ngpu = startrd_gpu_count();
 
-    /* On the GPUs the columns are copied in straight to GPU memory. */
-    if (ngpu > 0)
+    /* On the GPUs the columns are copied straight to and from GPU memory. */
+    if (ngpu > 0) {
         kinds[4] = "copy_in_gpu";
+        kinds[5] = "copy_out_gpu";
+    }
     tst_check(zhetrd_2stage_mgpu('N', 'L', n, a, n, d, e, tau, NULL, 0, NULL, 0, -1) == 0,
               "traced reduction of order %d", n);
     tst_check(startrd_finalize() == 0, "finalize converts the trace");

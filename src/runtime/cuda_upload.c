@@ -1,5 +1,6 @@
 /* Each CPU worker's pinned buffers, and its stream and events on every GPU
- * that StarPU drives, made on the worker itself. */
+ * that StarPU drives, made on the worker itself; the copies both ways go
+ * through them. */
 #include "cuda_upload.h"
 
 #include "context.h"
@@ -9,14 +10,14 @@
 #include <string.h>
 
 /* Per buffer.  A column of up to 2^19 rows fits; a quarter of a 64-wide
- * block column of a 32768 matrix fills one, so the packing of a quarter
- * overlaps the transfer of the one before. */
+ * block column of a 32768 matrix fills one, so the packing (or unpacking)
+ * of a quarter overlaps the transfer of the next. */
 #define BUFFER_BYTES ((size_t)8 << 20)
 
 struct upload {
     double complex *buf[2];
     cudaStream_t stream[STARPU_MAXCUDADEVS];
-    cudaEvent_t pulled[STARPU_MAXCUDADEVS][2];   /* buf[i] may be refilled */
+    cudaEvent_t moved[STARPU_MAXCUDADEVS][2];    /* the transfer to or from buf[i] has ended */
 };
 
 static struct upload uploads[STARPU_NMAXWORKERS];
@@ -31,8 +32,8 @@ static void destroy(void *arg)
         if (u->stream[d] == NULL)
             continue;
         cudaSetDevice(d);
-        cudaEventDestroy(u->pulled[d][0]);
-        cudaEventDestroy(u->pulled[d][1]);
+        cudaEventDestroy(u->moved[d][0]);
+        cudaEventDestroy(u->moved[d][1]);
         cudaStreamDestroy(u->stream[d]);
     }
     cudaFreeHost(u->buf[0]);
@@ -55,12 +56,12 @@ static int create(void)
         if ((st = cudaSetDevice(d)) != cudaSuccess ||
             (st = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)) != cudaSuccess)
             break;
-        if ((st = cudaEventCreateWithFlags(&u->pulled[d][0], cudaEventDisableTiming)) != cudaSuccess) {
+        if ((st = cudaEventCreateWithFlags(&u->moved[d][0], cudaEventDisableTiming)) != cudaSuccess) {
             cudaStreamDestroy(stream);
             break;
         }
-        if ((st = cudaEventCreateWithFlags(&u->pulled[d][1], cudaEventDisableTiming)) != cudaSuccess) {
-            cudaEventDestroy(u->pulled[d][0]);
+        if ((st = cudaEventCreateWithFlags(&u->moved[d][1], cudaEventDisableTiming)) != cudaSuccess) {
+            cudaEventDestroy(u->moved[d][0]);
             cudaStreamDestroy(stream);
             break;
         }
@@ -93,34 +94,83 @@ void startrd_cuda_upload_close(void)
         starpu_execute_on_each_worker(destroy, NULL, STARPU_CPU);
 }
 
+/* Columns per buffer into *per, for columns of @p rows entries on device
+ * @p devid, which it selects. */
+static cudaError_t columns_per_buffer(const struct upload *u, int devid, int64_t rows, int64_t cols, int64_t *per)
+{
+    *per = rows > 0 ? (int64_t)(BUFFER_BYTES / ((size_t)rows * sizeof(double complex))) : cols;
+    if (devid < 0 || devid >= STARPU_MAXCUDADEVS || u->stream[devid] == NULL || *per < 1)
+        return cudaErrorInvalidValue;
+    return cudaSetDevice(devid);
+}
+
+/* Columns q0 .. q1-1 between buf[i] and the device, on the worker's stream
+ * for that device, and the event that marks their end. */
+static cudaError_t move(struct upload *u, int devid, int i, int to_device, double complex *dev, int64_t ldd,
+                        int64_t rows, int64_t q0, int64_t q1)
+{
+    const size_t z = sizeof(double complex), width = (size_t)rows * z;
+    double complex *d = dev + q0 * ldd;
+    cudaError_t st = to_device ? cudaMemcpy2DAsync(d, (size_t)ldd * z, u->buf[i], width, width, (size_t)(q1 - q0),
+                                                   cudaMemcpyHostToDevice, u->stream[devid])
+                               : cudaMemcpy2DAsync(u->buf[i], width, d, (size_t)ldd * z, width, (size_t)(q1 - q0),
+                                                   cudaMemcpyDeviceToHost, u->stream[devid]);
+
+    return st == cudaSuccess ? cudaEventRecord(u->moved[devid][i], u->stream[devid]) : st;
+}
+
+/* Even after a failure the buffers must be idle when a copy returns. */
+static cudaError_t drain(const struct upload *u, int devid, cudaError_t st)
+{
+    cudaError_t sync = cudaStreamSynchronize(u->stream[devid]);
+
+    return st != cudaSuccess ? st : sync;
+}
+
 int startrd_cuda_upload(int devid, double complex *dst, int64_t ldd, int64_t rows, int64_t cols,
-                        startrd_upload_pack_t pack, void *arg)
+                        startrd_cuda_columns_t pack, void *arg)
 {
     struct upload *u = &uploads[starpu_worker_get_id_check()];
-    const size_t z = sizeof *dst;
-    int64_t per = rows > 0 ? (int64_t)(BUFFER_BYTES / ((size_t)rows * z)) : cols;
+    int64_t per;
     int filled[2] = {0, 0};
-    cudaError_t st, sync;
+    cudaError_t st = columns_per_buffer(u, devid, rows, cols, &per);
 
-    if (devid < 0 || devid >= STARPU_MAXCUDADEVS || u->stream[devid] == NULL || per < 1)
-        return cudaErrorInvalidValue;
-    if ((st = cudaSetDevice(devid)) != cudaSuccess)
+    if (st != cudaSuccess)
         return st;
     for (int64_t q0 = 0, i = 0; q0 < cols && st == cudaSuccess; q0 += per, i ^= 1) {
         int64_t q1 = q0 + per < cols ? q0 + per : cols;
 
-        if (filled[i] && (st = cudaEventSynchronize(u->pulled[devid][i])) != cudaSuccess)
+        if (filled[i] && (st = cudaEventSynchronize(u->moved[devid][i])) != cudaSuccess)
             break;
         pack(arg, u->buf[i], rows, q0, q1);
-        st = cudaMemcpy2DAsync(dst + q0 * ldd, (size_t)ldd * z, u->buf[i], (size_t)rows * z, (size_t)rows * z,
-                               (size_t)(q1 - q0), cudaMemcpyHostToDevice, u->stream[devid]);
-        if (st == cudaSuccess)
-            st = cudaEventRecord(u->pulled[devid][i], u->stream[devid]);
+        st = move(u, devid, (int)i, 1, dst, ldd, rows, q0, q1);
         filled[i] = 1;
     }
-    /* Even after a failure: the buffers must be idle when this returns. */
-    sync = cudaStreamSynchronize(u->stream[devid]);
-    return st != cudaSuccess ? st : sync;
+    return drain(u, devid, st);
+}
+
+int startrd_cuda_download(int devid, double complex *src, int64_t lds, int64_t rows, int64_t cols,
+                          startrd_cuda_columns_t unpack, void *arg)
+{
+    struct upload *u = &uploads[starpu_worker_get_id_check()];
+    int64_t per;
+    cudaError_t st = columns_per_buffer(u, devid, rows, cols, &per);
+
+    if (st != cudaSuccess)
+        return st;
+    if (cols > 0)
+        st = move(u, devid, 0, 0, src, lds, rows, 0, per < cols ? per : cols);
+    /* The next columns come into the other buffer while these are unpacked;
+     * that buffer was unpacked in the turn before. */
+    for (int64_t q0 = 0, i = 0; q0 < cols && st == cudaSuccess; q0 += per, i ^= 1) {
+        int64_t q1 = q0 + per < cols ? q0 + per : cols;
+
+        if (q1 < cols)
+            st = move(u, devid, (int)(i ^ 1), 0, src, lds, rows, q1, q1 + per < cols ? q1 + per : cols);
+        if (st == cudaSuccess && (st = cudaEventSynchronize(u->moved[devid][i])) == cudaSuccess)
+            unpack(arg, u->buf[i], rows, q0, q1);
+    }
+    return drain(u, devid, st);
 }
 #else
 int startrd_cuda_upload_open(void)

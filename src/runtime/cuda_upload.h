@@ -1,9 +1,13 @@
-/* Copies from the caller's pageable memory to a GPU, made by CPU workers
- * from start to end: each packs columns into one of its two pinned buffers
- * while the GPU pulls the other.  Staging a whole block column and then
+/* Copies between the caller's pageable memory and a GPU, made by CPU
+ * workers from start to end: coming in, each packs columns into one of its
+ * two pinned buffers while the GPU pulls the other; going out, it unpacks
+ * one buffer while the other fills.  Staging a whole block column and then
  * moving it with a task on the GPU's worker cost a task hop per column
  * (waits of 0.1-5 ms on an H200) and tied each staging buffer to the GPU
- * worker's turn: the copies in of n = 8192 took 58 ms for 0.54 GB. */
+ * worker's turn: the copies in of n = 8192 took 58 ms for 0.54 GB.  Going
+ * out, staging buffers cost a task per column on the GPU's worker too, and
+ * StarPU allocated and pinned them at their first use, while a first call
+ * on four GPUs stalled for 0.1 s (docs/architecture.md, "Four GPUs"). */
 #ifndef STARTRD_CUDA_UPLOAD_H
 #define STARTRD_CUDA_UPLOAD_H
 
@@ -13,16 +17,23 @@
 #include "starpu_include.h"
 
 #ifdef STARTRD_USE_CUDA
-/** Fills columns @p q0 .. @p q1 - 1 of what is uploaded, column q at
- *  @p buf + (q - q0) * @p ld. */
-typedef void (*startrd_upload_pack_t)(void *arg, double complex *buf, int64_t ld, int64_t q0, int64_t q1);
+/** Fills (uploads) or empties (downloads) columns @p q0 .. @p q1 - 1 of
+ *  what is copied, column q at @p buf + (q - q0) * @p ld. */
+typedef void (*startrd_cuda_columns_t)(void *arg, double complex *buf, int64_t ld, int64_t q0, int64_t q1);
 
 /** Inside a CPU codelet: @p cols columns of @p rows entries each, packed
  *  by @p pack, to device @p devid's memory at @p dst (leading dimension
  *  @p ldd); returns once they are there.  0, or the failing CUDA status
  *  (cudaErrorInvalidValue for a column taller than a pinned buffer). */
 int startrd_cuda_upload(int devid, double complex *dst, int64_t ldd, int64_t rows, int64_t cols,
-                        startrd_upload_pack_t pack, void *arg);
+                        startrd_cuda_columns_t pack, void *arg);
+
+/** Inside a CPU codelet: @p cols columns of @p rows entries each from
+ *  device @p devid's memory at @p src (leading dimension @p lds), handed
+ *  to @p unpack as they arrive; returns once all are unpacked.  0, or the
+ *  failing CUDA status, as startrd_cuda_upload(). */
+int startrd_cuda_download(int devid, double complex *src, int64_t lds, int64_t rows, int64_t cols,
+                          startrd_cuda_columns_t unpack, void *arg);
 #endif
 
 /** Give every CPU worker its pinned buffers and a stream per GPU, when

@@ -40,10 +40,6 @@ enum { PRIO_UPDATE = 1, PRIO_PRODUCT = 2, PRIO_CRITICAL = 3 };
 /* Each partial product is a full-height workspace, double buffered. */
 enum { MAX_CPU_PARTS = 64 };
 
-/* Staging buffers per GPU for the copies in: enough for the CPU workers
- * filling the next ones while StarPU moves the previous ones. */
-enum { STAGING_SLOTS = 4 };
-
 /* Block columns a step that defers its update still updates, so that panel
  * k+1 runs beside some of the update: 1024 columns at nb = 64. */
 enum { EAGER_COLUMNS = 16 };
@@ -76,7 +72,6 @@ struct stage1 {
     size_t task_bytes;                     /* most bytes of block columns one task may take */
     atomic_int nonfinite;                  /* a NaN or Inf was read from A */
     starpu_data_handle_t scanned;          /* orders copies out after all copies in */
-    starpu_data_handle_t *slots;           /* [nowners][STAGING_SLOTS] staging buffers of copies */
     double complex *tau_work;              /* TAU until the reduction succeeded */
     startrd_band_out_t band;               /* band.ab NULL: the copies back fill no band */
 };
@@ -481,41 +476,21 @@ static size_t task_budget(const startrd_desc_t *A)
 }
 
 /* Copies move the caller's triangle to where the block columns live and
- * back (a GPU reads and writes the caller's pageable memory at 2-9 GB/s,
- * and blocks the thread that drives its streams meanwhile).  Coming in to a
- * GPU, a CPU worker packs the column into its pinned buffers and moves it
- * (cuda_upload.h).  Going out, the column reaches a staging buffer on the
- * GPU's second stream, beside the updates, StarPU moves it to the host at
- * the pinned rate and a CPU worker empties it; the staging buffers of a
- * GPU are reused in turn.  The copies in check what they copy for NaN and
- * Inf. */
+ * back, on CPU workers, which reach a column on a GPU through their own
+ * pinned buffers (cuda_upload.h): a GPU reads and writes the caller's
+ * pageable memory at 2-9 GB/s, and blocks the thread that drives its
+ * streams meanwhile.  The copies in check what they copy for NaN and Inf;
+ * the copies out also fill stage 2's band. */
 static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex *a, int64_t lda,
                         atomic_int *nonfinite, int priority)
 {
-    int64_t staged[STARPU_NMAXWORKERS] = {0};
     const startrd_band_out_t *band = s->band.ab != NULL ? &s->band : NULL;
+    startrd_place_t host = {-1, priority, 1};
     int ret = 0;
 
-    for (int64_t j = 0; j < s->A.nt && ret == 0; j++) {
-        startrd_place_t host = {-1, priority, 1};
-        starpu_data_handle_t column = startrd_desc_column(&s->A, j), slot;
-        int p = part_of(s, j);
-
-        if (!s->A.gpu_home) {
-            ret |= startrd_task_zcopy_column(host, to_user, uplo, s->n, a, lda, j * s->A.nb, s->full, column,
-                                             nonfinite, s->scanned, band);
-            continue;
-        }
-        if (!to_user) {
-            ret |= startrd_task_zcopy_in_gpu(host, uplo, s->n, a, lda, j * s->A.nb, s->full, column, nonfinite,
-                                             s->scanned);
-            continue;
-        }
-        slot = s->slots[p * STAGING_SLOTS + staged[p]++ % STAGING_SLOTS];
-        ret |= startrd_task_zlacpy(on_owner_side(s, j, priority), column, slot);
-        ret |= startrd_task_zcopy_column(host, 1, uplo, s->n, a, lda, j * s->A.nb, s->full, slot, nonfinite,
-                                         s->scanned, band);
-    }
+    for (int64_t j = 0; j < s->A.nt && ret == 0; j++)
+        ret |= startrd_task_zcopy_column(host, to_user, uplo, s->n, a, lda, j * s->A.nb, s->full,
+                                         startrd_desc_column(&s->A, j), nonfinite, s->scanned, band);
     return ret;
 }
 
@@ -573,13 +548,12 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     s.X = calloc((size_t)(2 * s.nparts), sizeof *s.X);
     s.jcols = calloc((size_t)s.A.nt, sizeof *s.jcols);
     s.segments = calloc((size_t)s.A.nt, sizeof *s.segments);
-    s.slots = calloc((size_t)(nowners * STAGING_SLOTS + 1), sizeof *s.slots);
     s.tau = calloc((size_t)s.A.nt, sizeof *s.tau);
     s.cols = calloc((size_t)s.A.nt, sizeof *s.cols);
     /* TAU reaches the caller only on success, like A. */
     s.tau_work = malloc((size_t)(n - nb) * sizeof *s.tau_work);
     if (s.Y == NULL || s.P == NULL || s.pair == NULL || s.X == NULL || s.jcols == NULL ||
-        s.segments == NULL || s.slots == NULL || s.tau == NULL || s.cols == NULL || s.tau_work == NULL) {
+        s.segments == NULL || s.tau == NULL || s.cols == NULL || s.tau_work == NULL) {
         startrd_error("stage 1: cannot allocate workspace handles");
         ret = STARTRD_ERR_MEMORY;
         goto out;
@@ -588,16 +562,12 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     s.task_bytes = task_budget(&s.A);
     atomic_init(&s.nonfinite, 0);
     starpu_void_data_register(&s.scanned);
-    for (int k = 0; k < nowners * STAGING_SLOTS; k++)
-        startrd_workspace_register(&s.slots[k], "staging", N, nb);
     if (insert_tasks(&s, uplo, A, lda, check_finite) != 0) {
         startrd_error("stage 1: task submission failed");
         ret = STARTRD_ERR_RUNTIME;
     }
     starpu_task_wait_for_all();
     starpu_data_unregister(s.scanned);
-    for (int k = 0; k < nowners * STAGING_SLOTS; k++)
-        starpu_data_unregister(s.slots[k]);
     unregister_workspaces(&s);
     if (startrd_kernel_failures_take() > 0 && ret == 0)
         ret = STARTRD_ERR_KERNEL;
@@ -615,7 +585,6 @@ out:
     free(s.X);
     free(s.jcols);
     free(s.segments);
-    free(s.slots);
     free(s.tau);
     free(s.cols);
     free(s.tau_work);
