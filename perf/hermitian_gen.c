@@ -1,6 +1,7 @@
 #include "hermitian_gen.h"
 
 #include <pthread.h>
+#include <string.h>
 #include <unistd.h>
 
 enum { BLOCK = 64, MAX_THREADS = 256 };
@@ -23,6 +24,7 @@ static double uniform(uint64_t key)
 struct fill {
     int64_t n;
     double complex *a;
+    const double complex *src;   /* perf_copy's source */
     uint64_t base;
     int rank, nthreads;
 };
@@ -54,6 +56,24 @@ static void fill_upper(const struct fill *f)
                     f->a[j * n + i] = conj(f->a[i * n + j]);
 }
 
+/* Block columns rank, rank + nthreads, ...: all their rows. */
+static void copy_columns(const struct fill *f)
+{
+    const int64_t n = f->n;
+
+    for (int64_t jb = (int64_t)f->rank * BLOCK; jb < n; jb += (int64_t)f->nthreads * BLOCK) {
+        int64_t width = n - jb < BLOCK ? n - jb : BLOCK;
+
+        memcpy(f->a + jb * n, f->src + jb * n, (size_t)(width * n) * sizeof *f->a);
+    }
+}
+
+static void *copy_thread(void *arg)
+{
+    copy_columns(arg);
+    return NULL;
+}
+
 static void *lower_thread(void *arg)
 {
     fill_lower(arg);
@@ -83,17 +103,35 @@ static void run_phase(void *(*phase)(void *), struct fill *f, int nthreads)
     }
 }
 
-void perf_hermitian(int64_t n, double complex *a, uint64_t seed)
+/* One thread per core, and at least a block column each. */
+static int threads_for(int64_t n)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int nthreads = cores < 1 ? 1 : cores > MAX_THREADS ? MAX_THREADS : (int)cores;
-    struct fill f[MAX_THREADS];
 
     if ((int64_t)nthreads * BLOCK > n)
         nthreads = n > 0 ? (int)((n + BLOCK - 1) / BLOCK) : 1;
+    return nthreads;
+}
+
+void perf_hermitian(int64_t n, double complex *a, uint64_t seed)
+{
+    int nthreads = threads_for(n);
+    struct fill f[MAX_THREADS];
+
     for (int t = 0; t < nthreads; t++)
-        f[t] = (struct fill){n, a, mix(seed) * 2 * (uint64_t)n * (uint64_t)n, t, nthreads};
+        f[t] = (struct fill){n, a, NULL, mix(seed) * 2 * (uint64_t)n * (uint64_t)n, t, nthreads};
     /* The upper part mirrors the lower one: all of it must be drawn first. */
     run_phase(lower_thread, f, nthreads);
     run_phase(upper_thread, f, nthreads);
+}
+
+void perf_copy(int64_t n, double complex *a, const double complex *src)
+{
+    int nthreads = threads_for(n);
+    struct fill f[MAX_THREADS];
+
+    for (int t = 0; t < nthreads; t++)
+        f[t] = (struct fill){n, a, src, 0, t, nthreads};
+    run_phase(copy_thread, f, nthreads);
 }

@@ -1,4 +1,4 @@
-/* The random Hermitian test matrices of the benchmarks. */
+/* The random Hermitian test matrices of the benchmarks, and their copies. */
 #ifndef STARTRD_PERF_HERMITIAN_GEN_H
 #define STARTRD_PERF_HERMITIAN_GEN_H
 
@@ -13,5 +13,12 @@
  * lower triangle.
  */
 void perf_hermitian(int64_t n, double complex *a, uint64_t seed);
+
+/**
+ * a = src, both n x n with leading dimension n, one thread per core: the
+ * benchmarks restore their input before every run, and one core's copy of
+ * a 65536 matrix (64 GiB) would take longer than the reduction.
+ */
+void perf_copy(int64_t n, double complex *a, const double complex *src);
 
 #endif
