@@ -85,12 +85,17 @@ typedef struct result {
     double *e;       /* the tridiagonal's off-diagonal until DSTERF has run, else NULL */
 } result_t;
 
-static double now(void)
+static double clock_seconds(clockid_t clock)
 {
     struct timespec ts;
 
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double now(void)
+{
+    return clock_seconds(CLOCK_MONOTONIC);
 }
 
 static void *xmalloc(size_t bytes, const char *what)
@@ -165,14 +170,6 @@ static void keep_tridiagonal(int64_t n, const double *d, const double *e, result
         memcpy(res->e, e, (size_t)(n - 1) * sizeof *res->e);
 }
 
-static double thread_seconds(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 struct sterf_pool {
     int64_t n;
     result_t *res;
@@ -191,9 +188,9 @@ static void *sterf_thread(void *arg)
 
         if (r->e == NULL)
             continue;
-        double t0 = thread_seconds();
+        double t0 = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
         lapack_int info = LAPACKE_dsterf((lapack_int)pool->n, r->w, r->e);
-        r->sterf = thread_seconds() - t0;
+        r->sterf = clock_seconds(CLOCK_THREAD_CPUTIME_ID) - t0;
         if (info != 0) {
             fprintf(stderr, "startrd-bench: LAPACKE_dsterf returned %d (n = %lld)\n", (int)info,
                     (long long)pool->n);

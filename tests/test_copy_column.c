@@ -39,6 +39,7 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
         startrd_place_t gpu = anywhere;
         uintptr_t dev = 0;
         unsigned node = 0;
+        int registered = 0;
 
         if (ctx->ncuda > 0)
             gpu.worker = ctx->cuda_worker[j % ctx->ncuda];
@@ -57,8 +58,10 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
             else
                 starpu_matrix_data_register(&cg, (int)node, dev, (uint32_t)N, (uint32_t)height, (uint32_t)nb,
                                             sizeof *staged);
+            registered = dev != 0;
         } else {
             startrd_workspace_register(&cg, "taller", N, nb);
+            registered = 1;
         }
         if (ret == 0) {
             ret |= startrd_task_zcopy_column(cpu, 0, uplo, n, a, lda, j * nb, 0, cg, NULL, scanned, NULL);
@@ -66,7 +69,7 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
             ret |= startrd_task_zcopy_column(cpu, 1, uplo, n, back, lda, j * nb, 0, cg, NULL, scanned, NULL);
         }
         starpu_task_wait_for_all();
-        if (dev != 0 || ctx->ncuda == 0)
+        if (registered)
             starpu_data_unregister(cg);
         if (dev != 0)
             starpu_free_on_node(node, dev, col * sizeof *staged);

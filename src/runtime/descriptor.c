@@ -35,8 +35,10 @@ static void register_tile(const startrd_desc_t *A, starpu_data_handle_t *h, cons
  * StarPU allocates there, in block columns' worth (m x nb): V, W and the
  * partial products, double buffered, with copies of the other GPUs'
  * partial products; the update's [W V W], double buffered, and the pair of
- * two steps' operands (six); scratch, and
- * the panel factorisation's workspace. */
+ * two steps' operands (six); scratch (with the four columns the copies
+ * out's staging buffers took before those copies went through CPU workers'
+ * pinned buffers, kept as headroom), and the panel factorisation's
+ * workspace. */
 static size_t workspace_margin(const startrd_desc_t *A)
 {
     size_t column = (size_t)A->m * (size_t)A->nb * sizeof(double complex);
