@@ -245,6 +245,32 @@ int startrd_task_zhb2st_chase(int worker, const startrd_bulge_plan_t *plan, char
                               starpu_data_handle_t d, starpu_data_handle_t e, starpu_data_handle_t work,
                               starpu_data_handle_t progress, starpu_data_handle_t hous);
 
+/** Most GPUs a bulge chase is split over. */
+#define STARTRD_ZHB2ST_MAX_GPUS 8
+
+/** A bulge chase split over several GPUs (codelet_zhb2st_chase_split.c). */
+typedef struct startrd_zhb2st_split {
+    int ngpu;                                         /**< 2 .. STARTRD_ZHB2ST_MAX_GPUS */
+    int workers[STARTRD_ZHB2ST_MAX_GPUS];             /**< each GPU's CUDA worker */
+    int devices[STARTRD_ZHB2ST_MAX_GPUS];             /**< its CUDA device */
+    void *work[STARTRD_ZHB2ST_MAX_GPUS];              /**< its working band (ldab n entries) then the
+                                                           reflectors handed to it (nsweeps (kd+1)), in
+                                                           its memory */
+    int *progress[STARTRD_ZHB2ST_MAX_GPUS];           /**< its nsweeps counters, in its memory */
+    starpu_data_handle_t work_handle[STARTRD_ZHB2ST_MAX_GPUS], progress_handle[STARTRD_ZHB2ST_MAX_GPUS];
+} startrd_zhb2st_split_t;
+
+/** On every GPU of @p split: its working band from AB (read), its counters
+ *  zeroed, and access to the other GPUs' memory.  All tasks or none. */
+int startrd_task_zhb2st_split_prepare(const startrd_zhb2st_split_t *split, const startrd_bulge_plan_t *plan,
+                                      char uplo, starpu_data_handle_t AB);
+
+/** On every GPU of @p split, once all have prepared, its share of every
+ *  sweep: the tasks wait for one another, so all run at once.  GPU 0's
+ *  writes d and e.  All tasks or none. */
+int startrd_task_zhb2st_split_chase(const startrd_zhb2st_split_t *split, const startrd_bulge_plan_t *plan,
+                                    starpu_data_handle_t d, starpu_data_handle_t e);
+
 /**
  * Rank @p rank of @p nranks of the bulge chase (codelet_zhb2st_sweeps.c), on
  * CPU worker @p worker.  The ranks wait for one another, so all of them must

@@ -52,8 +52,9 @@ typedef enum startrd_allreduce {
 
 /** Where stage 2 (the bulge chase, band -> tridiagonal) runs. */
 typedef enum startrd_stage2_where {
-    STARTRD_STAGE2_AUTO = 0, /**< On the first GPU of the reduction when it uses GPUs and nb <= 128, on
-                                  the host cores otherwise. */
+    STARTRD_STAGE2_AUTO = 0, /**< On the GPUs of the reduction when it uses GPUs and nb <= 128 (on the
+                                  first, or split over several: see stage2_ngpu), on the host cores
+                                  otherwise. */
     STARTRD_STAGE2_HOST = 1  /**< On the host cores, as ranks of sweeps on every CPU worker. */
 } startrd_stage2_where_t;
 
@@ -81,6 +82,11 @@ typedef struct startrd_options {
                                  them).  Defaults to $STARTRD_GPU_GROUPS. */
     startrd_stage2_where_t stage2; /**< Automatic by default; $STARTRD_STAGE2 = "host" or "auto"
                                         sets the default. */
+    int stage2_ngpu;        /**< GPUs the bulge chase is split over, at most the reduction's and 8,
+                                 for VECT = 'N' (with 'V' it runs on one): 0 chooses (all of them
+                                 from n = 32768 on, 65536 for nb < 64, where the chase is bound by
+                                 how many kernels one GPU holds; one below); $STARTRD_STAGE2_NGPU
+                                 sets the default. */
 } startrd_options_t;
 
 /**
@@ -115,7 +121,8 @@ const char *startrd_allreduce_name(startrd_allreduce_t scheme);
  *
  * @return 0, -1 when @p opt holds an invalid value (ncpu = 0, nb outside
  *         0..1024, negative dist_nb or one that is not a multiple of nb, an
- *         allreduce or stage2 value outside its enumeration), or
+ *         allreduce or stage2 value outside its enumeration, a negative
+ *         stage2_ngpu), or
  *         a positive ::startrd_status.
  */
 int startrd_init(const startrd_options_t *opt);

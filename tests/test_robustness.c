@@ -331,6 +331,10 @@ int main(void)
                   "allreduce scheme names");
         tst_check(startrd_init(&bad) == -1 && startrd_finalize() == STARTRD_ERR_STATE,
                   "startrd_init with allreduce %d: -1, no context opened", (int)bad.allreduce);
+        bad = opt;
+        bad.stage2_ngpu = -1;
+        tst_check(startrd_init(&bad) == -1 && startrd_finalize() == STARTRD_ERR_STATE,
+                  "startrd_init with stage2_ngpu -1: -1, no context opened");
     }
 
 #ifndef __SANITIZE_ADDRESS__

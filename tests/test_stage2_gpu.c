@@ -4,8 +4,10 @@
  * ||I - Q2^H Q2|| / (n eps) < 30, with HOUS2 laid out as documented.  Both
  * storages, bandwidths across the GPU kernel's three tile sizes, orders from
  * 2 to several hundred sweeps in flight, and bands whose entries are so small
- * or large that the reflectors need LAPACK's scaling.  Needs a GPU: skipped
- * without one. */
+ * or large that the reflectors need LAPACK's scaling.  With several GPUs, the
+ * chase split over all of them too: eigenvalues against the host's as
+ * above, and d and e bit for bit those of the chase on one GPU where both
+ * wait for whole kernels (kd <= 32).  Needs a GPU: skipped without one. */
 #include "bulge_plan.h"
 #include "stage2.h"
 #include "testing.h"
@@ -84,8 +86,8 @@ static void gpu_case(const startrd_context_t *ctx, char vect, char uplo, int64_t
         A[i] *= scale;
     startrd_stage2_band_from_dense(uplo, n, kd, A, n, h.AB, ldab);
     memcpy(g.AB, h.AB, (size_t)(ldab * n) * sizeof *g.AB);
-    ih = startrd_stage2_zhb2st(vect, uplo, n, kd, h.AB, ldab, h.d, h.e, h.hous, -1);
-    ig = startrd_stage2_zhb2st(vect, uplo, n, kd, g.AB, ldab, g.d, g.e, g.hous, ctx->cuda_worker[0]);
+    ih = startrd_stage2_zhb2st(vect, uplo, n, kd, h.AB, ldab, h.d, h.e, h.hous, NULL, 0);
+    ig = startrd_stage2_zhb2st(vect, uplo, n, kd, g.AB, ldab, g.d, g.e, g.hous, ctx->cuda_worker, 1);
     /* The GPU chase works on a copy; the host one, had stage 2 fallen back
      * to it, in place. */
     startrd_stage2_band_from_dense(uplo, n, kd, A, n, h.AB, ldab);
@@ -104,6 +106,46 @@ out:
     free(A);
     chase_free(&h);
     chase_free(&g);
+}
+
+/* The chase split over every GPU against the host's and one GPU's. */
+static void split_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t kd, uint64_t seed)
+{
+    const int64_t ldab = 2 * kd + 1;
+    const int ngpu = ctx->ncuda < 8 ? ctx->ncuda : 8;
+    startrd_bulge_plan_t plan;
+    struct chase h = {0}, one = {0}, sp = {0};
+    double complex *A = malloc((size_t)(n * n) * sizeof *A);
+    double ratio = NAN;
+    bool same = false, ok = false;
+    int ih = -1, i1 = -1, is = -1;
+
+    if (A == NULL || startrd_bulge_plan_init(&plan, 'N', n, kd) != 0 || !chase_alloc(&h, &plan, ldab) ||
+        !chase_alloc(&one, &plan, ldab) || !chase_alloc(&sp, &plan, ldab) ||
+        tst_gen(TST_KIND_RANDOM, n, A, n, seed) != 0)
+        goto out;
+    startrd_stage2_band_from_dense(uplo, n, kd, A, n, h.AB, ldab);
+    memcpy(one.AB, h.AB, (size_t)(ldab * n) * sizeof *h.AB);
+    memcpy(sp.AB, h.AB, (size_t)(ldab * n) * sizeof *h.AB);
+    ih = startrd_stage2_zhb2st('N', uplo, n, kd, h.AB, ldab, h.d, h.e, h.hous, NULL, 0);
+    i1 = startrd_stage2_zhb2st('N', uplo, n, kd, one.AB, ldab, one.d, one.e, one.hous, ctx->cuda_worker, 1);
+    is = startrd_stage2_zhb2st('N', uplo, n, kd, sp.AB, ldab, sp.d, sp.e, sp.hous, ctx->cuda_worker, ngpu);
+    if (ih != 0 || i1 != 0 || is != 0 || tst_eig_tridiagonal(n, h.d, h.e, h.w) != 0 ||
+        tst_eig_tridiagonal(n, sp.d, sp.e, sp.w) != 0)
+        goto out;
+    ratio = tst_eig_ratio(n, h.w, sp.w);
+    same = memcmp(one.d, sp.d, (size_t)n * sizeof *sp.d) == 0 &&
+           memcmp(one.e, sp.e, (size_t)(n - 1) * sizeof *sp.e) == 0;
+    ok = true;
+out:
+    tst_check(ok && ratio <= 10.0 && (same || kd > 32),
+              "split over %d GPUs uplo=%c n=%lld kd=%lld: status host %d one GPU %d split %d, eigenvalues %.3g "
+              "n eps max|lambda|, d and e %s those on one GPU",
+              ngpu, uplo, (long long)n, (long long)kd, ih, i1, is, ratio, same ? "the same bits as" : "differ from");
+    free(A);
+    chase_free(&h);
+    chase_free(&one);
+    chase_free(&sp);
 }
 
 int main(void)
@@ -136,6 +178,15 @@ int main(void)
     for (size_t k = 0; k < sizeof scales / sizeof scales[0]; k++)
         for (int64_t kd = 32; kd <= 128; kd *= 2)
             gpu_case(ctx, 'N', k % 2 ? 'U' : 'L', 300, kd, scales[k], seed++);
+    /* Orders up to sweeps of many stretches' reach (4 kd) on each GPU. */
+    if (ctx->ncuda >= 2)
+        for (size_t k = 0; k < sizeof kds / sizeof kds[0]; k++) {
+            int64_t kd = kds[k], ns[] = {2, 3, kd + 2, 3 * kd + 5, 557, 2000, 5000};
+
+            for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+                if (ns[i] < 2000 || kd == 2 || kd == 16 || kd == 32 || kd == 64)
+                    split_case(ctx, i % 2 ? 'U' : 'L', ns[i], kd, seed++);
+        }
     startrd_context_release();
     return tst_summary();
 }

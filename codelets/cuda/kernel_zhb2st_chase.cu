@@ -18,7 +18,11 @@
  * columns go through shared memory, sums over rows through warp shuffles
  * (all of a warp's columns in one exchange).
  * The arithmetic is that of the CPU kernels (kernel_zhb2st_common.h): same
- * reflectors (ZLARFG), same two-sided update (ZLARFY), same read-out. */
+ * reflectors (ZLARFG), same two-sided update (ZLARFY), same read-out.
+ *
+ * Split over several GPUs (startrd_cuda_zhb2st_split_chase()), each sweep is
+ * cut into as many stretches of equal length, GPU g running stretch g of
+ * every sweep on its own copy of the band; see split_part below. */
 #include "kernels_cuda.h"
 #include "warp_reduce.cuh"
 
@@ -57,6 +61,13 @@ struct band {
     int64_t nsweeps;
     int *progress;         /* per sweep: 2 x kernels finished, + 1 once the
                             * running kernel's corner is final */
+    /* Split chase: this GPU's index and count, and every GPU's band copy,
+     * counters and reflectors handed over (per sweep, v then tau: kd+1
+     * entries); ab and progress are this GPU's.  ngpu = 1 otherwise. */
+    int gpu, ngpu;
+    cuDoubleComplex *abs[STARTRD_CUDA_ZHB2ST_MAX_GPUS];
+    int *progresses[STARTRD_CUDA_ZHB2ST_MAX_GPUS];
+    cuDoubleComplex *hands[STARTRD_CUDA_ZHB2ST_MAX_GPUS];
 };
 
 /* The plan's index arithmetic (bulge_plan.c), on the device. */
@@ -65,6 +76,55 @@ __device__ int64_t sweep_nkernels(const band &b, int64_t s)
     int64_t rows = b.n - 1 - s, nblk = (rows + b.kd - 1) / b.kd, last = rows - (nblk - 1) * b.kd;
 
     return 2 * nblk - 1 - (nblk > 1 && last == 1);
+}
+
+/*
+ * The split chase.  Sweep s has L = n-1-s rows below its first column;
+ * kernels 2J and 2J+1 (the diagonal block and the type-2 block below it)
+ * work on window J of the sweep, its columns s+1+J kd .. s+(J+1) kd.  Of G
+ * GPUs, GPU g runs the windows J with g L <= G J kd < (g+1) L: an equal
+ * share of every sweep, so of the work at every moment.  Window 0 (and
+ * column s, which type 1 reduces) is GPU 0's.
+ *
+ * With kd >= 2 the plan has a sweep for every column but the last, so the
+ * last write of every d_i and e_i is in window 0 or type 1, on GPU 0.
+ *
+ * Every GPU reads only its own copy of the band, and holds every column of
+ * the windows it runs current.  From sweep s-1 to s, window J's columns but
+ * its first become window J's, and its first column window J-1's last; where
+ * the owner changes, the kernels of sweep s-1 write those columns to the new
+ * owner too: the first column (written whole by the two kernels of the
+ * window) as they store it, the others whole, from the GPU's copy, after
+ * the window's last kernel.  The kernel that ends a GPU's stretch of a
+ * sweep hands the reflector it generated to the next one's first kernel.
+ * A kernel publishes its progress to every GPU it wrote to: that is where
+ * the kernels waiting for it (bulge_plan.h) run.  Everything else stays on
+ * its GPU: per sweep and bound between GPUs, one column, one reflector and
+ * a few counters cross, and a window's other columns every 2 kd sweeps or
+ * so, as the bounds move left.
+ */
+
+/* The GPU of window J of sweep s, or -1 where there is none.  A last
+ * window of one column (row n-1) has no kernel (bulge_plan.h): it goes
+ * with the window before, whose last kernel hands it over. */
+__device__ int split_owner(const band &b, int64_t s, int64_t J)
+{
+    const int64_t L = b.n - 1 - s;
+
+    if (s < 0 || s >= b.nsweeps || J < 0 || J * b.kd >= L)
+        return -1;
+    if (J >= 1 && J * b.kd == L - 1)
+        J--;
+    return (int)((int64_t)b.ngpu * J * b.kd / L);
+}
+
+/* This GPU's kernels of sweep s, of K. */
+__device__ void split_kernels(const band &b, int64_t s, int64_t K, int64_t &m_begin, int64_t &m_end)
+{
+    const int64_t L = b.n - 1 - s, per = (int64_t)b.ngpu * b.kd;
+
+    m_begin = min(K, 2 * ((b.gpu * L + per - 1) / per));
+    m_end = min(K, 2 * (((b.gpu + 1) * L + per - 1) / per));
 }
 
 __device__ int64_t refl_prefix(int64_t len, int64_t kd)
@@ -136,8 +196,21 @@ struct chase_block {
                               : zero();
     }
 
-    /* Without entry (0, 0) if @p released, stored before. */
-    __device__ void store(const band &bd, int64_t i0, int64_t j0, int rows, int cols, bool lower,
+    /* Column 0 of the block into the band at @p ab. */
+    __device__ void store_column0(cuDoubleComplex *ab, int64_t ld, int64_t i0, int64_t j0, int rows, int cols,
+                                  bool lower) const
+    {
+        if (warp != 0)
+            return;
+#pragma unroll
+        for (int a = 0; a < RA; a++)
+            if (holds(a, 0, rows, cols, lower))
+                __stcg(ab + (i0 + row(a)) + j0 * ld, c[a][0]);
+    }
+
+    /* Into the band at @p ab, without entry (0, 0) if @p released, stored
+     * before. */
+    __device__ void store(cuDoubleComplex *ab, int64_t ld, int64_t i0, int64_t j0, int rows, int cols, bool lower,
                           bool released) const
     {
 #pragma unroll
@@ -145,7 +218,7 @@ struct chase_block {
 #pragma unroll
             for (int b = 0; b < CB; b++)
                 if (holds(a, b, rows, cols, lower) && !(released && corner(a, b)))
-                    __stcg(bd.ab + (i0 + row(a)) + (j0 + col(b)) * bd.ld, c[a][b]);
+                    __stcg(ab + (i0 + row(a)) + (j0 + col(b)) * ld, c[a][b]);
     }
 };
 
@@ -257,9 +330,29 @@ enum class corners {
     waited_late /* released, and waited for only where this kernel needs it (late_corner()) */
 };
 
-template <int KD, int W, corners C>
+/* Until *@p counter reaches @p need; at system scope where another GPU
+ * publishes it. */
+__device__ void wait_for(int *counter, int need, bool system)
+{
+    if (system) {
+        cuda::atomic_ref<int, cuda::thread_scope_system> c(*counter);
+
+        while (c.load(cuda::memory_order_acquire) < need)
+            __nanosleep(32);
+    } else {
+        cuda::atomic_ref<int, cuda::thread_scope_device> c(*counter);
+
+        while (c.load(cuda::memory_order_acquire) < need)
+            __nanosleep(32);
+    }
+}
+
+template <int KD, int W, corners C, bool SPLIT>
 class sweep_runner {
     static constexpr bool EARLY = C != corners::finished;
+    /* A split chase's kernels finish before the next sweep's start: a
+     * corner released early would have to reach the other copies too. */
+    static_assert(!(SPLIT && EARLY), "split chases wait for finished kernels");
     using blk_t = chase_block<KD, W>;
     static constexpr int RA = blk_t::RA, CB = blk_t::CB;
     /* Lanes that share one of the 2 CB sums of column_sums(). */
@@ -270,6 +363,11 @@ class sweep_runner {
     blk_t blk;
     int64_t s, m;   /* the sweep and its running kernel */
     bool late;      /* kernel m waits for the corner of kernel m+2 of sweep s-1 in late_corner() */
+    /* Split: the other GPUs kernel m writes to, or -1: the one that owns
+     * its window's first column next sweep, the one that owns its other
+     * columns then (written after the window's last kernel), and the one
+     * that runs the sweep's next kernel. */
+    int col0_to = -1, rest_to = -1, next_to = -1;
 
 public:
     __device__ sweep_runner(const band &b, chase_shared<KD, W> &shared, int64_t sweep)
@@ -327,13 +425,77 @@ public:
         return __ldcg(bd.ab + i + j * bd.ld);
     }
 
-    /* Until sweep s-1's progress reaches @p need. */
-    __device__ void wait_previous(int need) const
+    /* Until sweep s-1's progress reaches @p need, published by another GPU
+     * if @p remote. */
+    __device__ void wait_previous(int need, bool remote = false) const
     {
-        cuda::atomic_ref<int, cuda::thread_scope_device> prev(bd.progress[s - 1]);
+        wait_for(bd.progress + s - 1, need, remote);
+    }
 
-        while (prev.load(cuda::memory_order_acquire) < need)
-            __nanosleep(32);
+    /* The block to the band, its first column to the GPU that owns it
+     * next sweep. */
+    __device__ void store(int64_t i0, int64_t j0, int rows, int cols, bool lower, bool released) const
+    {
+        blk.store(bd.ab, bd.ld, i0, j0, rows, cols, lower, released);
+        if (SPLIT && col0_to >= 0)
+            blk.store_column0(bd.abs[col0_to], bd.ld, i0, j0, rows, cols, lower);
+    }
+
+    /* Split, every thread, after the barrier that follows kernel m's
+     * stores: what other GPUs take over from it (see split_owner). */
+    __device__ void hand_over(int64_t st) const
+    {
+        if (rest_to >= 0) {
+            /* Columns st+1 .. st+kd-1, and column n-1 where it is a window
+             * of its own, whole: a column's entries lie in one stretch of
+             * ldab = ld+1. */
+            const int64_t lo = (st + 1) * (bd.ld + 1),
+                          hi = (st + bd.kd == bd.n - 1 ? bd.n : min(st + bd.kd, bd.n)) * (bd.ld + 1);
+
+            for (int64_t i = lo + threadIdx.x; i < hi; i += blockDim.x)
+                __stcg(bd.abs[rest_to] + i, __ldcg(bd.ab + i));
+        }
+        if (next_to >= 0) {
+            cuDoubleComplex *h = bd.hands[next_to] + s * (bd.kd + 1);
+
+            for (int i = threadIdx.x; i < bd.kd; i += blockDim.x)
+                __stcg(h + i, sh.v[i]);
+            if (threadIdx.x == 0)
+                __stcg(h + bd.kd, sh.tau);
+        }
+    }
+
+    /* Split, every thread, before this GPU's first kernel of the sweep:
+     * the reflector the previous GPU handed over. */
+    __device__ void take_over() const
+    {
+        const cuDoubleComplex *h = bd.hands[bd.gpu] + s * (bd.kd + 1);
+
+        for (int i = threadIdx.x; i < KD; i += blockDim.x)
+            sh.v[i] = i < bd.kd ? __ldcg(h + i) : zero();
+        if (threadIdx.x == 0)
+            sh.tau = __ldcg(h + bd.kd);
+        __syncthreads();
+    }
+
+    /* Thread 0, after the barrier that follows every store of kernel m:
+     * it is finished, on every GPU it wrote to, at system scope there (the
+     * barrier orders the block's stores before the release, which is
+     * cumulative). */
+    __device__ void finish() const
+    {
+        const int v = 2 * (int)(m + 1);
+
+        if (SPLIT && (col0_to >= 0 || rest_to >= 0 || next_to >= 0)) {
+            const int to[] = {bd.gpu, col0_to, rest_to, next_to};
+
+            for (int g : to)
+                if (g >= 0)
+                    cuda::atomic_ref<int, cuda::thread_scope_system>(bd.progresses[g][s])
+                        .store(v, cuda::memory_order_release);
+            return;
+        }
+        cuda::atomic_ref<int, cuda::thread_scope_device>(bd.progress[s]).store(v, cuda::memory_order_release);
     }
 
     /* Warp 0: v, tau to shared memory. */
@@ -388,8 +550,15 @@ public:
         cuDoubleComplex g = cuConj(sh.tau);
         cuDoubleComplex p[RA];
 
-        if (g.x == 0.0 && g.y == 0.0)
+        if (g.x == 0.0 && g.y == 0.0) {
+            /* The block stays as it is, where the next owner of its first
+             * column may not have it. */
+            if (SPLIT && col0_to >= 0) {
+                blk.load(bd, st, st, len, len, true, false);
+                blk.store_column0(bd.abs[col0_to], bd.ld, st, st, len, len, true);
+            }
             return;
+        }
         blk.load(bd, st, st, len, len, true, late);
         /* y = A v from the lower triangle: (i, j), i > j, gives A_ij v_j to
          * y_i (a sum over columns) and conj(A_ij) v_i to y_j (over rows). */
@@ -479,7 +648,7 @@ public:
                 if (!(EARLY && blk.corner(a, b)))
                     entry(a, b, t1, t2);
         }
-        blk.store(bd, st, st, len, len, true, EARLY);
+        store(st, st, len, len, true, EARLY);
     }
 
     /* Type 1: reflector 0 from column s, then the diagonal block. */
@@ -588,15 +757,32 @@ public:
             for (int a = 0; a < RA; a++)
                 blk.c[a][b] = cuCsub(blk.c[a][b], cuCmul(vr[a], zb));
         }
-        blk.store(bd, j1, st, lm, kd, false, EARLY);
+        store(j1, st, lm, kd, false, EARLY);
     }
 
     __device__ void run()
     {
         const int64_t K = sweep_nkernels(bd, s), Kprev = s > 0 ? sweep_nkernels(bd, s - 1) : 0;
-        cuda::atomic_ref<int, cuda::thread_scope_device> done(bd.progress[s]);
+        int64_t m_begin = 0, m_end = K;
 
-        for (m = 0; m < K; m++) {
+        if (SPLIT)
+            split_kernels(bd, s, K, m_begin, m_end);
+        for (m = m_begin; m < m_end; m++) {
+            bool remote = false;
+
+            if (SPLIT) {
+                const int64_t J = m / 2;
+                auto other = [&](int g) { return g == bd.gpu ? -1 : g; };
+
+                col0_to = J >= 1 ? other(split_owner(bd, s + 1, J - 1)) : -1;
+                rest_to = m % 2 == 1 || m == K - 1 ? other(split_owner(bd, s + 1, J)) : -1;
+                next_to = m == m_end - 1 && m_end < K ? other(split_owner(bd, s, m_end / 2)) : -1;
+                /* Kernel m+2 of sweep s-1, or its last, on another GPU. */
+                remote = s > 0 && split_owner(bd, s - 1, min(m + 2, Kprev - 1) / 2) != bd.gpu;
+                /* The previous GPU's stretch of this sweep. */
+                if (m == m_begin && m > 0 && threadIdx.x == 0)
+                    wait_for(bd.progress + s, 2 * (int)m, true);
+            }
             /* Kernel m+2 of sweep s-1, when it exists, shares entry
              * (kd-1, kd-1) of this kernel's block, a whole one. */
             late = C == corners::waited_late && m + 2 < Kprev;
@@ -609,11 +795,14 @@ public:
                          : EARLY          ? 2 * (int)(m + 2) + 1
                                           : 2 * (int)(m + 3);
 
-                wait_previous(need);
+                wait_previous(need, remote);
             }
             __syncthreads();
             int64_t J = m / 2, st = s + 1 + J * bd.kd;
             int len = (int)min(bd.kd, bd.n - st);
+
+            if (SPLIT && m == m_begin && m > 0)
+                take_over();
 
             if (m == 0)
                 type1(st, len);
@@ -625,21 +814,25 @@ public:
              * release at device scope (causality is transitive), which the
              * next sweep's acquire then sees: no fence per thread. */
             __syncthreads();
+            if (SPLIT && (rest_to >= 0 || next_to >= 0)) {
+                hand_over(st);
+                __syncthreads();
+            }
             if (threadIdx.x == 0)
-                done.store(2 * (int)(m + 1), cuda::memory_order_release);
+                finish();
         }
     }
 };
 
 /* MINB blocks per SM at least: enough sweeps in flight for the registers
  * a block's tile takes. */
-template <int KD, int W, int MINB, corners C>
+template <int KD, int W, int MINB, corners C, bool SPLIT = false>
 __global__ void __launch_bounds__(32 * W, MINB) zhb2st_chase_kernel(band bd)
 {
     __shared__ chase_shared<KD, W> sh;
 
     for (int64_t s = blockIdx.x; s < bd.nsweeps; s += gridDim.x) {
-        sweep_runner<KD, W, C> r(bd, sh, s);
+        sweep_runner<KD, W, C, SPLIT> r(bd, sh, s);
 
         r.run();
         __syncthreads();
@@ -672,7 +865,7 @@ __global__ void tridiag_kernel(int64_t n, int64_t ldab, const cuDoubleComplex *a
 }
 
 /* How many blocks of the chase kernel the GPU holds at once. */
-template <int KD, int W, int MINB, corners C>
+template <int KD, int W, int MINB, corners C, bool SPLIT = false>
 cudaError_t resident_blocks(int64_t *resident)
 {
     int device, nsm, per_sm;
@@ -680,7 +873,7 @@ cudaError_t resident_blocks(int64_t *resident)
 
     if ((err = cudaGetDevice(&device)) != cudaSuccess ||
         (err = cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess ||
-        (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, zhb2st_chase_kernel<KD, W, MINB, C>,
+        (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, zhb2st_chase_kernel<KD, W, MINB, C, SPLIT>,
                                                              32 * W, 0)) != cudaSuccess)
         return err;
     if (per_sm < 1)
@@ -691,21 +884,21 @@ cudaError_t resident_blocks(int64_t *resident)
 
 /* On at most @p resident blocks, those of this kernel the GPU holds at
  * once: a block may wait for any other. */
-template <int KD, int W, int MINB, corners C>
+template <int KD, int W, int MINB, corners C, bool SPLIT = false>
 cudaError_t launch_chase_on(const band &bd, int64_t resident, cudaStream_t stream)
 {
-    zhb2st_chase_kernel<KD, W, MINB, C>
+    zhb2st_chase_kernel<KD, W, MINB, C, SPLIT>
         <<<(unsigned)(resident < bd.nsweeps ? resident : bd.nsweeps), 32 * W, 0, stream>>>(bd);
     return cudaGetLastError();
 }
 
-template <int KD, int W, int MINB, corners C>
+template <int KD, int W, int MINB, corners C, bool SPLIT = false>
 cudaError_t launch_chase(const band &bd, cudaStream_t stream)
 {
     int64_t resident;
-    cudaError_t err = resident_blocks<KD, W, MINB, C>(&resident);
+    cudaError_t err = resident_blocks<KD, W, MINB, C, SPLIT>(&resident);
 
-    return err != cudaSuccess ? err : launch_chase_on<KD, W, MINB, C>(bd, resident, stream);
+    return err != cudaSuccess ? err : launch_chase_on<KD, W, MINB, C, SPLIT>(bd, resident, stream);
 }
 
 /*
@@ -736,6 +929,27 @@ cudaError_t launch_chase_by_chain(const band &bd, cudaStream_t stream)
     return launch_chase_on<KD, W, 1, corners::released>(bd, resident, stream);
 }
 
+/* The working lower band from the user's, and the counters zeroed. */
+cudaError_t prepare(char uplo, int64_t n, int64_t kd, const cuDoubleComplex *AB, cuDoubleComplex *work,
+                    int *progress, int64_t nsweeps, cudaStream_t stream)
+{
+    band_to_lower_kernel<<<(unsigned)n, 128, 0, stream>>>(uplo, n, kd, AB, work);
+    cudaError_t err = cudaGetLastError();
+
+    if (err == cudaSuccess && nsweeps > 0)
+        err = cudaMemsetAsync(progress, 0, (size_t)nsweeps * sizeof *progress, stream);
+    return err;
+}
+
+/* d and e from the chased band. */
+cudaError_t launch_tridiag(int64_t n, int64_t ldab, const cuDoubleComplex *work, double *d, double *e,
+                           cudaStream_t stream)
+{
+    tridiag_kernel<<<(unsigned)((n + 255) / 256 < 1024 ? (n + 255) / 256 : 1024), 256, 0, stream>>>(n, ldab, work,
+                                                                                                  d, e);
+    return cudaGetLastError();
+}
+
 } // namespace
 
 extern "C" cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, const cuDoubleComplex *AB,
@@ -744,17 +958,14 @@ extern "C" cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, con
                                            cudaStream_t stream)
 {
     const int64_t ldab = 2 * kd + 1;
-    band bd = {work, n, kd, ldab - 1, hous, nrefl, nsweeps, progress};
+    band bd = {work, n, kd, ldab - 1, hous, nrefl, nsweeps, progress, 0, 1, {work}, {progress}};
     cudaError_t err;
 
     if (kd < 1 || kd > STARTRD_CUDA_ZHB2ST_MAX_KD || n < 1)
         return cudaErrorInvalidValue;
-    band_to_lower_kernel<<<(unsigned)n, 128, 0, stream>>>(uplo, n, kd, AB, work);
-    if ((err = cudaGetLastError()) != cudaSuccess)
+    if ((err = prepare(uplo, n, kd, AB, work, progress, nsweeps, stream)) != cudaSuccess)
         return err;
     if (nsweeps > 0) {
-        if ((err = cudaMemsetAsync(progress, 0, (size_t)nsweeps * sizeof *progress, stream)) != cudaSuccess)
-            return err;
         if (hous != nullptr &&
             (err = cudaMemsetAsync(hous, 0, (size_t)nrefl * (size_t)(kd + 1) * sizeof *hous, stream)) !=
                 cudaSuccess)
@@ -772,7 +983,55 @@ extern "C" cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, con
         if (err != cudaSuccess)
             return err;
     }
-    tridiag_kernel<<<(unsigned)((n + 255) / 256 < 1024 ? (n + 255) / 256 : 1024), 256, 0, stream>>>(n, ldab, work,
-                                                                                                  d, e);
-    return cudaGetLastError();
+    return launch_tridiag(n, ldab, work, d, e, stream);
+}
+
+extern "C" cudaError_t startrd_cuda_zhb2st_split_prepare(const startrd_cuda_zhb2st_split_t *split, int gpu,
+                                                         char uplo, int64_t n, int64_t kd,
+                                                         const cuDoubleComplex *AB, int64_t nsweeps,
+                                                         cudaStream_t stream)
+{
+    cudaError_t err;
+
+    if (kd < 2 || kd > STARTRD_CUDA_ZHB2ST_MAX_KD || n < 1 || split->ngpu < 2 ||
+        split->ngpu > STARTRD_CUDA_ZHB2ST_MAX_GPUS || gpu < 0 || gpu >= split->ngpu)
+        return cudaErrorInvalidValue;
+    for (int g = 0; g < split->ngpu; g++) {
+        if (g == gpu)
+            continue;
+        err = cudaDeviceEnablePeerAccess(split->devices[g], 0);
+        if (err == cudaErrorPeerAccessAlreadyEnabled)
+            (void)cudaGetLastError();
+        else if (err != cudaSuccess)
+            return err;
+    }
+    return prepare(uplo, n, kd, AB, split->work[gpu], split->progress[gpu], nsweeps, stream);
+}
+
+extern "C" cudaError_t startrd_cuda_zhb2st_split_chase(const startrd_cuda_zhb2st_split_t *split, int gpu, int64_t n,
+                                                       int64_t kd, int64_t nsweeps, double *d, double *e,
+                                                       cudaStream_t stream)
+{
+    const int64_t ldab = 2 * kd + 1;
+    band bd = {split->work[gpu], n, kd, ldab - 1, nullptr, 0, nsweeps, split->progress[gpu], gpu, split->ngpu,
+               {}, {}};
+    cudaError_t err = cudaSuccess;
+
+    if (kd < 2 || kd > STARTRD_CUDA_ZHB2ST_MAX_KD || n < 1 || split->ngpu < 2 ||
+        split->ngpu > STARTRD_CUDA_ZHB2ST_MAX_GPUS || gpu < 0 || gpu >= split->ngpu)
+        return cudaErrorInvalidValue;
+    for (int g = 0; g < split->ngpu; g++) {
+        bd.abs[g] = split->work[g];
+        bd.progresses[g] = split->progress[g];
+        bd.hands[g] = split->work[g] + ldab * n;
+    }
+    /* The tile sizes of startrd_cuda_zhb2st(), every kernel finished
+     * before the next sweep's waits on it. */
+    if (nsweeps > 0)
+        err = kd <= 32 ? launch_chase<32, 8, 4, corners::finished, true>(bd, stream)
+            : kd <= 64 ? launch_chase<64, 16, 1, corners::finished, true>(bd, stream)
+                       : launch_chase<128, 16, 1, corners::finished, true>(bd, stream);
+    if (err != cudaSuccess || gpu > 0)
+        return err;
+    return launch_tridiag(n, ldab, split->work[0], d, e, stream);
 }

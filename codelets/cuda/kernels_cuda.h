@@ -97,6 +97,38 @@ cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, const cuDouble
                                 cuDoubleComplex *hous, int64_t nrefl, double *d, double *e,
                                 cudaStream_t stream);
 
+/** Most GPUs a split chase runs on. */
+#define STARTRD_CUDA_ZHB2ST_MAX_GPUS 8
+
+/** The GPUs of a chase split over several, with each one's work (a copy of
+ *  the band, ldab x n entries, then nsweeps (kd+1) entries for the
+ *  reflectors handed over to it) and its nsweeps counters, in its memory. */
+typedef struct startrd_cuda_zhb2st_split {
+    int ngpu;                                            /**< 2 .. STARTRD_CUDA_ZHB2ST_MAX_GPUS */
+    int devices[STARTRD_CUDA_ZHB2ST_MAX_GPUS];           /**< CUDA device numbers */
+    cuDoubleComplex *work[STARTRD_CUDA_ZHB2ST_MAX_GPUS];
+    int *progress[STARTRD_CUDA_ZHB2ST_MAX_GPUS];
+} startrd_cuda_zhb2st_split_t;
+
+/**
+ * First half of the chase of startrd_cuda_zhb2st() split over the GPUs of
+ * @p split (kd >= 2), on its GPU @p gpu (the current one): access to the
+ * other GPUs' memory, its working copy of the band from AB, its counters
+ * zeroed.
+ */
+cudaError_t startrd_cuda_zhb2st_split_prepare(const startrd_cuda_zhb2st_split_t *split, int gpu, char uplo,
+                                              int64_t n, int64_t kd, const cuDoubleComplex *AB, int64_t nsweeps,
+                                              cudaStream_t stream);
+
+/**
+ * Second half, once every GPU of @p split has prepared: GPU @p gpu's share
+ * of every sweep (kernel_zhb2st_chase.cu), which waits for the others' and
+ * writes to their copies, so all of them must run at once.  GPU 0 then
+ * writes d (n) and e (n-1).  Without HOUS: the reflectors are not kept.
+ */
+cudaError_t startrd_cuda_zhb2st_split_chase(const startrd_cuda_zhb2st_split_t *split, int gpu, int64_t n,
+                                            int64_t kd, int64_t nsweeps, double *d, double *e, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -23,14 +23,26 @@ void startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const doub
  * Chase the band AB (as left by startrd_stage2_band_from_dense, ldab =
  * 2kd+1) down to the real tridiagonal (d, e), keeping the reflectors in
  * HOUS in the layout of bulge_plan.h (startrd_bulge_lhous() entries; for
- * vect = 'V' those no reflector occupies are set to zero).  With @p
- * cuda_worker >= 0, kd <= STARTRD_STAGE2_GPU_MAX_KD and the band and HOUS
- * within half of the GPU's memory, the chase is one task on that CUDA worker
- * and AB is left as it was; otherwise it runs as ranks on every CPU worker,
- * in place in AB.  Blocks until done.
+ * vect = 'V' those no reflector occupies are set to zero).  With @p ngpu >
+ * 0 CUDA workers of distinct GPUs in @p cuda_workers, kd <=
+ * STARTRD_STAGE2_GPU_MAX_KD and the band and HOUS within half of a GPU's
+ * memory, the chase runs on the GPUs and AB is left as it was: split over
+ * all of them (at most 8) when ngpu > 1, vect = 'N', kd >= 2 and each can
+ * reach the others' memory, else one task on the first.  Otherwise it runs as ranks
+ * on every CPU worker, in place in AB.  Blocks until done.
  * @return 0 or a positive startrd_status.
  */
 int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double complex *AB,
-                          int64_t ldab, double *d, double *e, double complex *hous, int cuda_worker);
+                          int64_t ldab, double *d, double *e, double complex *hous, const int *cuda_workers,
+                          int ngpu);
+
+/**
+ * GPUs to give startrd_stage2_zhb2st() for a reduction on @p ngpu GPUs:
+ * 0 without GPUs, 1 where the chase is not split (vect = 'V', kd = 1 or
+ * beyond the GPU kernel's), else min(@p option, ngpu) for option > 0, and for option 0
+ * the library's choice: all of them from the order on where that was
+ * measured faster, one below.
+ */
+int startrd_stage2_gpus(char vect, int64_t n, int64_t kd, int ngpu, int option);
 
 #endif

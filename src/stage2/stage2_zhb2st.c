@@ -16,11 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef STARTRD_USE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
 /* Sweeps per group, G: a window runs about 2G^2 kernels and keeps a
  * stretch of 2G+kd columns of the band in cache.  A group spans about
  * 2(n-s)/(kd 2G) windows, and as many groups as that can be in progress at
  * once: G = 2 leaves the CPU workers enough of them until the last sweeps. */
 enum { SWEEPS_PER_GROUP = 2 };
+
 
 void startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const double complex *A, int64_t lda,
                                     double complex *AB, int64_t ldab)
@@ -104,8 +109,118 @@ static int zhb2st_on_gpu(const startrd_bulge_plan_t *plan, char uplo, const doub
     return startrd_kernel_failures_take() > 0 ? STARTRD_ERR_KERNEL : 0;
 }
 
+/* Whether each of the GPUs can read and write the others' memory. */
+static int peers_reachable(const startrd_zhb2st_split_t *sp)
+{
+#ifdef STARTRD_USE_CUDA
+    for (int g = 0; g < sp->ngpu; g++)
+        for (int h = 0; h < sp->ngpu; h++) {
+            int ok = 0;
+
+            if (g != h && (cudaDeviceCanAccessPeer(&ok, sp->devices[g], sp->devices[h]) != cudaSuccess || !ok))
+                return 0;
+        }
+    return 1;
+#else
+    (void)sp;
+    return 0;
+#endif
+}
+
+static void split_release(startrd_zhb2st_split_t *sp, size_t work_bytes, size_t progress_bytes)
+{
+    for (int g = 0; g < sp->ngpu; g++) {
+        unsigned node = starpu_worker_get_memory_node((unsigned)sp->workers[g]);
+
+        if (sp->work_handle[g] != NULL)
+            starpu_data_unregister(sp->work_handle[g]);
+        if (sp->progress_handle[g] != NULL)
+            starpu_data_unregister(sp->progress_handle[g]);
+        if (sp->work[g] != NULL)
+            starpu_free_on_node(node, (uintptr_t)sp->work[g], work_bytes);
+        if (sp->progress[g] != NULL)
+            starpu_free_on_node(node, (uintptr_t)sp->progress[g], progress_bytes);
+    }
+}
+
+/*
+ * The GPU chase split over the GPUs of @p sp (kernel_zhb2st_chase.cu): each
+ * gets a working copy of the band in its memory, and runs an equal share of
+ * every sweep.  The copies are prepared everywhere before any GPU's share
+ * starts, since each GPU writes into the others' copies and counters.
+ */
+static int zhb2st_split(const startrd_bulge_plan_t *plan, char uplo, const double complex *AB, int64_t ldab,
+                        double *d, double *e, startrd_zhb2st_split_t *sp)
+{
+    starpu_data_handle_t hab = NULL, hd = NULL, he = NULL;
+    int64_t n = plan->n, nsweeps = startrd_bulge_nsweeps(plan);
+    size_t band_bytes = (size_t)(ldab * n) * sizeof *AB,
+           work_bytes = band_bytes + (size_t)(nsweeps * (plan->kd + 1)) * sizeof *AB,
+           progress_bytes = (size_t)(nsweeps > 0 ? nsweeps : 1) * sizeof(int);
+    int band_pinned = pin(AB, band_bytes), ret = 0;
+
+    for (int g = 0; g < sp->ngpu; g++) {
+        unsigned node = starpu_worker_get_memory_node((unsigned)sp->workers[g]);
+
+        sp->work[g] = (void *)starpu_malloc_on_node(node, work_bytes);
+        sp->progress[g] = (int *)starpu_malloc_on_node(node, progress_bytes);
+        if (sp->work[g] == NULL || sp->progress[g] == NULL) {
+            startrd_error("stage 2: cannot allocate the band on GPU %d", sp->devices[g]);
+            ret = STARTRD_ERR_MEMORY;
+            goto out;
+        }
+        starpu_vector_data_register(&sp->work_handle[g], (int)node, (uintptr_t)sp->work[g],
+                                    (uint32_t)(work_bytes / sizeof *AB), sizeof *AB);
+        starpu_vector_data_register(&sp->progress_handle[g], (int)node, (uintptr_t)sp->progress[g],
+                                    (uint32_t)(progress_bytes / sizeof(int)), sizeof(int));
+    }
+    starpu_vector_data_register(&hab, STARPU_MAIN_RAM, (uintptr_t)AB, (uint32_t)(ldab * n), sizeof *AB);
+    starpu_vector_data_register(&hd, STARPU_MAIN_RAM, (uintptr_t)d, (uint32_t)n, sizeof *d);
+    starpu_vector_data_register(&he, STARPU_MAIN_RAM, (uintptr_t)e, (uint32_t)(n - 1), sizeof *e);
+    if ((ret = startrd_task_zhb2st_split_prepare(sp, plan, uplo, hab)) != 0)
+        startrd_error("stage 2: GPU task submission failed (%d)", ret);
+    starpu_task_wait_for_all();
+    /* A GPU that could not prepare would leave the others waiting. */
+    if (ret == 0 && startrd_kernel_failures_take() > 0)
+        ret = STARTRD_ERR_KERNEL;
+    else if (ret == 0 && (ret = startrd_task_zhb2st_split_chase(sp, plan, hd, he)) != 0)
+        startrd_error("stage 2: GPU task submission failed (%d)", ret);
+    starpu_task_wait_for_all();
+    if (ret < 0)
+        ret = STARTRD_ERR_RUNTIME;
+    else if (ret == 0 && startrd_kernel_failures_take() > 0)
+        ret = STARTRD_ERR_KERNEL;
+out:
+    if (hab != NULL) {
+        starpu_data_unregister(hab);
+        starpu_data_unregister(hd);
+        starpu_data_unregister(he);
+    }
+    unpin(band_pinned, AB, band_bytes, "the band in WORK");
+    split_release(sp, work_bytes, progress_bytes);
+    return ret;
+}
+
+int startrd_stage2_gpus(char vect, int64_t n, int64_t kd, int ngpu, int option)
+{
+    if (ngpu <= 1 || vect != 'N' || kd < 2 || kd > STARTRD_STAGE2_GPU_MAX_KD)
+        return ngpu > 0 ? 1 : 0;
+    if (option > 0)
+        return option < ngpu ? option : ngpu;
+    /* Split, each sweep crosses from GPU to GPU, and the chain from sweep
+     * to sweep (bulge_plan.h) goes there and back: about 20 us a sweep on
+     * two H200 against 12-14 on one.  So a split pays only where one GPU
+     * cannot hold the sweeps that could run at once.  The chase alone on
+     * two H200 (startrd-stage2 --gpus 1,2), kd = 64: n = 16384 0.221 s on
+     * one GPU, 0.323 split; 32768 0.675 and 0.645; 49152 1.406 and 1.073;
+     * 65536 2.458 and 1.670; kd = 32: 32768 0.379 and 0.502, 65536 1.229
+     * and 1.109. */
+    return n >= (kd >= 64 ? 32768 : 65536) ? ngpu : 1;
+}
+
 int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double complex *AB,
-                          int64_t ldab, double *d, double *e, double complex *hous, int cuda_worker)
+                          int64_t ldab, double *d, double *e, double complex *hous, const int *cuda_workers,
+                          int ngpu)
 {
     const int64_t G = SWEEPS_PER_GROUP, width = 2 * G;
     startrd_bulge_plan_t plan;
@@ -119,9 +234,21 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
         startrd_error("stage 2: invalid band n=%lld kd=%lld", (long long)n, (long long)kd);
         return STARTRD_ERR_STATE;
     }
-    if (cuda_worker >= 0 && n >= 2 && kd >= 1 && kd <= STARTRD_STAGE2_GPU_MAX_KD &&
-        fits_on_gpu(&plan, ldab, cuda_worker))
-        return zhb2st_on_gpu(&plan, uplo, AB, ldab, d, e, hous, cuda_worker);
+    if (ngpu > 0 && n >= 2 && kd >= 1 && kd <= STARTRD_STAGE2_GPU_MAX_KD) {
+        startrd_zhb2st_split_t sp = {.ngpu = ngpu < STARTRD_ZHB2ST_MAX_GPUS ? ngpu : STARTRD_ZHB2ST_MAX_GPUS};
+        int fits = 1;
+
+        for (int g = 0; g < sp.ngpu; g++) {
+            sp.workers[g] = cuda_workers[g];
+            sp.devices[g] = starpu_worker_get_devid(cuda_workers[g]);
+            fits = fits && fits_on_gpu(&plan, ldab, cuda_workers[g]);
+        }
+        /* With kd = 1 the one sweep would leave d and e on several GPUs. */
+        if (sp.ngpu > 1 && vect == 'N' && kd >= 2 && fits && peers_reachable(&sp))
+            return zhb2st_split(&plan, uplo, AB, ldab, d, e, &sp);
+        if (fits_on_gpu(&plan, ldab, cuda_workers[0]))
+            return zhb2st_on_gpu(&plan, uplo, AB, ldab, d, e, hous, cuda_workers[0]);
+    }
     if (nranks < 1) {
         startrd_error("stage 2 needs a CPU worker");
         return STARTRD_ERR_RUNTIME;
