@@ -22,7 +22,7 @@
  *
  * Split over several GPUs (startrd_cuda_zhb2st_split_chase()), each sweep is
  * cut into as many stretches of equal length, GPU g running stretch g of
- * every sweep on its own copy of the band; see split_part below. */
+ * every sweep on its own copy of the band; see split_owner below. */
 #include "kernels_cuda.h"
 #include "warp_reduce.cuh"
 
