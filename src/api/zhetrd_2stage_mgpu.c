@@ -140,7 +140,7 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
     if (ret == 0)
         ret = startrd_stage2_zhb2st(vect, uplo, n, sz->kd, band, ldab, d, e, hous, ctx->cuda_worker,
                                     ctx->opt.stage2 == STARTRD_STAGE2_AUTO
-                                        ? startrd_stage2_gpus(vect, n, sz->kd, sz->ngpu, ctx->opt.stage2_ngpu)
+                                        ? startrd_stage2_gpus(n, sz->kd, sz->ngpu, ctx->opt.stage2_ngpu)
                                         : 0);
     if (ret == 0)
         last_stats = (startrd_stats_t){.stage1_seconds = (t1 - t0) * 1e-6,

@@ -38,11 +38,11 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
 
 /**
  * GPUs to give startrd_stage2_zhb2st() for a reduction on @p ngpu GPUs:
- * 0 without GPUs, 1 where the chase is not split (vect = 'V', kd = 1 or
- * beyond the GPU kernel's), else min(@p option, ngpu) for option > 0, and for option 0
- * the library's choice: all of them from the order on where that was
- * measured faster, one below.
+ * ngpu when it is 0 or 1, else min(@p option, ngpu) for option > 0, and
+ * for option 0 the library's choice: all of them from the order on where a
+ * split was measured faster, one below.  startrd_stage2_zhb2st() still
+ * keeps to one GPU where it cannot split (vect = 'V', kd = 1, ...).
  */
-int startrd_stage2_gpus(char vect, int64_t n, int64_t kd, int ngpu, int option);
+int startrd_stage2_gpus(int64_t n, int64_t kd, int ngpu, int option);
 
 #endif

@@ -201,10 +201,10 @@ out:
     return ret;
 }
 
-int startrd_stage2_gpus(char vect, int64_t n, int64_t kd, int ngpu, int option)
+int startrd_stage2_gpus(int64_t n, int64_t kd, int ngpu, int option)
 {
-    if (ngpu <= 1 || vect != 'N' || kd < 2 || kd > STARTRD_STAGE2_GPU_MAX_KD)
-        return ngpu > 0 ? 1 : 0;
+    if (ngpu <= 1)
+        return ngpu;
     if (option > 0)
         return option < ngpu ? option : ngpu;
     /* Split, each sweep crosses from GPU to GPU, and the chain from sweep
@@ -236,17 +236,17 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
     }
     if (ngpu > 0 && n >= 2 && kd >= 1 && kd <= STARTRD_STAGE2_GPU_MAX_KD) {
         startrd_zhb2st_split_t sp = {.ngpu = ngpu < STARTRD_ZHB2ST_MAX_GPUS ? ngpu : STARTRD_ZHB2ST_MAX_GPUS};
-        int fits = 1;
+        int fits = fits_on_gpu(&plan, ldab, cuda_workers[0]), all_fit = fits;
 
         for (int g = 0; g < sp.ngpu; g++) {
             sp.workers[g] = cuda_workers[g];
             sp.devices[g] = starpu_worker_get_devid(cuda_workers[g]);
-            fits = fits && fits_on_gpu(&plan, ldab, cuda_workers[g]);
+            all_fit = all_fit && (g == 0 || fits_on_gpu(&plan, ldab, cuda_workers[g]));
         }
         /* With kd = 1 the one sweep would leave d and e on several GPUs. */
-        if (sp.ngpu > 1 && vect == 'N' && kd >= 2 && fits && peers_reachable(&sp))
+        if (sp.ngpu > 1 && vect == 'N' && kd >= 2 && all_fit && peers_reachable(&sp))
             return zhb2st_split(&plan, uplo, AB, ldab, d, e, &sp);
-        if (fits_on_gpu(&plan, ldab, cuda_workers[0]))
+        if (fits)
             return zhb2st_on_gpu(&plan, uplo, AB, ldab, d, e, hous, cuda_workers[0]);
     }
     if (nranks < 1) {
