@@ -87,6 +87,10 @@ typedef struct startrd_options {
                                  from n = 32768 on, 65536 for nb < 64, where the chase is bound by
                                  how many kernels one GPU holds; one below); $STARTRD_STAGE2_NGPU
                                  sets the default. */
+    int stage1_ngpu;        /**< GPUs stage 1 spreads the matrix over, at most the reduction's: 0
+                                 chooses (all of them from n = 10240 on, the first one alone
+                                 below, where the exchange between GPUs costs each step more
+                                 than it shares); $STARTRD_STAGE1_NGPU sets the default. */
 } startrd_options_t;
 
 /**
@@ -122,7 +126,7 @@ const char *startrd_allreduce_name(startrd_allreduce_t scheme);
  * @return 0, -1 when @p opt holds an invalid value (ncpu = 0, nb outside
  *         0..1024, negative dist_nb or one that is not a multiple of nb, an
  *         allreduce or stage2 value outside its enumeration, a negative
- *         stage2_ngpu), or
+ *         stage1_ngpu or stage2_ngpu), or
  *         a positive ::startrd_status.
  */
 int startrd_init(const startrd_options_t *opt);
@@ -145,13 +149,15 @@ int startrd_gpu_count(void);
  *        T = Q^H A Q, Q = Q1 Q2, with the semantics of LAPACK's ZHETRD_2STAGE.
  *
  * Stage 1 reduces A to a Hermitian band of bandwidth kd on the GPUs (and
- * CPU cores), stage 2 chases the band down to tridiagonal form on the first
- * GPU (or on the CPU cores: see the stage2 option).  kd is the context's nb
- * option (by default 64 with GPUs, 32 without, and never more than n-1).
+ * CPU cores; below the order the stage1_ngpu option names, on the first GPU
+ * alone), stage 2 chases the band down to tridiagonal form on the first
+ * GPU (or on several, or the CPU cores: see the stage2 and stage2_ngpu
+ * options).  kd is the context's nb option (by default 64 with GPUs, 32
+ * without, and never more than n-1).
  *
- * Memory: with GPUs, each GPU holds its share of the zero-padded lower
- * triangle stored by block columns (about N^2 * 16 / ngpu bytes, N = n
- * rounded up to kd) plus workspaces of a few N x kd blocks, and the host
+ * Memory: with GPUs, each GPU of stage 1 holds its share of the zero-padded
+ * lower triangle stored by block columns (about N^2 * 16 / g bytes on g
+ * GPUs, N = n rounded up to kd) plus workspaces of a few N x kd blocks, and the host
  * only two pinned buffers of 8 MiB per CPU worker, through which the
  * matrix goes to the GPUs and back.  When that does not fit on a GPU (or
  * StarPU's STARPU_LIMIT_CUDA_MEM says so) the library keeps a pinned host
@@ -185,7 +191,9 @@ int startrd_gpu_count(void);
  *               in work[0].  A query (lwork = -1 or lhous2 = -1) writes both
  *               sizes, into whichever of work and hous2 is not NULL.
  * @param ngpu   < 0: every GPU of the context; 0: CPU workers only; k > 0: the
- *               first k GPUs of the context (more is an error).
+ *               first k GPUs of the context (more is an error).  Each stage
+ *               runs on as many of them as its option (stage1_ngpu,
+ *               stage2_ngpu) says; startrd_last_stats() reports how many.
  *
  * Without an open context (startrd_init), one is opened with default options
  * on first use and closed at exit.  Concurrent calls from several threads are
@@ -279,11 +287,12 @@ int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda
 typedef struct startrd_stats {
     double stage1_seconds;   /**< dense -> band, copies in and out of A included */
     double stage2_seconds;   /**< band -> tridiagonal */
-    int ngpu;                /**< GPUs used */
+    int ngpu;                /**< GPUs of the reduction (the call's ngpu, or the context's) */
     int nb;                  /**< bandwidth of the intermediate band */
     startrd_allreduce_t allreduce; /**< stage-1 scheme used (STARTRD_ALLREDUCE_AUTO resolved) */
     double tridiag_seconds;  /**< zheevd_2stage_mgpu(), jobz = 'V': eigenvectors of the tridiagonal; else 0 */
     double backtransform_seconds; /**< zheevd_2stage_mgpu(), jobz = 'V': Q applied to them; else 0 */
+    int stage1_ngpu;         /**< GPUs stage 1 ran on (see the stage1_ngpu option) */
 } startrd_stats_t;
 
 /** @brief Copy the timings of the last successful zhetrd_2stage_mgpu() call to @p stats. */

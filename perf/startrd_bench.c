@@ -73,6 +73,7 @@ static int vectors;
 typedef struct result {
     enum method method;
     int gpus;
+    int stage1_gpus; /* StarTRD only: the GPUs its stage 1 chose among gpus */
     startrd_allreduce_t allreduce; /* StarTRD only: the scheme asked for */
     startrd_allreduce_t used;      /* and the one the library ran (auto resolved) */
     int info;        /* StarTRD's error, 0: success; on error the times are < 0 and w unset */
@@ -264,6 +265,7 @@ static void run_startrd(int64_t n, int ngpu, startrd_allreduce_t allreduce, int 
             res->stage1 = st.stage1_seconds;
             res->stage2 = st.stage2_seconds;
             res->gpus = st.ngpu;
+            res->stage1_gpus = st.stage1_ngpu;
             res->nb = st.nb;
             res->used = st.allreduce;
         }
@@ -682,6 +684,8 @@ static int report(int64_t n, result_t *res, int count, FILE *csv)
         printf(" %s", scheme != NULL ? scheme : "-");
         if (r->method == M_STARTRD && ok && r->used != r->allreduce)
             printf(" (%s)", startrd_allreduce_name(r->used));
+        if (r->method == M_STARTRD && ok && r->stage1_gpus != r->gpus)
+            printf(" (stage 1 on %d)", r->stage1_gpus);
         if (!ok)
             printf("  FAILED (%d)", r->info);
         printf("%s\n", bad ? "  FAIL" : "");
@@ -711,7 +715,10 @@ static int report(int64_t n, result_t *res, int count, FILE *csv)
             fprintf(csv, ",");
             if (efficiency >= 0.0)
                 fprintf(csv, "%.4f", efficiency);
-            fprintf(csv, ",%s\n", scheme != NULL ? scheme : "");
+            fprintf(csv, ",%s,", scheme != NULL ? scheme : "");
+            if (r->method == M_STARTRD && ok)
+                fprintf(csv, "%d", r->stage1_gpus);
+            fprintf(csv, "\n");
         }
     }
     fflush(stdout);
@@ -1027,7 +1034,7 @@ int main(int argc, char **argv)
             return 1;
         }
         fprintf(csv, "n,method,gpus,nb,stage1_s,stage2_s,total_s,tflops,ratio_to_startrd,eig_agreement,"
-                     "reference,sterf_s,efficiency,allreduce\n");
+                     "reference,sterf_s,efficiency,allreduce,stage1_gpus\n");
     }
 
     printf("startrd-bench: %d cores, %d GPUs visible, best of %d; %s; methods:", ncores, ndev, repeat,

@@ -331,10 +331,14 @@ int main(void)
                   "allreduce scheme names");
         tst_check(startrd_init(&bad) == -1 && startrd_finalize() == STARTRD_ERR_STATE,
                   "startrd_init with allreduce %d: -1, no context opened", (int)bad.allreduce);
-        bad = opt;
-        bad.stage2_ngpu = -1;
-        tst_check(startrd_init(&bad) == -1 && startrd_finalize() == STARTRD_ERR_STATE,
-                  "startrd_init with stage2_ngpu -1: -1, no context opened");
+        int *const counts[] = {&bad.stage1_ngpu, &bad.stage2_ngpu};
+        static const char *const count_names[] = {"stage1_ngpu", "stage2_ngpu"};
+        for (int k = 0; k < 2; k++) {
+            bad = opt;
+            *counts[k] = -1;
+            tst_check(startrd_init(&bad) == -1 && startrd_finalize() == STARTRD_ERR_STATE,
+                      "startrd_init with %s -1: -1, no context opened", count_names[k]);
+        }
     }
 
 #ifndef __SANITIZE_ADDRESS__

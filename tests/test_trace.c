@@ -44,6 +44,7 @@ int main(void)
     startrd_options_init(&opt);
     opt.ngpu = tst_env_ngpu();
     opt.nb = 16;
+    opt.stage1_ngpu = 64; /* over every GPU, so that the sums of several show */
     opt.trace_dir = dir;
     tst_check(startrd_init(&opt) == 0, "startrd_init with trace_dir %s", dir);
     int ngpu = startrd_gpu_count();

@@ -13,7 +13,9 @@
  *  - VECT = 'V': with Q = Q1 Q2 formed from A/TAU and HOUS2,
  *    ||A - Q T Q^H||_F / (n ||A||_F eps) < 30 and ||I - Q^H Q||_F / (n eps)
  *    < 30, and HOUS2's documented layout;
- *  - in every successful call: the bandwidth reported by startrd_last_stats(),
+ *  - in every successful call: the bandwidth and stage 1's GPUs reported by
+ *    startrd_last_stats() (stage1_ngpu spreads stage 1 over every GPU for
+ *    nb 8 and 64, and keeps its default, one GPU at these orders, for 24),
  *    no write to the other triangle or the padding rows of A (which hold NaN
  *    sentinels, so reads show too) nor past the end of d, e, tau, work or
  *    HOUS2, whose workspaces have exactly the sizes the queries return;
@@ -242,6 +244,23 @@ static int64_t doc_kd(int64_t n, int64_t nb)
     return n > 1 ? (nb < n - 1 ? nb : n - 1) : 0;
 }
 
+/* The context's stage1_ngpu option, set per bandwidth in main(). */
+static int stage1_option;
+
+/* Stage 1's documented GPUs in a call with @p ngpu: the option's count
+ * (at most the call's), or by default all of them from n = 10240 on and
+ * the first alone below. */
+static int doc_stage1_gpus(int64_t n, int ngpu)
+{
+    int g = ngpu < 0 ? startrd_gpu_count() : ngpu;
+
+    if (g <= 1)
+        return g;
+    if (stage1_option > 0)
+        return stage1_option < g ? stage1_option : g;
+    return n >= 10240 ? g : 1;
+}
+
 /* TAU holds n-kd factors. */
 static int64_t doc_ltau(int64_t n, int64_t nb)
 {
@@ -343,7 +362,8 @@ static void run_case(char vect, char uplo, tst_kind kind, int64_t n,
     bufs_t probe = {0}, b = {0};
     int64_t lwork = 0, lhous2 = 0, outside = -1, kd = -1;
     double r_heevd = NAN, r_lapack = NAN, sim = 0.0, unit = 0.0;
-    bool layout = true, kd_ok = false;
+    bool layout = true, stats_ok = false;
+    int gpus1 = -1;
     int info = TST_ERR_NOMEM;
 
     /* The queries, on arrays of the right shape, give the sizes of the
@@ -371,9 +391,10 @@ static void run_case(char vect, char uplo, tst_kind kind, int64_t n,
         startrd_stats_t stats;
         startrd_last_stats(&stats);
         kd = stats.nb;
-        kd_ok = kd == doc_kd(n, nb);
+        gpus1 = stats.stage1_ngpu;
+        stats_ok = kd == doc_kd(n, nb) && gpus1 == doc_stage1_gpus(n, ngpu);
     } else {
-        kd_ok = true;
+        stats_ok = true;
     }
     outside = writes_outside(uplo, &b);
     info = tst_eig_tridiagonal(n, b.d, b.e, w);
@@ -391,13 +412,13 @@ out:;
         snprintf(q_text, sizeof q_text,
                  "  ||A-QTQ^H|| %.3g  ||I-Q^HQ|| %.3g  HOUS2 layout %s", sim,
                  unit, layout ? "ok" : "BAD");
-    tst_check(info == 0 && kd_ok && outside == 0 && r_heevd <= TOL_EIG &&
+    tst_check(info == 0 && stats_ok && outside == 0 && r_heevd <= TOL_EIG &&
                   r_lapack <= TOL_EIG && sim < TOL_Q && unit < TOL_Q && layout,
               "reduce vect=%c uplo=%c nb=%lld n=%lld lda=%lld kind=%s "
-              "ngpu=%d: info %d kd %lld  eig/heevd %.3g  eig/zhetrd_2stage "
+              "ngpu=%d: info %d kd %lld stage-1 GPUs %d  eig/heevd %.3g  eig/zhetrd_2stage "
               "%.3g%s  writes outside %lld",
               vect, uplo, (long long)nb, (long long)n, (long long)b.lda,
-              tst_kind_name(kind), ngpu, info, (long long)kd, r_heevd,
+              tst_kind_name(kind), ngpu, info, (long long)kd, gpus1, r_heevd,
               r_lapack, q_text, (long long)outside);
     free(w);
     free(w_heevd);
@@ -631,6 +652,9 @@ int main(void)
         startrd_options_init(&opt);
         opt.ngpu = tst_env_ngpu();
         opt.nb = (int)nbs[i];
+        /* The test's orders are all below where stage 1 spreads by default:
+         * two bandwidths spread it over every GPU, one keeps the default. */
+        opt.stage1_ngpu = stage1_option = nbs[i] == 24 ? 0 : 64;
         if (!tst_check(startrd_init(&opt) == 0, "startrd_init ngpu=%d nb=%d",
                        opt.ngpu, opt.nb))
             continue;

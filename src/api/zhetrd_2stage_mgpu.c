@@ -48,7 +48,7 @@ static int64_t hous2_size(char vect, int64_t n, int64_t kd)
 
 struct sizes {
     int64_t kd, lwmin, lhmin;
-    int ngpu;
+    int ngpu;  /* the reduction's GPUs */
 };
 
 static int check_arguments(char vect, char uplo, int n, const double complex *A, int lda,
@@ -92,11 +92,11 @@ static int check_arguments(char vect, char uplo, int n, const double complex *A,
  * of 16 nb against 8 (stage 1, two runs each): n = 32768 3.337 and 3.330 s
  * against 3.443 and 3.379; 16384 0.773 and 0.802 against 0.860 and 0.810;
  * 4 nb was slower (3.59 and 0.84 s). */
-static int64_t default_dist_nb(int64_t n, const struct sizes *sz)
+static int64_t default_dist_nb(int64_t n, int64_t kd, int ngpu)
 {
-    int64_t per_block = sz->kd > 0 && sz->ngpu > 0 ? n / (sz->kd * 8 * sz->ngpu) : 1;
+    int64_t per_block = kd > 0 && ngpu > 0 ? n / (kd * 8 * ngpu) : 1;
 
-    return sz->kd * (per_block < 1 ? 1 : per_block > 16 ? 16 : per_block);
+    return kd * (per_block < 1 ? 1 : per_block > 16 ? 16 : per_block);
 }
 
 static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t lda, double *d,
@@ -104,7 +104,11 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
                   const startrd_context_t *ctx, const struct sizes *sz)
 {
     double complex *hous = hous2, *band = work;
-    int64_t ldab = 2 * sz->kd + 1, dist_nb = ctx->opt.dist_nb > 0 ? ctx->opt.dist_nb : default_dist_nb(n, sz);
+    int ngpu1 = startrd_stage1_gpus(n, sz->ngpu, ctx->opt.stage1_ngpu);
+    int ngpu2 = ctx->opt.stage2 == STARTRD_STAGE2_AUTO ? startrd_stage2_gpus(n, sz->kd, sz->ngpu, ctx->opt.stage2_ngpu)
+                                                       : 0;
+    int64_t ldab = 2 * sz->kd + 1,
+            dist_nb = ctx->opt.dist_nb > 0 ? ctx->opt.dist_nb : default_dist_nb(n, sz->kd, ngpu1);
     double t0 = starpu_timing_now(), t1;
     startrd_allreduce_t scheme = startrd_context_allreduce(ctx);
     int ret = 0;
@@ -124,8 +128,8 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
     }
     startrd_trace_begin();
     if (sz->kd > 0) {
-        ret = startrd_stage1_zhe2hb(uplo, n, sz->kd, dist_nb, sz->ngpu, ctx->cuda_worker, ctx->cuda_side_worker,
-                                    sz->ngpu > 0 ? ctx->gpu_group : NULL, scheme, A, lda, tau, band, ldab,
+        ret = startrd_stage1_zhe2hb(uplo, n, sz->kd, dist_nb, ngpu1, ctx->cuda_worker, ctx->cuda_side_worker,
+                                    ngpu1 > 0 ? ctx->gpu_group : NULL, scheme, A, lda, tau, band, ldab,
                                     ctx->opt.check_finite);
     } else if (ctx->opt.check_finite && !(isfinite(creal(A[0])) && isfinite(cimag(A[0])))) {
         startrd_error("the matrix holds NaN or Inf; A is left unchanged");
@@ -138,14 +142,12 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
     if (sz->kd == 0)
         startrd_stage2_band_from_dense(uplo, n, sz->kd, A, lda, band, ldab);
     if (ret == 0)
-        ret = startrd_stage2_zhb2st(vect, uplo, n, sz->kd, band, ldab, d, e, hous, ctx->cuda_worker,
-                                    ctx->opt.stage2 == STARTRD_STAGE2_AUTO
-                                        ? startrd_stage2_gpus(n, sz->kd, sz->ngpu, ctx->opt.stage2_ngpu)
-                                        : 0);
+        ret = startrd_stage2_zhb2st(vect, uplo, n, sz->kd, band, ldab, d, e, hous, ctx->cuda_worker, ngpu2);
     if (ret == 0)
         last_stats = (startrd_stats_t){.stage1_seconds = (t1 - t0) * 1e-6,
                                        .stage2_seconds = (starpu_timing_now() - t1) * 1e-6,
-                                       .ngpu = sz->ngpu, .nb = (int)sz->kd, .allreduce = scheme};
+                                       .ngpu = sz->ngpu, .nb = (int)sz->kd, .allreduce = scheme,
+                                       .stage1_ngpu = ngpu1};
 out:
     startrd_trace_end();
     if (hous != hous2)

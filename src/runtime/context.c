@@ -87,6 +87,7 @@ void startrd_options_init(startrd_options_t *opt)
     opt->stage2 = getenv("STARTRD_STAGE2") != NULL && strcmp(getenv("STARTRD_STAGE2"), "host") == 0
                       ? STARTRD_STAGE2_HOST
                       : STARTRD_STAGE2_AUTO;
+    opt->stage1_ngpu = getenv("STARTRD_STAGE1_NGPU") != NULL ? atoi(getenv("STARTRD_STAGE1_NGPU")) : 0;
     opt->stage2_ngpu = getenv("STARTRD_STAGE2_NGPU") != NULL ? atoi(getenv("STARTRD_STAGE2_NGPU")) : 0;
 }
 
@@ -364,7 +365,8 @@ static int options_valid(const startrd_options_t *opt)
            opt->nb >= 0 && opt->nb <= 1024 &&
            opt->dist_nb >= 0 && (opt->dist_nb == 0 || (opt->nb > 0 && opt->dist_nb % opt->nb == 0)) &&
            opt->allreduce >= STARTRD_ALLREDUCE_HIERARCHICAL && opt->allreduce <= STARTRD_ALLREDUCE_AUTO &&
-           (opt->stage2 == STARTRD_STAGE2_AUTO || opt->stage2 == STARTRD_STAGE2_HOST) && opt->stage2_ngpu >= 0;
+           (opt->stage2 == STARTRD_STAGE2_AUTO || opt->stage2 == STARTRD_STAGE2_HOST) && opt->stage1_ngpu >= 0 &&
+           opt->stage2_ngpu >= 0;
 }
 
 int startrd_context_acquire(const startrd_options_t *opt, int implicit, startrd_context_t **ctx)
