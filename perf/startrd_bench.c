@@ -68,6 +68,7 @@ static const char *const method_name[M_COUNT] = {"startrd", "cusolver", "cusolve
 /* --vectors: every method computes all eigenpairs, the vectors back in host
  * memory, instead of the reduction (cusolverMg: the eigenvalues). */
 static int vectors;
+static int opt_nb, opt_dist_nb; /* StarTRD's nb and dist_nb options, 0: the library's */
 
 /* One (method, GPU count, StarTRD's allreduce scheme) at one n. */
 typedef struct result {
@@ -235,6 +236,8 @@ static void run_startrd(int64_t n, int ngpu, startrd_allreduce_t allreduce, int 
     startrd_options_init(&opt);
     opt.ngpu = ngpu;
     opt.allreduce = allreduce;
+    opt.nb = opt_nb;
+    opt.dist_nb = opt_dist_nb;
     res->allreduce = allreduce;
     res->gpus = ngpu;
     res->stage1 = res->stage2 = res->total = res->sterf = -1.0;
@@ -780,7 +783,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: startrd-bench [--n N1,N2,...] [--ngpu K1,K2,...] [--methods M1,M2,...]\n"
             "                     [--lapack-max N] [--repeat R] [--csv FILE] [--seed S] [--mg-tile T]\n"
-            "                     [--allreduce S1,S2,...] [--vectors]\n"
+            "                     [--allreduce S1,S2,...] [--nb NB] [--dist D] [--vectors]\n"
             "  --n          orders of the random Hermitian matrices (default 4096,8192,16384)\n"
             "  --ngpu       GPU counts for StarTRD, 0 = CPU workers only (default: 1 and every\n"
             "               visible GPU, 0 without a GPU); cusolverMg uses the largest\n"
@@ -795,6 +798,8 @@ static void usage(FILE *f)
             "               hierarchical,host,full,auto, each run on every GPU count (default: the\n"
             "               library's, auto unless $STARTRD_ALLREDUCE names one); with several, a\n"
             "               table of stage-1 seconds by scheme and GPU count follows each n\n"
+            "  --nb, --dist StarTRD's bandwidth and distribution block (columns, a multiple of NB,\n"
+            "               which --dist needs): the nb and dist_nb options (default: the library's)\n"
             "  --vectors    all eigenpairs instead of the reduction: zheevd_2stage_mgpu, cusolverDnZheevd,\n"
             "               cusolverMgSyevd and LAPACK's ZHEEVD, the vectors back in host memory\n"
             "Times run from the matrix in host memory to d, e (cusolverMg: eigenvalues) in host\n"
@@ -890,7 +895,8 @@ int main(int argc, char **argv)
         {"repeat", required_argument, 0, 'r'},     {"csv", required_argument, 0, 'c'},
         {"seed", required_argument, 0, 's'},       {"mg-tile", required_argument, 0, 't'},
         {"vectors", no_argument, 0, 'v'},          {"help", no_argument, 0, 'h'},
-        {"allreduce", required_argument, 0, 'a'},  {0, 0, 0, 0}};
+        {"allreduce", required_argument, 0, 'a'},  {"nb", required_argument, 0, 'b'},
+        {"dist", required_argument, 0, 'D'},       {0, 0, 0, 0}};
     int64_t sizes[MAX_LIST] = {4096, 8192, 16384}, gpus[MAX_LIST], lapack_max = 8192;
     int nsizes = 3, ngpus = -1, repeat = 1, seed = 1, tile = 256, want[M_COUNT], methods_given = 0, c;
     int picked[MAX_SCHEMES], nschemes = 0;
@@ -942,6 +948,17 @@ int main(int argc, char **argv)
             }
             break;
         case 'v': vectors = 1; break;
+        case 'b':
+        case 'D': {
+            int v = atoi(optarg);
+            if (v < 1 || (c == 'b' && v > 1024)) {
+                fprintf(stderr, "startrd-bench: --%s wants a positive count of columns%s\n", c == 'b' ? "nb" : "dist",
+                        c == 'b' ? " up to 1024" : "");
+                return 2;
+            }
+            *(c == 'b' ? &opt_nb : &opt_dist_nb) = v;
+            break;
+        }
         case 'a':
             nschemes = parse_names(optarg, "allreduce scheme", "hierarchical, host, full, auto",
                                    startrd_allreduce_by_name, MAX_SCHEMES, picked);
