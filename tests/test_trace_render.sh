@@ -144,6 +144,36 @@ if len(nodes) == 1:
 else:
     check(len(transfers.splitlines()) > 1, f"{len(nodes)} memory nodes, transfers listed")
 
+# Stage 1's chain, recounted: each panel task's step holds the tasks
+# submitted after it and before the next panel; steps with HEMM tasks count.
+recs = [dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        for block in read(os.path.join(trace, "tasks.rec")).split("\n\n")]
+ordered = sorted((int(r["SubmitOrder"]), r["Name"], float(r["StartTime"]), float(r["EndTime"]))
+                 for r in recs if {"SubmitOrder", "WorkerId", "StartTime", "EndTime"} <= r.keys())
+panels = [i for i, t in enumerate(ordered) if t[1] == "startrd_zpanel_qr"]
+expect = {"panel": [], "step": [], "w": []}
+for a, b in zip(panels, panels[1:]):
+    between = ordered[a + 1:b]
+    if not any(t[1] == "startrd_zhemm_columns" for t in between):
+        continue
+    expect["panel"].append(ordered[a][3] - ordered[a][2])
+    expect["step"].append(ordered[b][2] - ordered[a][2])
+    w = [t for t in between if t[1].startswith("startrd_zform_wvw")]
+    if w:
+        expect["w"].append(max(t[3] for t in w) - min(t[2] for t in w))
+m = re.search(r"^Stage 1's chain: (\d+) steps.*\n((?:.+\n)*)", text, re.M)
+check(m is not None and int(m.group(1)) == len(expect["step"]) and len(expect["step"]) > 0,
+      f"stage 1's chain over {m.group(1) if m else None} steps, recounted {len(expect['step'])}")
+chain = {r[0]: r for r in (line.split() for line in (m.group(2) if m else "").splitlines()[1:])}
+for link, values in expect.items():
+    row = chain.get(link)
+    if values:
+        ok = row is not None and int(row[1]) == len(values) and abs(float(row[4]) - sum(values)) <= tol
+    else:
+        ok = row is not None and row[1] == "0" and row[2] == "-"
+    check(ok, f"chain link {link}: {row[1:5] if row else None}, recounted {len(values)} steps, "
+              f"{sum(values):.3f} ms")
+
 log = read(os.path.join(d, "render.log"))
 if re.search(r"gantt\.png: written with", log):
     with open(os.path.join(out, "gantt.png"), "rb") as f:
