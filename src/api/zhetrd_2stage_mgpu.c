@@ -104,9 +104,8 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
                   const startrd_context_t *ctx, const struct sizes *sz)
 {
     double complex *hous = hous2, *band = work;
-    int ngpu1 = startrd_stage1_gpus(n, sz->ngpu, ctx->opt.stage1_ngpu);
-    int ngpu2 = ctx->opt.stage2 == STARTRD_STAGE2_AUTO ? startrd_stage2_gpus(n, sz->kd, sz->ngpu, ctx->opt.stage2_ngpu)
-                                                       : 0;
+    int ngpu1 = startrd_context_stage1_gpus(ctx, n, sz->ngpu),
+        ngpu2 = startrd_context_stage2_gpus(ctx, n, sz->kd, sz->ngpu);
     int64_t ldab = 2 * sz->kd + 1,
             dist_nb = ctx->opt.dist_nb > 0 ? ctx->opt.dist_nb : default_dist_nb(n, sz->kd, ngpu1);
     double t0 = starpu_timing_now(), t1;

@@ -447,6 +447,40 @@ int64_t startrd_context_bandwidth(const startrd_context_t *ctx, int64_t n, int n
     return kd < n - 1 ? kd : n > 1 ? n - 1 : 0;
 }
 
+/* A stage's GPUs: the option's count, or all of them where @p spread pays. */
+static int stage_gpus(int ngpu, int option, int spread)
+{
+    if (ngpu <= 1)
+        return ngpu;
+    if (option > 0)
+        return option < ngpu ? option : ngpu;
+    return spread ? ngpu : 1;
+}
+
+/* Spread, every step adds the exchange of the partial products to the chain
+ * panel -> HEMM -> W -> next panel, which bounds small orders.  Stage 1 on
+ * two H200 (startrd-bench --repeat 3, seconds on one GPU / spread over
+ * two): n = 8192 0.157 / 0.195, 10240 0.257 / 0.233, 12288 0.379 / 0.325,
+ * 14336 0.531 / 0.418. */
+int startrd_context_stage1_gpus(const startrd_context_t *ctx, int64_t n, int ngpu)
+{
+    return stage_gpus(ngpu, ctx->opt.stage1_ngpu, n >= 10240);
+}
+
+/* Split, each sweep crosses from GPU to GPU, and the chain from sweep to
+ * sweep (bulge_plan.h) goes there and back: about 20 us a sweep on two H200
+ * against 12-14 on one.  So a split pays only where one GPU cannot hold the
+ * sweeps that could run at once.  The chase alone on two H200
+ * (startrd-stage2 --gpus 1,2), kd = 64: n = 16384 0.221 s on one GPU, 0.323
+ * split; 32768 0.675 and 0.645; 49152 1.406 and 1.073; 65536 2.458 and
+ * 1.670; kd = 32: 32768 0.379 and 0.502, 65536 1.229 and 1.109. */
+int startrd_context_stage2_gpus(const startrd_context_t *ctx, int64_t n, int64_t kd, int ngpu)
+{
+    if (ctx->opt.stage2 != STARTRD_STAGE2_AUTO)
+        return 0;
+    return stage_gpus(ngpu, ctx->opt.stage2_ngpu, n >= (kd >= 64 ? 32768 : 65536));
+}
+
 /* Measured with startrd-bench --allreduce (stage-1 seconds, H200s linked by
  * NVLink): on one GPU nothing is summed and keeping both triangles costs
  * its doubled update (n = 32768: 6.69 s against 9.95 s); on two the sum

@@ -48,6 +48,19 @@ int startrd_on_each_worker(int (*set_up)(void), uint32_t where, void (*undo)(voi
  *  (kd <= n-1, so 0 for n <= 1).  The back-transformation depends on it. */
 int64_t startrd_context_bandwidth(const startrd_context_t *ctx, int64_t n, int ngpu);
 
+/** GPUs stage 1 spreads over in a reduction of order n on ngpu GPUs: ngpu
+ *  when it is 0 or 1, else the stage1_ngpu option's count (at most ngpu),
+ *  or without it all of them from the order on where spreading was
+ *  measured faster, the first GPU alone below. */
+int startrd_context_stage1_gpus(const startrd_context_t *ctx, int64_t n, int ngpu);
+
+/** GPUs to give startrd_stage2_zhb2st() in a reduction of order n, bandwidth
+ *  kd, on ngpu GPUs: 0 with the stage2 option at STARTRD_STAGE2_HOST, else as
+ *  for stage 1 with the stage2_ngpu option and the order from which a split
+ *  chase was measured faster.  startrd_stage2_zhb2st() still keeps to one
+ *  GPU where it cannot split (vect = 'V', kd = 1, ...). */
+int startrd_context_stage2_gpus(const startrd_context_t *ctx, int64_t n, int64_t kd, int ngpu);
+
 /** The stage-1 scheme: the option's, or for STARTRD_ALLREDUCE_AUTO the one
  *  measured fastest at every GPU count tried (1, 2 and 4). */
 startrd_allreduce_t startrd_context_allreduce(const startrd_context_t *ctx);

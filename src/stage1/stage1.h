@@ -36,12 +36,4 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
                           double complex *A, int64_t lda, double complex *tau, double complex *AB, int64_t ldab,
                           int check_finite);
 
-/**
- * GPUs stage 1 spreads over in a reduction on @p ngpu GPUs: ngpu when it is
- * 0 or 1, else min(@p option, ngpu) for option > 0, and for option 0 the
- * library's choice: all of them from the order on where spreading was
- * measured faster, the first GPU alone below.
- */
-int startrd_stage1_gpus(int64_t n, int ngpu, int option);
-
 #endif

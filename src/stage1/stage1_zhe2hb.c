@@ -517,20 +517,6 @@ static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t 
     return ret | copy_columns(s, 1, uplo, a, lda, nonfinite, 0);
 }
 
-int startrd_stage1_gpus(int64_t n, int ngpu, int option)
-{
-    if (ngpu <= 1)
-        return ngpu;
-    if (option > 0)
-        return option < ngpu ? option : ngpu;
-    /* Spread, every step adds the exchange of the partial products to the
-     * chain panel -> HEMM -> W -> next panel, which bounds small orders.
-     * Stage 1 on two H200 (startrd-bench --repeat 3, seconds on one GPU /
-     * spread over two): n = 8192 0.157 / 0.195, 10240 0.257 / 0.233, 12288
-     * 0.379 / 0.325, 14336 0.531 / 0.418. */
-    return n >= 10240 ? ngpu : 1;
-}
-
 int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
                           int nowners, const int *owner_worker, const int *side_worker, const int *part_group,
                           startrd_allreduce_t allreduce,

@@ -36,13 +36,4 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
                           int64_t ldab, double *d, double *e, double complex *hous, const int *cuda_workers,
                           int ngpu);
 
-/**
- * GPUs to give startrd_stage2_zhb2st() for a reduction on @p ngpu GPUs:
- * ngpu when it is 0 or 1, else min(@p option, ngpu) for option > 0, and
- * for option 0 the library's choice: all of them from the order on where a
- * split was measured faster, one below.  startrd_stage2_zhb2st() still
- * keeps to one GPU where it cannot split (vect = 'V', kd = 1, ...).
- */
-int startrd_stage2_gpus(int64_t n, int64_t kd, int ngpu, int option);
-
 #endif

@@ -26,7 +26,6 @@
  * once: G = 2 leaves the CPU workers enough of them until the last sweeps. */
 enum { SWEEPS_PER_GROUP = 2 };
 
-
 void startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const double complex *A, int64_t lda,
                                     double complex *AB, int64_t ldab)
 {
@@ -199,23 +198,6 @@ out:
     unpin(band_pinned, AB, band_bytes, "the band in WORK");
     split_release(sp, work_bytes, progress_bytes);
     return ret;
-}
-
-int startrd_stage2_gpus(int64_t n, int64_t kd, int ngpu, int option)
-{
-    if (ngpu <= 1)
-        return ngpu;
-    if (option > 0)
-        return option < ngpu ? option : ngpu;
-    /* Split, each sweep crosses from GPU to GPU, and the chain from sweep
-     * to sweep (bulge_plan.h) goes there and back: about 20 us a sweep on
-     * two H200 against 12-14 on one.  So a split pays only where one GPU
-     * cannot hold the sweeps that could run at once.  The chase alone on
-     * two H200 (startrd-stage2 --gpus 1,2), kd = 64: n = 16384 0.221 s on
-     * one GPU, 0.323 split; 32768 0.675 and 0.645; 49152 1.406 and 1.073;
-     * 65536 2.458 and 1.670; kd = 32: 32768 0.379 and 0.502, 65536 1.229
-     * and 1.109. */
-    return n >= (kd >= 64 ? 32768 : 65536) ? ngpu : 1;
 }
 
 int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double complex *AB,
