@@ -8,8 +8,9 @@
  * Householder kernel it falls back to, as the panel codelet runs them, which
  * must accept the random panels and refuse the others.  On random panels,
  * panels with zero columns, panels scaled by 1e-200 and 1e200, and panels
- * whose columns are nearly dependent (kappa about 1e9).  Needs a GPU:
- * skipped without one. */
+ * whose columns are nearly dependent (kappa about 1e9); up to panels of
+ * 100000 rows, whose streaming blocks need more shared memory than a kernel
+ * gets unless it asks.  Needs a GPU: skipped without one. */
 #include "config.h"
 #include "testing.h"
 
@@ -25,6 +26,11 @@
 enum variant { REGISTERS, STREAMING, CHOLQR };
 
 enum kind { RANDOM, ZERO_COLUMNS, TINY, HUGE, DEPENDENT, NKINDS };
+
+/* As tall as stage 1's first panels from n = 96000 or so on, where the
+ * streaming kernel's blocks need more than the 48 KiB of shared memory any
+ * kernel may take. */
+enum { TALL = 100000 };
 
 static const char *variant_name(enum variant v)
 {
@@ -90,6 +96,9 @@ static void panel_case(enum variant var, int64_t m, int64_t nb, enum kind kind, 
     cudaError_t st = cudaSuccess;
 
     if (nblocks == 0) {
+        /* The launcher must find blocks for every panel the codelet has. */
+        if (var == CHOLQR && nb <= STARTRD_CUDA_CHOLQR_MAX_NB)
+            tst_check(false, "cholqr m %lld nb %lld: the launcher found no blocks", (long long)m, (long long)nb);
         free(A), free(R), free(G), free(tau), free(gtau);
         return;
     }
@@ -183,9 +192,21 @@ static void panel_case(enum variant var, int64_t m, int64_t nb, enum kind kind, 
     free(A), free(R), free(G), free(tau), free(gtau);
 }
 
+/* Every kind up to 4099 rows, random panels above; at TALL rows the
+ * bandwidth stage 1 uses, random panels and, through the launcher's blocks,
+ * the Householder kernel on a panel CholeskyQR2 refuses. */
+static bool wanted(enum variant v, int64_t m, int64_t nb, enum kind kind)
+{
+    if (nb > m || (kind == DEPENDENT && (v != CHOLQR || nb < 2)))
+        return false;
+    if (m == TALL)
+        return nb == 64 && (kind == RANDOM || kind == DEPENDENT);
+    return kind == RANDOM || m <= 4099;
+}
+
 int main(void)
 {
-    static const int64_t ms[] = {1, 2, 63, 64, 65, 200, 513, 1000, 4099, 8192, 20000};
+    static const int64_t ms[] = {1, 2, 63, 64, 65, 200, 513, 1000, 4099, 8192, 20000, TALL};
     static const int64_t nbs[] = {1, 8, 16, 17, 32, 33, 64, 96, 160};
     int ndev = 0;
     uint64_t seed = 5;
@@ -197,12 +218,9 @@ int main(void)
     for (int v = REGISTERS; v <= CHOLQR; v++)
         for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++)
             for (size_t k = 0; k < sizeof nbs / sizeof nbs[0]; k++)
-                for (int kind = RANDOM; kind < NKINDS; kind++) {
-                    if (nbs[k] > ms[i] || (kind != RANDOM && ms[i] > 4099) ||
-                        (kind == DEPENDENT && (v != CHOLQR || nbs[k] < 2)))
-                        continue;
-                    panel_case((enum variant)v, ms[i], nbs[k], (enum kind)kind, seed++);
-                }
+                for (int kind = RANDOM; kind < NKINDS; kind++)
+                    if (wanted((enum variant)v, ms[i], nbs[k], (enum kind)kind))
+                        panel_case((enum variant)v, ms[i], nbs[k], (enum kind)kind, seed++);
     return tst_summary();
 }
 #else

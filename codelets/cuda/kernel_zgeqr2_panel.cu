@@ -189,7 +189,8 @@ struct device_facts {
     cudaError_t status = cudaSuccess;
     int sms = 0, smem_optin = 0;
     int regs_resident[3] = {0, 0, 0};   /* resident register-kernel blocks, by REG_COLS 1, 2, 4 */
-    size_t stream_smem_set = 48 * 1024; /* the first kernel's shared-memory limit as set */
+    size_t stream_smem_set = 48 * 1024; /* the first kernel's dynamic shared-memory limit as set */
+    size_t stream_smem_max = 0;         /* the most it can be set to: the opt-in limit less the static */
 };
 
 device_facts &current_device(void)
@@ -208,8 +209,12 @@ device_facts &current_device(void)
         return f;
     f = device_facts();
     f.dev = dev;
-    if ((st = cudaDeviceGetAttribute(&f.sms, cudaDevAttrMultiProcessorCount, dev)) == cudaSuccess)
-        st = cudaDeviceGetAttribute(&f.smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
+    cudaFuncAttributes attr;
+
+    if ((st = cudaDeviceGetAttribute(&f.sms, cudaDevAttrMultiProcessorCount, dev)) == cudaSuccess &&
+        (st = cudaDeviceGetAttribute(&f.smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)) == cudaSuccess &&
+        (st = cudaFuncGetAttributes(&attr, zgeqr2_panel_kernel)) == cudaSuccess)
+        f.stream_smem_max = (size_t)f.smem_optin - attr.sharedSizeBytes;
     for (int i = 0; st == cudaSuccess && i < 3; i++) {
         int per_sm;
 
@@ -225,6 +230,31 @@ device_facts &current_device(void)
 int regs_resident(const device_facts &f, int64_t nb)
 {
     return f.regs_resident[nb <= REG_THREADS / 32 ? 0 : nb <= 2 * (REG_THREADS / 32) ? 1 : 2];
+}
+
+/*
+ * Lets the first kernel take @p bytes of dynamic shared memory past the 48
+ * KiB any kernel may, on the current GPU.  The limit is the device's, not
+ * the thread's: it is always set to the most the kernel can take, so that
+ * the threads that drive one GPU never lower it under each other; the
+ * opt-in limit itself would leave nothing for the kernel's static shared
+ * memory and is refused.
+ */
+cudaError_t allow_stream_smem(device_facts &f, size_t bytes)
+{
+    cudaError_t st;
+
+    if (bytes <= f.stream_smem_set)
+        return cudaSuccess;
+    if (bytes > f.stream_smem_max)
+        return cudaErrorInvalidConfiguration;
+    if ((st = cudaFuncSetAttribute((const void *)zgeqr2_panel_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   (int)f.stream_smem_max)) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return st;
+    }
+    f.stream_smem_set = f.stream_smem_max;
+    return cudaSuccess;
 }
 
 /* Blocks of the first kernel that can be resident at once with @p smem bytes each. */
@@ -269,17 +299,12 @@ extern "C" int startrd_cuda_zgeqr2_panel_blocks(int64_t m, int64_t nb)
         return (int)(want < 1 ? 1 : want);
     if (want > STARTRD_CUDA_ZGEQR2_BLOCKS)
         want = STARTRD_CUDA_ZGEQR2_BLOCKS;
-    while (want < m && shared_bytes(m, nb, (int)want) + 1024 > (size_t)f.smem_optin)
+    while (want < m && shared_bytes(m, nb, (int)want) > f.stream_smem_max)
         want *= 2;
     /* The first kernel on the tallest panels only: the occupancy stays a
      * call, its shared memory depends on m. */
-    if (shared_bytes(m, nb, (int)want) > f.stream_smem_set) {
-        if (cudaFuncSetAttribute((const void *)zgeqr2_panel_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 f.smem_optin) != cudaSuccess)
-            return 0;
-        f.stream_smem_set = (size_t)f.smem_optin;
-    }
-    if (want > stream_resident(f, shared_bytes(m, nb, (int)want)))
+    if (allow_stream_smem(f, shared_bytes(m, nb, (int)want)) != cudaSuccess ||
+        want > stream_resident(f, shared_bytes(m, nb, (int)want)))
         return 0;
     return (int)(want < 1 ? 1 : want);
 }
@@ -290,12 +315,18 @@ extern "C" cudaError_t startrd_cuda_zgeqr2_panel(int64_t m, int64_t nb, cuDouble
 {
     int im = (int)m, inb = (int)nb;
     void *args[] = {&im, &inb, &A, &lda, &tau, &scratch, &only_if};
+    device_facts &f = current_device();
+    cudaError_t st;
 
     if (nblocks < 1)
         return cudaErrorInvalidConfiguration;
     if (use_regs(m, nb, nblocks))
         return cudaLaunchCooperativeKernel(regs_kernel(nb), dim3((unsigned)nblocks), dim3(REG_THREADS), args, 0,
                                            stream);
+    if (f.status != cudaSuccess)
+        return f.status;
+    if ((st = allow_stream_smem(f, shared_bytes(m, nb, nblocks))) != cudaSuccess)
+        return st;
     return cudaLaunchCooperativeKernel((const void *)zgeqr2_panel_kernel, dim3((unsigned)nblocks), dim3(THREADS),
                                        args, shared_bytes(m, nb, nblocks), stream);
 }
