@@ -293,6 +293,9 @@ typedef struct startrd_stats {
     double tridiag_seconds;  /**< zheevd_2stage_mgpu(), jobz = 'V': eigenvectors of the tridiagonal; else 0 */
     double backtransform_seconds; /**< zheevd_2stage_mgpu(), jobz = 'V': Q applied to them; else 0 */
     int stage1_ngpu;         /**< GPUs stage 1 ran on (see the stage1_ngpu option) */
+    int stage2_ngpu;         /**< GPUs the bulge chase ran on: 1, the count it was split over (see the
+                                  stage2_ngpu option), or 0 for the host cores, where a band too wide
+                                  for the GPU kernel or too large for a GPU's memory goes too */
 } startrd_stats_t;
 
 /** @brief Copy the timings of the last successful zhetrd_2stage_mgpu() call to @p stats. */

@@ -75,6 +75,7 @@ typedef struct result {
     enum method method;
     int gpus;
     int stage1_gpus; /* StarTRD only: the GPUs its stage 1 chose among gpus */
+    int stage2_gpus; /* StarTRD only: the GPUs its chase ran on (0: the host cores) */
     startrd_allreduce_t allreduce; /* StarTRD only: the scheme asked for */
     startrd_allreduce_t used;      /* and the one the library ran (auto resolved) */
     int info;        /* StarTRD's error, 0: success; on error the times are < 0 and w unset */
@@ -269,6 +270,7 @@ static void run_startrd(int64_t n, int ngpu, startrd_allreduce_t allreduce, int 
             res->stage2 = st.stage2_seconds;
             res->gpus = st.ngpu;
             res->stage1_gpus = st.stage1_ngpu;
+            res->stage2_gpus = st.stage2_ngpu;
             res->nb = st.nb;
             res->used = st.allreduce;
         }
@@ -689,6 +691,11 @@ static int report(int64_t n, result_t *res, int count, FILE *csv)
             printf(" (%s)", startrd_allreduce_name(r->used));
         if (r->method == M_STARTRD && ok && r->stage1_gpus != r->gpus)
             printf(" (stage 1 on %d)", r->stage1_gpus);
+        /* The chase's default is the first GPU; say where it went otherwise. */
+        if (r->method == M_STARTRD && ok && r->gpus > 0 && r->stage2_gpus > 1)
+            printf(" (stage 2 on %d)", r->stage2_gpus);
+        else if (r->method == M_STARTRD && ok && r->gpus > 0 && r->stage2_gpus == 0)
+            printf(" (stage 2 on the host)");
         if (!ok)
             printf("  FAILED (%d)", r->info);
         printf("%s\n", bad ? "  FAIL" : "");
@@ -720,7 +727,9 @@ static int report(int64_t n, result_t *res, int count, FILE *csv)
                 fprintf(csv, "%.4f", efficiency);
             fprintf(csv, ",%s,", scheme != NULL ? scheme : "");
             if (r->method == M_STARTRD && ok)
-                fprintf(csv, "%d", r->stage1_gpus);
+                fprintf(csv, "%d,%d", r->stage1_gpus, r->stage2_gpus);
+            else
+                fprintf(csv, ",");
             fprintf(csv, "\n");
         }
     }
@@ -1051,7 +1060,7 @@ int main(int argc, char **argv)
             return 1;
         }
         fprintf(csv, "n,method,gpus,nb,stage1_s,stage2_s,total_s,tflops,ratio_to_startrd,eig_agreement,"
-                     "reference,sterf_s,efficiency,allreduce,stage1_gpus\n");
+                     "reference,sterf_s,efficiency,allreduce,stage1_gpus,stage2_gpus\n");
     }
 
     printf("startrd-bench: %d cores, %d GPUs visible, best of %d; %s; methods:", ncores, ndev, repeat,

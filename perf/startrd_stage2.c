@@ -178,7 +178,7 @@ int main(int argc, char **argv)
 
             random_band(uplo, n, kd, seed, AB0);
             for (int p = 0; p <= ngpus; p++) {
-                int g = (int)gpus[p];
+                int g = (int)gpus[p], on = 0;
                 double t0, t;
 
                 if ((g == 0 && n > host_max) || g > ctx->ncuda || g < 0 ||
@@ -186,7 +186,7 @@ int main(int argc, char **argv)
                     continue;
                 memcpy(AB, AB0, (size_t)(ldab * n) * sizeof *AB);
                 t0 = now();
-                int info = startrd_stage2_zhb2st(vect, uplo, n, kd, AB, ldab, d, e, hous, ctx->cuda_worker, g);
+                int info = startrd_stage2_zhb2st(vect, uplo, n, kd, AB, ldab, d, e, hous, ctx->cuda_worker, g, &on);
 
                 t = now() - t0;
                 if (info != 0 || (both && tridiag_eig(n, d, e, g == 0 ? wh : wg, work) != 0)) {
@@ -218,7 +218,14 @@ int main(int argc, char **argv)
                         de = fmax(de, fmax(fabs(d[l] - d1[l]), l < n - 1 ? fabs(fabs(e[l]) - fabs(e1[l])) : 0.0));
                         de_scale = fmax(de_scale, fmax(fabs(d1[l]), l < n - 1 ? fabs(e1[l]) : 0.0));
                     }
-                    snprintf(where, sizeof where, g == 1 ? "gpu" : "gpu%d", g);
+                    /* Where the chase ran, which a band too large for a GPU
+                     * or GPUs that cannot reach each other change. */
+                    if (on == 0)
+                        snprintf(where, sizeof where, "host");
+                    else if (on == 1)
+                        snprintf(where, sizeof where, "gpu");
+                    else
+                        snprintf(where, sizeof where, "gpu%d", on);
                     printf("%8lld %5lld %-5s %10.3f", (long long)n, (long long)kd, where, t);
                     /* Without a host run at this n there is nothing to compare with. */
                     if (!both)

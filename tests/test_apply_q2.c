@@ -46,7 +46,7 @@ static void q2_case(int64_t n, int64_t kd, int64_t m, char trans, startrd_q2_met
     memcpy(C, Q, (size_t)(n * m) * sizeof *C);
     memcpy(C0, C, (size_t)(n * m) * sizeof *C);
     startrd_stage2_band_from_dense('L', n, kd, A, n, AB, ldab);
-    if (startrd_stage2_zhb2st('V', 'L', n, kd, AB, ldab, d, e, hous, NULL, 0) != 0 ||
+    if (startrd_stage2_zhb2st('V', 'L', n, kd, AB, ldab, d, e, hous, NULL, 0, NULL) != 0 ||
         tst_form_q2(n, kd, hous, Q, n, NULL) != 0)
         goto out;
     info = startrd_apply_q(trans, 'L', n, m, kd, zeros, n, zeros, hous, C, n, method);

@@ -7,7 +7,10 @@
  * or large that the reflectors need LAPACK's scaling.  With several GPUs, the
  * chase split over all of them too: eigenvalues against the host's as
  * above, and d and e bit for bit those of the chase on one GPU where both
- * wait for whole kernels (kd <= 32).  Needs a GPU: skipped without one. */
+ * wait for whole kernels (kd <= 32).  Each call must report the GPUs it
+ * chased on: one, or all of them where the split applies (kd >= 2 and the
+ * GPUs reach each other's memory).  Needs a GPU: skipped without one. */
+#include "config.h"
 #include "bulge_plan.h"
 #include "stage2.h"
 #include "testing.h"
@@ -16,6 +19,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef STARTRD_USE_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 /* Q2 and the residuals cost n^3: checked up to this order. */
 enum { MAX_N_VECTORS = 600 };
@@ -77,7 +84,7 @@ static void gpu_case(const startrd_context_t *ctx, char vect, char uplo, int64_t
     double complex *A = malloc((size_t)(n * n) * sizeof *A);
     double ratio = NAN, resid = 0.0, orth = 0.0;
     bool layout_ok = true, ok = false, on_gpu = false;
-    int ih = -1, ig = -1;
+    int ih = -1, ig = -1, chased_on = -1;
 
     if (A == NULL || startrd_bulge_plan_init(&plan, vect, n, kd) != 0 || !chase_alloc(&h, &plan, ldab) ||
         !chase_alloc(&g, &plan, ldab) || tst_gen(TST_KIND_RANDOM, n, A, n, seed) != 0)
@@ -86,8 +93,8 @@ static void gpu_case(const startrd_context_t *ctx, char vect, char uplo, int64_t
         A[i] *= scale;
     startrd_stage2_band_from_dense(uplo, n, kd, A, n, h.AB, ldab);
     memcpy(g.AB, h.AB, (size_t)(ldab * n) * sizeof *g.AB);
-    ih = startrd_stage2_zhb2st(vect, uplo, n, kd, h.AB, ldab, h.d, h.e, h.hous, NULL, 0);
-    ig = startrd_stage2_zhb2st(vect, uplo, n, kd, g.AB, ldab, g.d, g.e, g.hous, ctx->cuda_worker, 1);
+    ih = startrd_stage2_zhb2st(vect, uplo, n, kd, h.AB, ldab, h.d, h.e, h.hous, NULL, 0, NULL);
+    ig = startrd_stage2_zhb2st(vect, uplo, n, kd, g.AB, ldab, g.d, g.e, g.hous, ctx->cuda_worker, 1, &chased_on);
     /* The GPU chase works on a copy; the host one, had stage 2 fallen back
      * to it, in place. */
     startrd_stage2_band_from_dense(uplo, n, kd, A, n, h.AB, ldab);
@@ -98,14 +105,37 @@ static void gpu_case(const startrd_context_t *ctx, char vect, char uplo, int64_t
     ratio = tst_eig_ratio(n, h.w, g.w);
     ok = vect == 'N' || n > MAX_N_VECTORS || check_vectors(uplo, n, kd, A, &g, &resid, &orth, &layout_ok);
 out:
-    tst_check(ok && on_gpu && ratio <= 10.0 && resid < 30.0 && orth < 30.0 && layout_ok,
-              "vect=%c uplo=%c n=%lld kd=%lld scale %.0e: status host %d GPU %d (%s), eigenvalues %.3g n eps max|lambda|, "
-              "resid %.3g, orth %.3g, HOUS2 layout %s",
+    tst_check(ok && on_gpu && chased_on == 1 && ratio <= 10.0 && resid < 30.0 && orth < 30.0 && layout_ok,
+              "vect=%c uplo=%c n=%lld kd=%lld scale %.0e: status host %d GPU %d (%s, on %d GPUs), eigenvalues %.3g "
+              "n eps max|lambda|, resid %.3g, orth %.3g, HOUS2 layout %s",
               vect, uplo, (long long)n, (long long)kd, scale, ih, ig,
-              on_gpu ? "band untouched" : "band changed: not on the GPU", ratio, resid, orth, layout_ok ? "ok" : "wrong");
+              on_gpu ? "band untouched" : "band changed: not on the GPU", chased_on, ratio, resid, orth,
+              layout_ok ? "ok" : "wrong");
     free(A);
     chase_free(&h);
     chase_free(&g);
+}
+
+/* Whether the first @p ngpu GPUs of the context reach each other's memory,
+ * which the split chase needs. */
+static bool peers_reachable(const startrd_context_t *ctx, int ngpu)
+{
+#ifdef STARTRD_USE_CUDA
+    for (int g = 0; g < ngpu; g++)
+        for (int h = 0; h < ngpu; h++) {
+            int ok = 0;
+
+            if (g != h && (cudaDeviceCanAccessPeer(&ok, starpu_worker_get_devid(ctx->cuda_worker[g]),
+                                                   starpu_worker_get_devid(ctx->cuda_worker[h])) != cudaSuccess ||
+                           !ok))
+                return false;
+        }
+    return true;
+#else
+    (void)ctx;
+    (void)ngpu;
+    return false;
+#endif
 }
 
 /* The chase split over every GPU against the host's and one GPU's. */
@@ -118,7 +148,8 @@ static void split_case(const startrd_context_t *ctx, char uplo, int64_t n, int64
     double complex *A = malloc((size_t)(n * n) * sizeof *A);
     double ratio = NAN;
     bool same = false, ok = false;
-    int ih = -1, i1 = -1, is = -1;
+    int ih = -1, i1 = -1, is = -1, on1 = -1, on_split = -1;
+    const int split_gpus = kd >= 2 && peers_reachable(ctx, ngpu) ? ngpu : 1;
 
     if (A == NULL || startrd_bulge_plan_init(&plan, 'N', n, kd) != 0 || !chase_alloc(&h, &plan, ldab) ||
         !chase_alloc(&one, &plan, ldab) || !chase_alloc(&sp, &plan, ldab) ||
@@ -127,9 +158,10 @@ static void split_case(const startrd_context_t *ctx, char uplo, int64_t n, int64
     startrd_stage2_band_from_dense(uplo, n, kd, A, n, h.AB, ldab);
     memcpy(one.AB, h.AB, (size_t)(ldab * n) * sizeof *h.AB);
     memcpy(sp.AB, h.AB, (size_t)(ldab * n) * sizeof *h.AB);
-    ih = startrd_stage2_zhb2st('N', uplo, n, kd, h.AB, ldab, h.d, h.e, h.hous, NULL, 0);
-    i1 = startrd_stage2_zhb2st('N', uplo, n, kd, one.AB, ldab, one.d, one.e, one.hous, ctx->cuda_worker, 1);
-    is = startrd_stage2_zhb2st('N', uplo, n, kd, sp.AB, ldab, sp.d, sp.e, sp.hous, ctx->cuda_worker, ngpu);
+    ih = startrd_stage2_zhb2st('N', uplo, n, kd, h.AB, ldab, h.d, h.e, h.hous, NULL, 0, NULL);
+    i1 = startrd_stage2_zhb2st('N', uplo, n, kd, one.AB, ldab, one.d, one.e, one.hous, ctx->cuda_worker, 1, &on1);
+    is = startrd_stage2_zhb2st('N', uplo, n, kd, sp.AB, ldab, sp.d, sp.e, sp.hous, ctx->cuda_worker, ngpu,
+                               &on_split);
     if (ih != 0 || i1 != 0 || is != 0 || tst_eig_tridiagonal(n, h.d, h.e, h.w) != 0 ||
         tst_eig_tridiagonal(n, sp.d, sp.e, sp.w) != 0)
         goto out;
@@ -138,10 +170,11 @@ static void split_case(const startrd_context_t *ctx, char uplo, int64_t n, int64
            memcmp(one.e, sp.e, (size_t)(n - 1) * sizeof *sp.e) == 0;
     ok = true;
 out:
-    tst_check(ok && ratio <= 10.0 && (same || kd > 32),
-              "split over %d GPUs uplo=%c n=%lld kd=%lld: status host %d one GPU %d split %d, eigenvalues %.3g "
-              "n eps max|lambda|, d and e %s those on one GPU",
-              ngpu, uplo, (long long)n, (long long)kd, ih, i1, is, ratio, same ? "the same bits as" : "differ from");
+    tst_check(ok && ratio <= 10.0 && (same || kd > 32) && on1 == 1 && on_split == split_gpus,
+              "split over %d GPUs uplo=%c n=%lld kd=%lld: status host %d one GPU %d split %d, chased on %d and %d "
+              "GPUs (%d expected), eigenvalues %.3g n eps max|lambda|, d and e %s those on one GPU",
+              ngpu, uplo, (long long)n, (long long)kd, ih, i1, is, on1, on_split, split_gpus, ratio,
+              same ? "the same bits as" : "differ from");
     free(A);
     chase_free(&h);
     chase_free(&one);

@@ -13,9 +13,10 @@
  *  - VECT = 'V': with Q = Q1 Q2 formed from A/TAU and HOUS2,
  *    ||A - Q T Q^H||_F / (n ||A||_F eps) < 30 and ||I - Q^H Q||_F / (n eps)
  *    < 30, and HOUS2's documented layout;
- *  - in every successful call: the bandwidth and stage 1's GPUs reported by
- *    startrd_last_stats() (stage1_ngpu spreads stage 1 over every GPU for
- *    nb 8 and 64, and keeps its default, one GPU at these orders, for 24),
+ *  - in every successful call: the bandwidth and both stages' GPUs reported
+ *    by startrd_last_stats() (stage1_ngpu spreads stage 1 over every GPU for
+ *    nb 8 and 64, and keeps its default, one GPU at these orders, for 24;
+ *    the chase runs on the first GPU at these orders, on the host without),
  *    no write to the other triangle or the padding rows of A (which hold NaN
  *    sentinels, so reads show too) nor past the end of d, e, tau, work or
  *    HOUS2, whose workspaces have exactly the sizes the queries return;
@@ -261,6 +262,16 @@ static int doc_stage1_gpus(int64_t n, int ngpu)
     return n >= 10240 ? g : 1;
 }
 
+/* The chase's documented GPUs in a call with @p ngpu: the first alone at
+ * these orders (a split starts at n = 32768), none without GPUs or with no
+ * band to chase (n = 1). */
+static int doc_stage2_gpus(int64_t n, int ngpu)
+{
+    int g = ngpu < 0 ? startrd_gpu_count() : ngpu;
+
+    return g > 0 && n >= 2 ? 1 : 0;
+}
+
 /* TAU holds n-kd factors. */
 static int64_t doc_ltau(int64_t n, int64_t nb)
 {
@@ -363,7 +374,7 @@ static void run_case(char vect, char uplo, tst_kind kind, int64_t n,
     int64_t lwork = 0, lhous2 = 0, outside = -1, kd = -1;
     double r_heevd = NAN, r_lapack = NAN, sim = 0.0, unit = 0.0;
     bool layout = true, stats_ok = false;
-    int gpus1 = -1;
+    int gpus1 = -1, gpus2 = -1;
     int info = TST_ERR_NOMEM;
 
     /* The queries, on arrays of the right shape, give the sizes of the
@@ -392,7 +403,8 @@ static void run_case(char vect, char uplo, tst_kind kind, int64_t n,
         startrd_last_stats(&stats);
         kd = stats.nb;
         gpus1 = stats.stage1_ngpu;
-        stats_ok = kd == doc_kd(n, nb) && gpus1 == doc_stage1_gpus(n, ngpu);
+        gpus2 = stats.stage2_ngpu;
+        stats_ok = kd == doc_kd(n, nb) && gpus1 == doc_stage1_gpus(n, ngpu) && gpus2 == doc_stage2_gpus(n, ngpu);
     } else {
         stats_ok = true;
     }
@@ -415,10 +427,10 @@ out:;
     tst_check(info == 0 && stats_ok && outside == 0 && r_heevd <= TOL_EIG &&
                   r_lapack <= TOL_EIG && sim < TOL_Q && unit < TOL_Q && layout,
               "reduce vect=%c uplo=%c nb=%lld n=%lld lda=%lld kind=%s "
-              "ngpu=%d: info %d kd %lld stage-1 GPUs %d  eig/heevd %.3g  eig/zhetrd_2stage "
+              "ngpu=%d: info %d kd %lld stage-1 GPUs %d stage-2 GPUs %d  eig/heevd %.3g  eig/zhetrd_2stage "
               "%.3g%s  writes outside %lld",
               vect, uplo, (long long)nb, (long long)n, (long long)b.lda,
-              tst_kind_name(kind), ngpu, info, (long long)kd, gpus1, r_heevd,
+              tst_kind_name(kind), ngpu, info, (long long)kd, gpus1, gpus2, r_heevd,
               r_lapack, q_text, (long long)outside);
     free(w);
     free(w_heevd);

@@ -105,7 +105,7 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
 {
     double complex *hous = hous2, *band = work;
     int ngpu1 = startrd_context_stage1_gpus(ctx, n, sz->ngpu),
-        ngpu2 = startrd_context_stage2_gpus(ctx, n, sz->kd, sz->ngpu);
+        ngpu2 = startrd_context_stage2_gpus(ctx, n, sz->kd, sz->ngpu), chased_on = 0;
     int64_t ldab = 2 * sz->kd + 1,
             dist_nb = ctx->opt.dist_nb > 0 ? ctx->opt.dist_nb : default_dist_nb(n, sz->kd, ngpu1);
     double t0 = starpu_timing_now(), t1;
@@ -141,12 +141,13 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
     if (sz->kd == 0)
         startrd_stage2_band_from_dense(uplo, n, sz->kd, A, lda, band, ldab);
     if (ret == 0)
-        ret = startrd_stage2_zhb2st(vect, uplo, n, sz->kd, band, ldab, d, e, hous, ctx->cuda_worker, ngpu2);
+        ret = startrd_stage2_zhb2st(vect, uplo, n, sz->kd, band, ldab, d, e, hous, ctx->cuda_worker, ngpu2,
+                                    &chased_on);
     if (ret == 0)
         last_stats = (startrd_stats_t){.stage1_seconds = (t1 - t0) * 1e-6,
                                        .stage2_seconds = (starpu_timing_now() - t1) * 1e-6,
                                        .ngpu = sz->ngpu, .nb = (int)sz->kd, .allreduce = scheme,
-                                       .stage1_ngpu = ngpu1};
+                                       .stage1_ngpu = ngpu1, .stage2_ngpu = chased_on};
 out:
     startrd_trace_end();
     if (hous != hous2)

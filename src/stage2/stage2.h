@@ -29,11 +29,12 @@ void startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const doub
  * memory, the chase runs on the GPUs and AB is left as it was: split over
  * all of them (at most 8) when ngpu > 1, vect = 'N', kd >= 2 and each can
  * reach the others' memory, else one task on the first.  Otherwise it runs as ranks
- * on every CPU worker, in place in AB.  Blocks until done.
+ * on every CPU worker, in place in AB.  Blocks until done.  @p chased_on, if
+ * not NULL, receives how many GPUs the chase ran on (0: the CPU workers).
  * @return 0 or a positive startrd_status.
  */
 int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double complex *AB,
                           int64_t ldab, double *d, double *e, double complex *hous, const int *cuda_workers,
-                          int ngpu);
+                          int ngpu, int *chased_on);
 
 #endif

@@ -202,7 +202,7 @@ out:
 
 int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double complex *AB,
                           int64_t ldab, double *d, double *e, double complex *hous, const int *cuda_workers,
-                          int ngpu)
+                          int ngpu, int *chased_on)
 {
     const int64_t G = SWEEPS_PER_GROUP, width = 2 * G;
     startrd_bulge_plan_t plan;
@@ -212,6 +212,8 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
     int64_t *nwindows;
     int ret = 0;
 
+    if (chased_on != NULL)
+        *chased_on = 0;
     if (startrd_bulge_plan_init(&plan, vect, n, kd) != 0) {
         startrd_error("stage 2: invalid band n=%lld kd=%lld", (long long)n, (long long)kd);
         return STARTRD_ERR_STATE;
@@ -226,10 +228,16 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
             all_fit = all_fit && (g == 0 || fits_on_gpu(&plan, ldab, cuda_workers[g]));
         }
         /* With kd = 1 the one sweep would leave d and e on several GPUs. */
-        if (sp.ngpu > 1 && vect == 'N' && kd >= 2 && all_fit && peers_reachable(&sp))
+        if (sp.ngpu > 1 && vect == 'N' && kd >= 2 && all_fit && peers_reachable(&sp)) {
+            if (chased_on != NULL)
+                *chased_on = sp.ngpu;
             return zhb2st_split(&plan, uplo, AB, ldab, d, e, &sp);
-        if (fits)
+        }
+        if (fits) {
+            if (chased_on != NULL)
+                *chased_on = 1;
             return zhb2st_on_gpu(&plan, uplo, AB, ldab, d, e, hous, cuda_workers[0]);
+        }
     }
     if (nranks < 1) {
         startrd_error("stage 2 needs a CPU worker");
