@@ -10,19 +10,15 @@
  * wait for whole kernels (kd <= 32).  Each call must report the GPUs it
  * chased on: one, or all of them where the split applies (kd >= 2 and the
  * GPUs reach each other's memory).  Needs a GPU: skipped without one. */
-#include "config.h"
 #include "bulge_plan.h"
 #include "stage2.h"
 #include "testing.h"
 #include "testing_context.h"
+#include "topology.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifdef STARTRD_USE_CUDA
-#include <cuda_runtime_api.h>
-#endif
 
 /* Q2 and the residuals cost n^3: checked up to this order. */
 enum { MAX_N_VECTORS = 600 };
@@ -120,22 +116,11 @@ out:
  * which the split chase needs. */
 static bool peers_reachable(const startrd_context_t *ctx, int ngpu)
 {
-#ifdef STARTRD_USE_CUDA
-    for (int g = 0; g < ngpu; g++)
-        for (int h = 0; h < ngpu; h++) {
-            int ok = 0;
+    int devid[8];
 
-            if (g != h && (cudaDeviceCanAccessPeer(&ok, starpu_worker_get_devid(ctx->cuda_worker[g]),
-                                                   starpu_worker_get_devid(ctx->cuda_worker[h])) != cudaSuccess ||
-                           !ok))
-                return false;
-        }
-    return true;
-#else
-    (void)ctx;
-    (void)ngpu;
-    return false;
-#endif
+    for (int g = 0; g < ngpu; g++)
+        devid[g] = starpu_worker_get_devid(ctx->cuda_worker[g]);
+    return startrd_topology_peers_reachable(ngpu, devid) != 0;
 }
 
 /* The chase split over every GPU against the host's and one GPU's. */

@@ -106,7 +106,26 @@ int startrd_topology_discover(int ngpu, const int *devid, int *group_of, char (*
     hwloc_topology_destroy(topo);
     return number_groups(ngpu, parent, group_of);
 }
+
+int startrd_topology_peers_reachable(int ngpu, const int *devid)
+{
+    for (int g = 0; g < ngpu; g++)
+        for (int h = 0; h < ngpu; h++) {
+            int ok = 0;
+
+            if (g != h && (cudaDeviceCanAccessPeer(&ok, devid[g], devid[h]) != cudaSuccess || !ok))
+                return 0;
+        }
+    return 1;
+}
 #else
+int startrd_topology_peers_reachable(int ngpu, const int *devid)
+{
+    (void)ngpu;
+    (void)devid;
+    return 0;
+}
+
 int startrd_topology_discover(int ngpu, const int *devid, int *group_of, char (*busid)[16])
 {
     int parent[ngpu > 0 ? ngpu : 1];

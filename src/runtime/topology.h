@@ -27,4 +27,11 @@ int startrd_topology_parse(const char *spec, int ngpu, int *group_of);
  */
 int startrd_topology_discover(int ngpu, const int *devid, int *group_of, char (*busid)[16]);
 
+/**
+ * Whether each of the CUDA devices devid[0..ngpu-1] can read and write the
+ * others' memory (peer access), as a chase split over them needs.  0
+ * without CUDA.
+ */
+int startrd_topology_peers_reachable(int ngpu, const int *devid);
+
 #endif

@@ -12,13 +12,10 @@
 #include "error.h"
 #include "kernels_stage2.h"
 #include "startrd.h"
+#include "topology.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#ifdef STARTRD_USE_CUDA
-#include <cuda_runtime_api.h>
-#endif
 
 /* Sweeps per group, G: a window runs about 2G^2 kernels and keeps a
  * stretch of 2G+kd columns of the band in cache.  A group spans about
@@ -106,24 +103,6 @@ static int zhb2st_on_gpu(const startrd_bulge_plan_t *plan, char uplo, const doub
     if (ret != 0)
         return STARTRD_ERR_RUNTIME;
     return startrd_kernel_failures_take() > 0 ? STARTRD_ERR_KERNEL : 0;
-}
-
-/* Whether each of the GPUs can read and write the others' memory. */
-static int peers_reachable(const startrd_zhb2st_split_t *sp)
-{
-#ifdef STARTRD_USE_CUDA
-    for (int g = 0; g < sp->ngpu; g++)
-        for (int h = 0; h < sp->ngpu; h++) {
-            int ok = 0;
-
-            if (g != h && (cudaDeviceCanAccessPeer(&ok, sp->devices[g], sp->devices[h]) != cudaSuccess || !ok))
-                return 0;
-        }
-    return 1;
-#else
-    (void)sp;
-    return 0;
-#endif
 }
 
 static void split_release(startrd_zhb2st_split_t *sp, size_t work_bytes, size_t progress_bytes)
@@ -228,7 +207,7 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
             all_fit = all_fit && (g == 0 || fits_on_gpu(&plan, ldab, cuda_workers[g]));
         }
         /* With kd = 1 the one sweep would leave d and e on several GPUs. */
-        if (sp.ngpu > 1 && vect == 'N' && kd >= 2 && all_fit && peers_reachable(&sp)) {
+        if (sp.ngpu > 1 && vect == 'N' && kd >= 2 && all_fit && startrd_topology_peers_reachable(sp.ngpu, sp.devices)) {
             if (chased_on != NULL)
                 *chased_on = sp.ngpu;
             return zhb2st_split(&plan, uplo, AB, ldab, d, e, &sp);
