@@ -303,8 +303,9 @@ extern "C" int startrd_cuda_zgeqr2_panel_blocks(int64_t m, int64_t nb)
         want *= 2;
     /* The first kernel on the tallest panels only: the occupancy stays a
      * call, its shared memory depends on m. */
-    if (allow_stream_smem(f, shared_bytes(m, nb, (int)want)) != cudaSuccess ||
-        want > stream_resident(f, shared_bytes(m, nb, (int)want)))
+    const size_t bytes = shared_bytes(m, nb, (int)want);
+
+    if (allow_stream_smem(f, bytes) != cudaSuccess || want > stream_resident(f, bytes))
         return 0;
     return (int)(want < 1 ? 1 : want);
 }
@@ -315,7 +316,6 @@ extern "C" cudaError_t startrd_cuda_zgeqr2_panel(int64_t m, int64_t nb, cuDouble
 {
     int im = (int)m, inb = (int)nb;
     void *args[] = {&im, &inb, &A, &lda, &tau, &scratch, &only_if};
-    device_facts &f = current_device();
     cudaError_t st;
 
     if (nblocks < 1)
@@ -323,10 +323,13 @@ extern "C" cudaError_t startrd_cuda_zgeqr2_panel(int64_t m, int64_t nb, cuDouble
     if (use_regs(m, nb, nblocks))
         return cudaLaunchCooperativeKernel(regs_kernel(nb), dim3((unsigned)nblocks), dim3(REG_THREADS), args, 0,
                                            stream);
+    device_facts &f = current_device();
+    const size_t bytes = shared_bytes(m, nb, nblocks);
+
     if (f.status != cudaSuccess)
         return f.status;
-    if ((st = allow_stream_smem(f, shared_bytes(m, nb, nblocks))) != cudaSuccess)
+    if ((st = allow_stream_smem(f, bytes)) != cudaSuccess)
         return st;
     return cudaLaunchCooperativeKernel((const void *)zgeqr2_panel_kernel, dim3((unsigned)nblocks), dim3(THREADS),
-                                       args, shared_bytes(m, nb, nblocks), stream);
+                                       args, bytes, stream);
 }
