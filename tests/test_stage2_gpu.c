@@ -11,6 +11,7 @@
  * chased on: one, or all of them where the split applies (kd >= 2 and the
  * GPUs reach each other's memory).  Needs a GPU: skipped without one. */
 #include "bulge_plan.h"
+#include "codelets.h"
 #include "stage2.h"
 #include "testing.h"
 #include "testing_context.h"
@@ -116,7 +117,7 @@ out:
  * which the split chase needs. */
 static bool peers_reachable(const startrd_context_t *ctx, int ngpu)
 {
-    int devid[8];
+    int devid[STARTRD_ZHB2ST_MAX_GPUS];
 
     for (int g = 0; g < ngpu; g++)
         devid[g] = starpu_worker_get_devid(ctx->cuda_worker[g]);
@@ -127,7 +128,7 @@ static bool peers_reachable(const startrd_context_t *ctx, int ngpu)
 static void split_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t kd, uint64_t seed)
 {
     const int64_t ldab = 2 * kd + 1;
-    const int ngpu = ctx->ncuda < 8 ? ctx->ncuda : 8;
+    const int ngpu = ctx->ncuda < STARTRD_ZHB2ST_MAX_GPUS ? ctx->ncuda : STARTRD_ZHB2ST_MAX_GPUS;
     startrd_bulge_plan_t plan;
     struct chase h = {0}, one = {0}, sp = {0};
     double complex *A = malloc((size_t)(n * n) * sizeof *A);

@@ -950,6 +950,13 @@ cudaError_t launch_tridiag(int64_t n, int64_t ldab, const cuDoubleComplex *work,
     return cudaGetLastError();
 }
 
+/* What both halves of a split chase take. */
+bool split_valid(const startrd_cuda_zhb2st_split_t *split, int gpu, int64_t n, int64_t kd)
+{
+    return kd >= 2 && kd <= STARTRD_CUDA_ZHB2ST_MAX_KD && n >= 1 && split->ngpu >= 2 &&
+           split->ngpu <= STARTRD_CUDA_ZHB2ST_MAX_GPUS && gpu >= 0 && gpu < split->ngpu;
+}
+
 } // namespace
 
 extern "C" cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, const cuDoubleComplex *AB,
@@ -993,8 +1000,7 @@ extern "C" cudaError_t startrd_cuda_zhb2st_split_prepare(const startrd_cuda_zhb2
 {
     cudaError_t err;
 
-    if (kd < 2 || kd > STARTRD_CUDA_ZHB2ST_MAX_KD || n < 1 || split->ngpu < 2 ||
-        split->ngpu > STARTRD_CUDA_ZHB2ST_MAX_GPUS || gpu < 0 || gpu >= split->ngpu)
+    if (!split_valid(split, gpu, n, kd))
         return cudaErrorInvalidValue;
     for (int g = 0; g < split->ngpu; g++) {
         if (g == gpu)
@@ -1017,8 +1023,7 @@ extern "C" cudaError_t startrd_cuda_zhb2st_split_chase(const startrd_cuda_zhb2st
                {}, {}};
     cudaError_t err = cudaSuccess;
 
-    if (kd < 2 || kd > STARTRD_CUDA_ZHB2ST_MAX_KD || n < 1 || split->ngpu < 2 ||
-        split->ngpu > STARTRD_CUDA_ZHB2ST_MAX_GPUS || gpu < 0 || gpu >= split->ngpu)
+    if (!split_valid(split, gpu, n, kd))
         return cudaErrorInvalidValue;
     for (int g = 0; g < split->ngpu; g++) {
         bd.abs[g] = split->work[g];
