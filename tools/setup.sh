@@ -42,11 +42,16 @@ install_packages() {
         "${missing[@]}" > /tmp/startrd-apt.log 2>&1 || { tail -n 30 /tmp/startrd-apt.log >&2; die "apt-get install failed"; }
 }
 
-# A StarPU is suitable when it is 1.4, built with FxT, and with CUDA whenever
-# this machine can compile CUDA code.
+# The fixes below that the installed StarPU carries, one per line.
+patches_file=$starpu_prefix/startrd-patches
+patches_wanted=fxt-tool-bounds
+
+# A StarPU is suitable when it is 1.4, built with FxT and the fixes below,
+# and with CUDA whenever this machine can compile CUDA code.
 starpu_ok() {
     local cfg=$starpu_prefix/include/starpu/1.4/starpu_config.h
     [ -f "$cfg" ] && [ -f "$starpu_prefix/lib/pkgconfig/starpu-1.4.pc" ] || return 1
+    grep -qx "$patches_wanted" "$patches_file" 2>/dev/null || return 1
     grep -q '#define STARPU_USE_FXT 1' "$cfg" || return 1
     if have_cuda; then grep -q '#define STARPU_USE_CUDA 1' "$cfg" || return 1; fi
     return 0
@@ -88,6 +93,17 @@ patch_for_cuda13() {
     done
 }
 
+# starpu_fxt_tool lists a task's buffers into fixed strings (200 and 256
+# bytes) with `eaten += snprintf(...)`, and snprintf returns what it would
+# have written: past the end, the size left wraps around and the next call
+# writes beyond the string.  A task over a hundred or so block columns (one
+# GPU's update from n = 8192 on) overran the stack and killed the converter.
+patch_fxt_tool() {
+    local f=src/debug/traces/starpu_fxt.c
+    perl -pi -e 's/^(\s*)eaten \+= snprintf\((\w+) \+ eaten, sizeof\((\w+)\) - eaten - 1, (.*)\);$/$1if (eaten < sizeof($3) - 1)\n$1\teaten += snprintf($2 + eaten, sizeof($3) - eaten - 1, $4);\n$1if (eaten > sizeof($3) - 1)\n$1\teaten = sizeof($3) - 1;/' "$f"
+    [ "$(grep -c 'if (eaten > sizeof' "$f")" -eq 2 ] || die "could not patch $f"
+}
+
 build_starpu() {
     local work src cuda_flags=(--disable-cuda)
     work=$(mktemp -d)
@@ -98,6 +114,7 @@ build_starpu() {
         cuda_flags=(--enable-cuda "--with-cuda-dir=$cuda_dir")
         (cd "$src" && patch_for_cuda13)
     fi
+    (cd "$src" && patch_fxt_tool)
     say "building StarPU $starpu_version into $starpu_prefix (a few minutes)"
     (cd "$src" &&
      ./configure -q --prefix="$starpu_prefix" "${cuda_flags[@]}" --with-fxt \
@@ -109,6 +126,7 @@ build_starpu() {
      make -j"$(nproc)" > "$work/make.log" 2>&1 || { tail -n 60 "$work/make.log" >&2; exit 1; }
      as_root make install > "$work/install.log" 2>&1 || { tail -n 40 "$work/install.log" >&2; exit 1; }) ||
         die "StarPU build failed (logs in $work)"
+    printf '%s\n' "$patches_wanted" | as_root tee "$patches_file" > /dev/null
     rm -rf "$work"
 }
 
