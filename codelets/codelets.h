@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 
 #include "bulge_plan.h"
+#include "forward.h"
 #include "q2_blocks.h"
 #include "starpu_include.h"
 
@@ -49,6 +50,7 @@ typedef struct startrd_place {
     int worker;      /**< worker id, or -1 to let the scheduler choose */
     int priority;    /**< StarPU priority: higher runs first */
     int cpu_only;    /**< keep the task off the GPUs (a reduction asked for CPU workers) */
+    const startrd_forward_t *forward;   /**< outputs sent on at the task's end, or NULL */
 } startrd_place_t;
 
 static inline unsigned long long startrd_place_where(startrd_place_t place)
@@ -59,7 +61,9 @@ static inline unsigned long long startrd_place_where(startrd_place_t place)
 /* The task_insert arguments that put a task where @p place says. */
 #define STARTRD_PLACE_ARGS(place)                                                  \
     STARPU_EXECUTE_ON_WORKER, (place).worker, STARPU_EXECUTE_WHERE,               \
-        startrd_place_where(place), STARPU_PRIORITY, (place).priority
+        startrd_place_where(place), STARPU_PRIORITY, (place).priority,            \
+        STARPU_EPILOGUE_CALLBACK, (place).forward != NULL ? startrd_forward_callback : NULL, \
+        STARPU_EPILOGUE_CALLBACK_ARG, startrd_forward_arg((place).forward)
 
 /** C = alpha * op(A) * op(B) + beta * C on whole handles; op is 'N', 'T' or 'C'. */
 int startrd_task_zgemm(startrd_place_t place, char transa, char transb,

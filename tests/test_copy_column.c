@@ -21,7 +21,7 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
     size_t size = (size_t)lda * (size_t)n, col = (size_t)N * (size_t)nb;
     double complex *a = malloc(size * sizeof *a), *back = malloc(size * sizeof *back);
     double complex *direct = malloc(col * sizeof *direct), *staged = malloc(col * sizeof *staged);
-    startrd_place_t anywhere = {-1, 0, 0}, cpu = {-1, 0, 1};
+    startrd_place_t anywhere = {.worker = -1}, cpu = {.worker = -1, .cpu_only = 1};
     int64_t differ = -1, outside = -1, wrong = -1;
     int ret = -1;
 

@@ -54,7 +54,7 @@ static void run_case(const startrd_context_t *ctx, const struct gemm_case *c)
     int64_t kt = c->transa == 'N' ? A.nt : A.mt;
 
     for (int64_t j = 0; j < C.nt; j++) {
-        startrd_place_t place = {startrd_desc_owner(&C, j), 0, 0};
+        startrd_place_t place = {.worker = startrd_desc_owner(&C, j)};
 
         for (int64_t i = 0; i < C.mt; i++)
             for (int64_t l = 0; l < kt; l++) {

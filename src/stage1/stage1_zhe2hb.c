@@ -102,7 +102,7 @@ static startrd_place_t on_part(const struct stage1 *s, int p, int priority)
 {
     int cpu = s->A.nowners == 0;
     int worker = cpu ? (s->ncpu > 0 ? s->cpu_worker[p % s->ncpu] : -1) : s->A.owner_worker[p];
-    startrd_place_t place = {worker, priority, cpu};
+    startrd_place_t place = {.worker = worker, .priority = priority, .cpu_only = cpu};
 
     return place;
 }
@@ -112,7 +112,9 @@ static startrd_place_t on_part(const struct stage1 *s, int p, int priority)
  * worker's share of the products). */
 static startrd_place_t on_copy(const struct stage1 *s, int c, int priority)
 {
-    return s->A.nowners == 0 ? (startrd_place_t){-1, priority, 1} : on_part(s, c, priority);
+    startrd_place_t anywhere = {.worker = -1, .priority = priority, .cpu_only = 1};
+
+    return s->A.nowners == 0 ? anywhere : on_part(s, c, priority);
 }
 
 static startrd_place_t on_owner(const struct stage1 *s, int64_t j, int priority)
@@ -161,6 +163,25 @@ static void register_workspaces(struct stage1 *s, double complex *tau)
     }
     for (int c = 0; !s->full && c < s->ncopies; c++)
         startrd_workspace_register(&s->pair[c], "WVW pair", N, 6 * nb);
+}
+
+/* Into @p f, the memory nodes of the GPUs that own some of block columns
+ * k+1 .. nt-1: those whose tasks of step k read V, T and the partial
+ * products.  Outputs forwarded there at their writer's end start moving
+ * before StarPU releases the writer's dependencies (forward.h). */
+static void step_nodes(const struct stage1 *s, int64_t k, startrd_forward_t *f)
+{
+    char seen[STARPU_NMAXWORKERS] = {0};
+
+    f->nnodes = 0;
+    for (int64_t j = k + 1; j < s->A.nt && s->A.nowners > 1; j++) {
+        int p = part_of(s, j);
+
+        if (!seen[p]) {
+            seen[p] = 1;
+            f->node[f->nnodes++] = starpu_worker_get_memory_node((unsigned)s->A.owner_worker[p]);
+        }
+    }
 }
 
 static void unregister_workspaces(struct stage1 *s)
@@ -212,7 +233,13 @@ static void release_tau(void *tau)
  * driver round trip, 1.9 s in all at n = 16384 on one H200. */
 static int panel(struct stage1 *s, int64_t k, starpu_data_handle_t P)
 {
-    int ret = startrd_task_zpanel_qr(on_owner_side(s, k, PRIO_CRITICAL), startrd_desc_column(&s->A, k),
+    startrd_place_t place = on_owner_side(s, k, PRIO_CRITICAL);
+    startrd_forward_t vt = {.handle = {s->V[k % 2], s->T[k % 2]}, .nhandles = 2};
+
+    step_nodes(s, k, &vt);
+    if (vt.nnodes > 0)
+        place.forward = &vt;
+    int ret = startrd_task_zpanel_qr(place, startrd_desc_column(&s->A, k),
                                      k * s->A.nb - startrd_desc_column_row0(&s->A, k), (k + 1) * s->A.nb,
                                      s->V[k % 2], s->T[k % 2], s->tau[k], P);
 
@@ -254,7 +281,7 @@ static void tree_sum(struct stage1 *s, starpu_data_handle_t *Y, const int *parts
             startrd_place_t place = on_copy(s, parts[i], PRIO_PRODUCT);
 
             if (s->allreduce == STARTRD_ALLREDUCE_HOST)
-                place = (startrd_place_t){-1, PRIO_PRODUCT, 1};
+                place = (startrd_place_t){.worker = -1, .priority = PRIO_PRODUCT, .cpu_only = 1};
             *ret |= startrd_task_zgeadd(place, Y[parts[i + stride]], Y[parts[i]]);
         }
 }
@@ -294,7 +321,11 @@ static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *r
     int master_of[STARPU_NMAXWORKERS];   /* per group: its first partial product */
     starpu_data_handle_t *Y = s->Y + b * s->nparts;
     int spread = s->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL && s->ncopies > 1;
+    startrd_forward_t y = {.nhandles = 1};
+    int pair;   /* two GPUs' partial products, each added by both tasks of W */
 
+    step_nodes(s, k, &y);
+    pair = y.nnodes == 2 && s->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL;
     s->w_formed = 0;
     for (int p = 0; p < s->nparts; p++) {
         int count = columns_of_part(s, p, k + 1, s->A.nt, cols);
@@ -307,8 +338,13 @@ static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *r
             startrd_wvw_handles_t form = {(k + 1) * s->A.nb, s->T[b], s->ZM, step_p(s, k, copy),
                                           deferred_update(s, k, copy)};
             int forms = p == sole && c == count;
+            startrd_place_t place = on_part(s, p, PRIO_PRODUCT);
 
-            *ret |= startrd_task_zhemm_columns(on_part(s, p, PRIO_PRODUCT), s->V[b], Y[p], done == 0, c,
+            if (pair && done + c == count) {
+                y.handle[0] = Y[p];
+                place.forward = &y;
+            }
+            *ret |= startrd_task_zhemm_columns(place, s->V[b], Y[p], done == 0, c,
                                                cols + done, forms ? &form : NULL);
             s->w_formed |= forms;
         }
@@ -485,7 +521,7 @@ static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex
                         atomic_int *nonfinite, int priority)
 {
     const startrd_band_out_t *band = s->band.ab != NULL ? &s->band : NULL;
-    startrd_place_t host = {-1, priority, 1};
+    startrd_place_t host = {.worker = -1, .priority = priority, .cpu_only = 1};
     int ret = 0;
 
     for (int64_t j = 0; j < s->A.nt && ret == 0; j++)
