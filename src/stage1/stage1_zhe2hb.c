@@ -165,25 +165,6 @@ static void register_workspaces(struct stage1 *s, double complex *tau)
         startrd_workspace_register(&s->pair[c], "WVW pair", N, 6 * nb);
 }
 
-/* Into @p f, the memory nodes of the GPUs that own some of block columns
- * k+1 .. nt-1: those whose tasks of step k read V, T and the partial
- * products.  Outputs forwarded there at their writer's end start moving
- * before StarPU releases the writer's dependencies (forward.h). */
-static void step_nodes(const struct stage1 *s, int64_t k, startrd_forward_t *f)
-{
-    char seen[STARPU_NMAXWORKERS] = {0};
-
-    f->nnodes = 0;
-    for (int64_t j = k + 1; j < s->A.nt && s->A.nowners > 1; j++) {
-        int p = part_of(s, j);
-
-        if (!seen[p]) {
-            seen[p] = 1;
-            f->node[f->nnodes++] = starpu_worker_get_memory_node((unsigned)s->A.owner_worker[p]);
-        }
-    }
-}
-
 static void unregister_workspaces(struct stage1 *s)
 {
     for (int64_t k = 0; k + 1 < s->A.nt; k++)
@@ -220,6 +201,32 @@ static startrd_deferred_update_t deferred_update(const struct stage1 *s, int64_t
     return (startrd_deferred_update_t){step_p(s, k - 1, c), s->pair[c], s->deferred_from * s->A.nb};
 }
 
+/* The partial products that block columns k+1 .. nt-1 feed, in increasing
+ * order, into @p active; returns how many. */
+static int active_parts(const struct stage1 *s, int64_t k, int *active)
+{
+    char fed[STARPU_NMAXWORKERS] = {0};
+    int nactive = 0;
+
+    for (int64_t j = k + 1; j < s->A.nt; j++)
+        fed[part_of(s, j)] = 1;
+    for (int p = 0; p < s->nparts; p++)
+        if (fed[p])
+            active[nactive++] = p;
+    return nactive;
+}
+
+/* Into @p f, the memory nodes of the GPUs of partial products active[0 ..
+ * nactive-1] (none without GPUs, or on one): where outputs forwarded at
+ * their writer's end start moving before StarPU releases the writer's
+ * dependencies (forward.h). */
+static void forward_to_parts(const struct stage1 *s, const int *active, int nactive, startrd_forward_t *f)
+{
+    f->nnodes = 0;
+    for (int i = 0; i < nactive && s->A.nowners > 1; i++)
+        f->node[f->nnodes++] = starpu_worker_get_memory_node((unsigned)s->A.owner_worker[active[i]]);
+}
+
 static void release_tau(void *tau)
 {
     starpu_data_release(tau);
@@ -235,8 +242,10 @@ static int panel(struct stage1 *s, int64_t k, starpu_data_handle_t P)
 {
     startrd_place_t place = on_owner_side(s, k, PRIO_CRITICAL);
     startrd_forward_t vt = {.handle = {s->V[k % 2], s->T[k % 2]}, .nhandles = 2};
+    int active[STARPU_NMAXWORKERS];
 
-    step_nodes(s, k, &vt);
+    /* Every GPU of the step reads V in its HEMM and V and T in its W. */
+    forward_to_parts(s, active, active_parts(s, k, active), &vt);
     if (vt.nnodes > 0)
         place.forward = &vt;
     int ret = startrd_task_zpanel_qr(place, startrd_desc_column(&s->A, k),
@@ -291,17 +300,6 @@ static int group_of(const struct stage1 *s, int p)
     return s->part_group != NULL ? s->part_group[p] : p;
 }
 
-/* The partial product that all of block columns k+1 .. nt-1 feed, or -1. */
-static int sole_part(const struct stage1 *s, int64_t k)
-{
-    int p = part_of(s, k + 1);
-
-    for (int64_t j = k + 2; j < s->A.nt; j++)
-        if (part_of(s, j) != p)
-            return -1;
-    return p;
-}
-
 /* Y = A22 * V, summed into one partial product.  The sum runs inside each
  * group of partial products into the group's first, then between those;
  * with several copies of W, each group's first then takes the total, which
@@ -316,22 +314,21 @@ static int sole_part(const struct stage1 *s, int64_t k)
  * going to one GPU and the sum coming back after a task there. */
 static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
 {
-    int b = k % 2, nactive = 0, nmasters = 0, sole = sole_part(s, k);
     int active[STARPU_NMAXWORKERS], masters[STARPU_NMAXWORKERS];
+    int b = k % 2, nmasters = 0, nactive = active_parts(s, k, active), sole = nactive == 1 ? active[0] : -1;
     int master_of[STARPU_NMAXWORKERS];   /* per group: its first partial product */
     starpu_data_handle_t *Y = s->Y + b * s->nparts;
     int spread = s->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL && s->ncopies > 1;
+    int pair = nactive == 2 && s->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL;
     startrd_forward_t y = {.nhandles = 1};
-    int pair;   /* two GPUs' partial products, each added by both tasks of W */
 
-    step_nodes(s, k, &y);
-    pair = y.nnodes == 2 && s->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL;
+    /* Each of two partial products goes to the other GPU, whose W adds it. */
+    if (pair)
+        forward_to_parts(s, active, nactive, &y);
     s->w_formed = 0;
-    for (int p = 0; p < s->nparts; p++) {
-        int count = columns_of_part(s, p, k + 1, s->A.nt, cols);
+    for (int i = 0; i < nactive; i++) {
+        int p = active[i], count = columns_of_part(s, p, k + 1, s->A.nt, cols);
 
-        if (count == 0)
-            continue;
         for (int done = 0, c; done < count; done += c) {
             c = chunk(s, cols + done, count - done);
             int copy = copy_of_part(s, p);
@@ -340,7 +337,7 @@ static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *r
             int forms = p == sole && c == count;
             startrd_place_t place = on_part(s, p, PRIO_PRODUCT);
 
-            if (pair && done + c == count) {
+            if (y.nnodes > 0 && done + c == count) {
                 y.handle[0] = Y[p];
                 place.forward = &y;
             }
@@ -348,10 +345,9 @@ static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *r
                                                cols + done, forms ? &form : NULL);
             s->w_formed |= forms;
         }
-        active[nactive++] = p;
     }
     s->ypair = -1;
-    if (nactive == 2 && s->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL) {
+    if (pair) {
         s->ysrc[copy_of_part(s, active[0])] = s->ysrc[copy_of_part(s, active[1])] = active[0];
         s->ypair = active[1];
         return;
