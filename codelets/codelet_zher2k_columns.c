@@ -92,20 +92,25 @@ int startrd_her2k_piece_cuda(cublasHandle_t h, const startrd_piece_t *u, const c
 
 /* Pieces are disjoint: they go round the worker's stream and its lanes,
  * whose calls then fill the GPU together where one alone would not (the
- * small pieces near the end). */
+ * small pieces near the end); or, for a task beside a panel, round the
+ * narrow lanes, which leave the panel multiprocessors of its own. */
 static void her2k_columns_cuda(void *buffers[], void *cl_arg)
 {
-    const startrd_cuda_lanes_t *lanes = startrd_cuda_fork();
+    cublasHandle_t blas[STARTRD_CUDA_MAX_LANES + 1];
+    const startrd_cuda_lanes_t *lanes;
     startrd_piece_t u;
+    int narrow, nblas = 0;
 
-    (void)cl_arg;
-    if (lanes == NULL)
+    starpu_codelet_unpack_args(cl_arg, &narrow);
+    if ((lanes = narrow ? startrd_cuda_fork_narrow() : startrd_cuda_fork()) == NULL)
         return;
-    for (int i = BUF_FIRST_COLUMN, next, lane = 0; i < startrd_current_nbuffers();
-         i = next, lane = (lane + 1) % (STARTRD_CUDA_LANES + 1)) {
+    if (lanes->beside)
+        blas[nblas++] = starpu_cublas_get_local_handle();
+    for (int i = 0; i < lanes->count; i++)
+        blas[nblas++] = lanes->blas[i];
+    for (int i = BUF_FIRST_COLUMN, next, lane = 0; i < startrd_current_nbuffers(); i = next, lane = (lane + 1) % nblas) {
         next = startrd_next_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), &u);
-        if (startrd_her2k_piece_cuda(lane == 0 ? starpu_cublas_get_local_handle() : lanes->blas[lane - 1], &u,
-                                     "her2k_columns") != 0)
+        if (startrd_her2k_piece_cuda(blas[lane], &u, "her2k_columns") != 0)
             break;
     }
     startrd_cuda_join(lanes);
@@ -123,7 +128,7 @@ static struct starpu_codelet her2k_columns_codelet = {
 };
 
 int startrd_task_zher2k_columns(startrd_place_t place, starpu_data_handle_t P,
-                                int ncolumns, const starpu_data_handle_t *columns)
+                                int ncolumns, const starpu_data_handle_t *columns, int narrow)
 {
     const struct starpu_data_descr ws[] = {{P, STARPU_R}};
     struct starpu_data_descr *descr = startrd_pieces_descr(BUF_FIRST_COLUMN, ws, ncolumns, columns, STARPU_RW);
@@ -140,6 +145,7 @@ int startrd_task_zher2k_columns(startrd_place_t place, starpu_data_handle_t P,
     ret = starpu_task_insert(&her2k_columns_codelet,
                              STARPU_DATA_MODE_ARRAY, descr, ncolumns + BUF_FIRST_COLUMN,
                              STARTRD_PLACE_ARGS(place),
+                             STARPU_VALUE, &narrow, sizeof narrow,
                              STARPU_FLOPS, flops,
                              0);
     free(descr);

@@ -128,10 +128,12 @@ int startrd_task_zform_wvw(startrd_place_t place, int64_t row0, starpu_data_hand
 /**
  * Each block column C -= W * V[C]^H + V * W[C]^H, in the lower triangle of
  * its diagonal tile and below, with P = [W V W] (startrd_task_zform_wvw()),
- * or with two steps' pair [W0 W V0 V W0 W] the updates of both.
+ * or with two steps' pair [W0 W V0 V W0 W] the updates of both.  With
+ * @p narrow, on a GPU, the products leave the multiprocessors kept for a
+ * panel factored beside them free (startrd_cuda_fork_narrow()).
  */
 int startrd_task_zher2k_columns(startrd_place_t place, starpu_data_handle_t P,
-                                int ncolumns, const starpu_data_handle_t *columns);
+                                int ncolumns, const starpu_data_handle_t *columns, int narrow);
 
 /** A run of rows copied from one source buffer into a full-height one. */
 typedef struct startrd_row_segment {

@@ -91,6 +91,11 @@ typedef struct startrd_options {
                                  chooses (all of them from n = 10240 on, the first one alone
                                  below, where the exchange between GPUs costs each step more
                                  than it shares); $STARTRD_STAGE1_NGPU sets the default. */
+    int panel_sms;          /**< Multiprocessors of a GPU that stage 1's trailing update leaves to
+                                 the panel factored beside it, once the trailing matrix has at
+                                 most 16384 rows: < 0 chooses (12), 0 keeps none, and so does a
+                                 count the GPU cannot spare.  Needs a driver with CUDA green
+                                 contexts; $STARTRD_PANEL_SMS sets the default. */
 } startrd_options_t;
 
 /**

@@ -288,6 +288,38 @@ int main(void)
     }
     problem_free(&p);
 
+    /* The panel_sms option moves stage 1's trailing update to other
+     * multiprocessors, not its arithmetic: bitwise the same d and e without
+     * it, by default and with more multiprocessors than a GPU has (which
+     * keeps none). */
+    if (problem_init(&p, 'L', 600, 7) != 0) {
+        tst_check(false, "panel_sms: setup");
+    } else {
+        static const int counts[] = {0, -1, 100000};
+        double *d0 = malloc(600 * sizeof *d0), *e0 = malloc(599 * sizeof *e0);
+        int ok = d0 != NULL && e0 != NULL, same = 1;
+
+        for (int k = 0; k < 3 && ok; k++) {
+            startrd_options_t o = opt;
+
+            o.panel_sms = counts[k];
+            ok = startrd_init(&o) == 0;
+            ok = ok && reduce(&p) == 0 && eig_ratio(&p) <= 10.0;
+            ok = startrd_finalize() == 0 && ok;
+            if (k == 0 && ok) {
+                memcpy(d0, p.d, 600 * sizeof *d0);
+                memcpy(e0, p.e, 599 * sizeof *e0);
+            } else if (ok) {
+                same &= memcmp(d0, p.d, 600 * sizeof *d0) == 0 && memcmp(e0, p.e, 599 * sizeof *e0) == 0;
+            }
+        }
+        tst_check(ok && same, "panel_sms 0, default and 100000: info %d, bitwise the same d and e: %d", p.info,
+                  same);
+        free(d0);
+        free(e0);
+    }
+    problem_free(&p);
+
     /* Memory pressure: with StarPU's limits below the matrix (64 MiB against
      * n = 2000), the block columns only visit the GPUs and each task must
      * take few enough of them to fit; one task over all of a GPU's columns

@@ -3,12 +3,18 @@
 #include "cuda_lanes.h"
 
 #include "context.h"
+#include "cuda_green.h"
 #include "error.h"
 
 #ifdef STARTRD_USE_CUDA
 
-static startrd_cuda_lanes_t lanes[STARPU_NMAXWORKERS];
-static int created[STARPU_NMAXWORKERS];
+struct worker_lanes {
+    startrd_cuda_lanes_t wide, narrow;   /* narrow.count == 0: none */
+    int created;
+};
+
+static struct worker_lanes workers[STARPU_NMAXWORKERS];
+static int panel_sms;                    /* for the workers' set-up */
 
 /* The fork event and the first @p count lanes. */
 static void destroy_lanes(startrd_cuda_lanes_t *l, int count)
@@ -23,24 +29,35 @@ static void destroy_lanes(startrd_cuda_lanes_t *l, int count)
 
 static void destroy(void *arg)
 {
-    int w = starpu_worker_get_id_check();
+    struct worker_lanes *w = &workers[starpu_worker_get_id_check()];
 
     (void)arg;
-    if (created[w])
-        destroy_lanes(&lanes[w], STARTRD_CUDA_LANES);
-    created[w] = 0;
+    if (w->created) {
+        destroy_lanes(&w->wide, w->wide.count);
+        if (w->narrow.count > 0)
+            destroy_lanes(&w->narrow, w->narrow.count);
+    }
+    w->narrow.count = 0;
+    w->created = 0;
 }
 
-static int create(void)
+/* @p count lanes into @p l, their streams on @p green (NULL: the device's
+ * primary context).  0, or -1 with what was made destroyed (reported). */
+static int create_lanes(startrd_cuda_lanes_t *l, int count, int beside, startrd_cuda_green_t green)
 {
-    int w = starpu_worker_get_id_check(), made = 0;
-    startrd_cuda_lanes_t *l = &lanes[w];
     const char *call = "cudaEventCreateWithFlags";
     long st = cudaEventCreateWithFlags(&l->fork, cudaEventDisableTiming);
-    int have_fork = st == cudaSuccess;
+    int made = 0;
 
-    for (; st == 0 && made < STARTRD_CUDA_LANES; made++) {
-        if ((st = cudaStreamCreateWithFlags(&l->stream[made], cudaStreamNonBlocking)) != cudaSuccess) {
+    if (st != cudaSuccess)
+        goto fail;
+    for (; made < count; made++) {
+        if (green != NULL) {
+            if (startrd_cuda_green_stream(green, &l->stream[made]) != 0) {
+                destroy_lanes(l, made);
+                return -1;
+            }
+        } else if ((st = cudaStreamCreateWithFlags(&l->stream[made], cudaStreamNonBlocking)) != cudaSuccess) {
             call = "cudaStreamCreateWithFlags";
             break;
         }
@@ -60,18 +77,39 @@ static int create(void)
             break;
         }
     }
-    if (st == 0) {
-        created[w] = 1;
+    if (made == count) {
+        l->count = count;
+        l->beside = beside;
         return 0;
     }
-    if (have_fork)
-        destroy_lanes(l, made);
-    startrd_error("CUDA worker %d: %s failed (%ld)", w, call, st);
+    destroy_lanes(l, made);
+fail:
+    startrd_error("CUDA worker %d: %s failed (%ld)", starpu_worker_get_id_check(), call, st);
     return -1;
 }
 
-int startrd_cuda_lanes_open(void)
+static int create(void)
 {
+    struct worker_lanes *w = &workers[starpu_worker_get_id_check()];
+    startrd_cuda_green_t green;
+    unsigned nsm;
+    int st;
+
+    w->narrow.count = 0;
+    if (create_lanes(&w->wide, STARTRD_CUDA_LANES, 1, NULL) != 0)
+        return -1;
+    w->created = 1;
+    if (panel_sms <= 0 || (st = startrd_cuda_green_get(panel_sms, &green, &nsm)) == 1)
+        return 0;
+    if (st == 0 && create_lanes(&w->narrow, STARTRD_CUDA_NARROW_LANES, 0, green) == 0)
+        return 0;
+    startrd_error("CUDA worker %d: no lanes on %u multiprocessors", starpu_worker_get_id_check(), nsm);
+    return -1;
+}
+
+int startrd_cuda_lanes_open(int keep_free)
+{
+    panel_sms = keep_free;
     return startrd_on_each_worker(create, STARPU_CUDA, startrd_cuda_lanes_close);
 }
 
@@ -80,13 +118,11 @@ void startrd_cuda_lanes_close(void)
     starpu_execute_on_each_worker(destroy, NULL, STARPU_CUDA);
 }
 
-const startrd_cuda_lanes_t *startrd_cuda_fork(void)
+static const startrd_cuda_lanes_t *fork_lanes(const startrd_cuda_lanes_t *l)
 {
-    int w = starpu_worker_get_id_check();
-    const startrd_cuda_lanes_t *l = &lanes[w];
     cudaError_t st = cudaEventRecord(l->fork, starpu_cuda_get_local_stream());
 
-    for (int i = 0; st == cudaSuccess && i < STARTRD_CUDA_LANES; i++)
+    for (int i = 0; st == cudaSuccess && i < l->count; i++)
         st = cudaStreamWaitEvent(l->stream[i], l->fork, 0);
     if (st == cudaSuccess)
         return l;
@@ -94,12 +130,24 @@ const startrd_cuda_lanes_t *startrd_cuda_fork(void)
     return NULL;
 }
 
+const startrd_cuda_lanes_t *startrd_cuda_fork(void)
+{
+    return fork_lanes(&workers[starpu_worker_get_id_check()].wide);
+}
+
+const startrd_cuda_lanes_t *startrd_cuda_fork_narrow(void)
+{
+    const struct worker_lanes *w = &workers[starpu_worker_get_id_check()];
+
+    return fork_lanes(w->narrow.count > 0 ? &w->narrow : &w->wide);
+}
+
 int startrd_cuda_join(const startrd_cuda_lanes_t *l)
 {
     cudaStream_t stream = starpu_cuda_get_local_stream();
     cudaError_t st = cudaSuccess;
 
-    for (int i = 0; st == cudaSuccess && i < STARTRD_CUDA_LANES; i++) {
+    for (int i = 0; st == cudaSuccess && i < l->count; i++) {
         st = cudaEventRecord(l->join[i], l->stream[i]);
         if (st == cudaSuccess)
             st = cudaStreamWaitEvent(stream, l->join[i], 0);
@@ -108,14 +156,15 @@ int startrd_cuda_join(const startrd_cuda_lanes_t *l)
         startrd_kernel_failure("cuda_join", "cudaEventRecord/cudaStreamWaitEvent", st);
         /* The worker's stream no longer orders what follows after the
          * lanes: drain them here, so that the caller may free what they use. */
-        for (int i = 0; i < STARTRD_CUDA_LANES; i++)
+        for (int i = 0; i < l->count; i++)
             cudaStreamSynchronize(l->stream[i]);
     }
     return (int)st;
 }
 #else
-int startrd_cuda_lanes_open(void)
+int startrd_cuda_lanes_open(int panel_sms)
 {
+    (void)panel_sms;
     return 0;
 }
 

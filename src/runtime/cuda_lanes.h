@@ -4,26 +4,42 @@
  * H200 the stage-1 HEMM of a 16384 trailing matrix runs at 52 TFLOP/s
  * instead of 38 that way.  A task forks the lanes from its worker's stream
  * and joins them back before it returns, so StarPU, which only watches that
- * stream, still sees the task end when its last call does. */
+ * stream, still sees the task end when its last call does.
+ *
+ * Narrow lanes run on a green context that leaves some multiprocessors
+ * free: stage 1's trailing update takes them while a panel, on the
+ * worker's other stream, is factored beside it, so that the panel's many
+ * small kernels do not queue behind the update's GEMM blocks. */
 #ifndef STARTRD_CUDA_LANES_H
 #define STARTRD_CUDA_LANES_H
 
 #include "starpu_include.h"
 
 #ifdef STARTRD_USE_CUDA
-enum { STARTRD_CUDA_LANES = 2 };
+enum {
+    STARTRD_CUDA_LANES = 2,          /* beside the worker's stream */
+    STARTRD_CUDA_NARROW_LANES = 3,   /* in place of it */
+    STARTRD_CUDA_MAX_LANES = 3
+};
 
 typedef struct startrd_cuda_lanes {
-    cudaStream_t stream[STARTRD_CUDA_LANES];
-    cublasHandle_t blas[STARTRD_CUDA_LANES];
-    cudaEvent_t fork;                         /* recorded on the worker's stream */
-    cudaEvent_t join[STARTRD_CUDA_LANES];     /* recorded on each lane */
+    int count;
+    int beside;                                   /* 1: the worker's stream is a lane too */
+    cudaStream_t stream[STARTRD_CUDA_MAX_LANES];
+    cublasHandle_t blas[STARTRD_CUDA_MAX_LANES];
+    cudaEvent_t fork;                             /* recorded on the worker's stream */
+    cudaEvent_t join[STARTRD_CUDA_MAX_LANES];     /* recorded on each lane */
 } startrd_cuda_lanes_t;
 
-/** Inside a CUDA codelet: the worker's lanes, once they wait for the work
- *  issued so far on the worker's stream; NULL (failure recorded) if a CUDA
- *  call failed. */
+/** Inside a CUDA codelet: the worker's lanes (STARTRD_CUDA_LANES of them,
+ *  beside its stream), once they wait for the work issued so far on the
+ *  worker's stream; NULL (failure recorded) if a CUDA call failed. */
 const startrd_cuda_lanes_t *startrd_cuda_fork(void);
+
+/** As startrd_cuda_fork(), but where the worker has them, its narrow lanes:
+ *  streams whose kernels leave the multiprocessors kept for the panels
+ *  (the panel_sms option) free, to be used instead of the worker's stream. */
+const startrd_cuda_lanes_t *startrd_cuda_fork_narrow(void);
 
 /** Inside a CUDA codelet: the worker's stream waits for everything issued
  *  on the lanes.  0, or the failing CUDA status (recorded), after waiting
@@ -31,9 +47,11 @@ const startrd_cuda_lanes_t *startrd_cuda_fork(void);
 int startrd_cuda_join(const startrd_cuda_lanes_t *lanes);
 #endif
 
-/** Create the lanes of every CUDA worker (nothing without CUDA).
+/** Create the lanes of every CUDA worker (nothing without CUDA), and
+ *  narrow lanes that leave @p panel_sms multiprocessors of each GPU free
+ *  where @p panel_sms > 0 and the driver has green contexts.
  *  0 or STARTRD_ERR_RUNTIME (reported). */
-int startrd_cuda_lanes_open(void);
+int startrd_cuda_lanes_open(int panel_sms);
 
 /** Destroy what startrd_cuda_lanes_open() created. */
 void startrd_cuda_lanes_close(void);

@@ -20,7 +20,7 @@
 #define WORKSPACE_BYTES ((size_t)32 << 20)
 
 enum {
-    MAX_STREAMS = STARTRD_CUDA_LANES + 1,
+    MAX_STREAMS = 1 + STARTRD_CUDA_LANES + STARTRD_CUDA_NARROW_LANES,
     CACHE_SLOTS = 4096,                   /* a power of two */
     CACHE_FILL = CACHE_SLOTS / 2,         /* emptied beyond: probes stay short */
 };
@@ -213,7 +213,8 @@ cublasStatus_t startrd_cuda_zgemm(cublasHandle_t blas, cublasOperation_t transa,
 /* CUDA loads a library's kernels on their first launch: the first cuBLAS
  * call of a process took 77 ms on an H200, inside the first panel's chain
  * (V^H V after the panel kernel).  One small product per stream, here,
- * moves that and cuBLASLt's set-up to initialisation. */
+ * moves that and cuBLASLt's set-up to initialisation (a green context, on
+ * which the narrow lanes run, loads its own). */
 static int warm_up(void)
 {
     enum { M = 64, MM = M * M };
@@ -223,15 +224,22 @@ static int warm_up(void)
     const startrd_cuda_lanes_t *lanes = NULL;
     cuDoubleComplex *m = NULL;   /* A, B, then a C per stream */
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
-    cudaError_t ce = cudaMalloc((void **)&m, (size_t)(STARTRD_CUDA_LANES + 3) * MM * sizeof *m);
+    cudaError_t ce = cudaMalloc((void **)&m, (size_t)(MAX_STREAMS + 2) * MM * sizeof *m);
+    int c = 2;
+
     if (ce == cudaSuccess)
-        ce = cudaMemsetAsync(m, 0, (size_t)(STARTRD_CUDA_LANES + 3) * MM * sizeof *m, stream);
+        ce = cudaMemsetAsync(m, 0, (size_t)(MAX_STREAMS + 2) * MM * sizeof *m, stream);
     if (ce == cudaSuccess)
-        st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, M, M, M, &one, m, M, m + MM, M, &one, m + 2 * MM, M);
-    if (ce == cudaSuccess && st == CUBLAS_STATUS_SUCCESS && (lanes = startrd_cuda_fork()) != NULL) {
-        for (int i = 0; i <= STARTRD_CUDA_LANES && st == CUBLAS_STATUS_SUCCESS; i++)
-            st = startrd_cuda_zgemm(i == 0 ? h : lanes->blas[i - 1], CUBLAS_OP_N, CUBLAS_OP_C, M, M, M, &one, m,
-                                    M, m + MM, M, &one, m + (2 + i) * MM, M);
+        st = cublasZgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, M, M, M, &one, m, M, m + MM, M, &one, m + c * MM, M);
+    if (ce == cudaSuccess && st == CUBLAS_STATUS_SUCCESS)
+        st = startrd_cuda_zgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, M, M, M, &one, m, M, m + MM, M, &one, m + c++ * MM, M);
+    /* The narrow lanes are the wide ones again where the worker has none. */
+    for (int narrow = 0; narrow < 2 && ce == cudaSuccess && st == CUBLAS_STATUS_SUCCESS; narrow++) {
+        if ((lanes = narrow ? startrd_cuda_fork_narrow() : startrd_cuda_fork()) == NULL)
+            break;
+        for (int i = 0; i < lanes->count && st == CUBLAS_STATUS_SUCCESS; i++)
+            st = startrd_cuda_zgemm(lanes->blas[i], CUBLAS_OP_N, CUBLAS_OP_C, M, M, M, &one, m, M, m + MM, M, &one,
+                                    m + c++ * MM, M);
         ce = startrd_cuda_join(lanes);
     }
     if (ce == cudaSuccess)

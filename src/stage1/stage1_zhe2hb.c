@@ -44,6 +44,14 @@ enum { MAX_CPU_PARTS = 64 };
  * k+1 runs beside some of the update: 1024 columns at nb = 64. */
 enum { EAGER_COLUMNS = 16 };
 
+/* On the GPU of panel k+1, step k's update leaves the panel multiprocessors
+ * of its own (the panel_sms option) once the trailing matrix has at most
+ * this many rows.  There the update ends before the panel beside it, whose
+ * many small kernels would otherwise wait for the update's GEMM blocks to
+ * free multiprocessors; on taller trailing matrices the update is the
+ * longer of the two, and what it loses lengthens the step. */
+enum { NARROW_MAX_ROWS = 16384 };
+
 struct stage1 {
     startrd_desc_t A;
     const int *part_group;             /* group of each partial product; NULL: one each */
@@ -435,12 +443,13 @@ static void compute_w(struct stage1 *s, int64_t k, const char *needed, int *ret)
     }
 }
 
-/* The update of @p count block columns (indices jcol) at step k. */
+/* The update of @p count block columns (indices jcol) at step k, @p narrow
+ * where panel k+1 is factored beside it. */
 static int update_columns(const struct stage1 *s, startrd_place_t place, int64_t k, starpu_data_handle_t P,
-                          int count, const starpu_data_handle_t *cols, const int64_t *jcol)
+                          int count, const starpu_data_handle_t *cols, const int64_t *jcol, int narrow)
 {
     return s->full ? startrd_task_zher2k_full_columns(place, P, (k + 1) * s->A.nb, count, cols, jcol)
-                   : startrd_task_zher2k_columns(place, P, count, cols);
+                   : startrd_task_zher2k_columns(place, P, count, cols, narrow);
 }
 
 /* Block columns j0 .. j1-1 at step k, with its P or, where @p paired, with
@@ -448,13 +457,16 @@ static int update_columns(const struct stage1 *s, startrd_place_t place, int64_t
 static void update_range(struct stage1 *s, int64_t k, int64_t j0, int64_t j1, int paired,
                          starpu_data_handle_t *cols, int *ret)
 {
+    const int beside_panel = s->A.nowners > 0 && k + 2 < s->A.nt && s->n - (k + 1) * s->A.nb <= NARROW_MAX_ROWS;
+
     for (int p = 0; p < s->nparts; p++) {
         int count = columns_of_part(s, p, j0, j1, cols), copy = copy_of_part(s, p);
+        int narrow = beside_panel && p == part_of(s, k + 1);
 
         for (int done = 0, c; done < count; done += c) {
             c = chunk(s, cols + done, count - done);
             *ret |= update_columns(s, on_part(s, p, PRIO_UPDATE), k, paired ? s->pair[copy] : step_p(s, k, copy),
-                                   c, cols + done, s->jcols + done);
+                                   c, cols + done, s->jcols + done, narrow);
         }
     }
 }
@@ -475,7 +487,7 @@ static void update(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int 
     if (k + 2 < nt && !s->full) {
         *ret |= panel(s, k + 1, P);
     } else {
-        *ret |= update_columns(s, on_owner_side(s, jnext, PRIO_CRITICAL), k, P, 1, &next, &jnext);
+        *ret |= update_columns(s, on_owner_side(s, jnext, PRIO_CRITICAL), k, P, 1, &next, &jnext, 0);
         if (k + 2 < nt)
             *ret |= panel(s, k + 1, NULL);
     }
