@@ -108,7 +108,8 @@ static void her2k_columns_cuda(void *buffers[], void *cl_arg)
         blas[nblas++] = starpu_cublas_get_local_handle();
     for (int i = 0; i < lanes->count; i++)
         blas[nblas++] = lanes->blas[i];
-    for (int i = BUF_FIRST_COLUMN, next, lane = 0; i < startrd_current_nbuffers(); i = next, lane = (lane + 1) % nblas) {
+    for (int i = BUF_FIRST_COLUMN, next, lane = 0; i < startrd_current_nbuffers();
+         i = next, lane = (lane + 1) % nblas) {
         next = startrd_next_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), &u);
         if (startrd_her2k_piece_cuda(blas[lane], &u, "her2k_columns") != 0)
             break;

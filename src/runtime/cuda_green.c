@@ -44,7 +44,8 @@ static int create(int dev, int keep_free, startrd_cuda_green_t *ctx, unsigned *n
     unsigned ngroups = 1;
     CUresult r;
 
-    if (entry("cuDeviceGetDevResource", (void **)&get_resource) || entry("cuDevSmResourceSplitByCount", (void **)&split) ||
+    if (entry("cuDeviceGetDevResource", (void **)&get_resource) ||
+        entry("cuDevSmResourceSplitByCount", (void **)&split) ||
         entry("cuDevResourceGenerateDesc", (void **)&describe) || entry("cuGreenCtxCreate", (void **)&create))
         return 1;
     if ((r = get_resource((CUdevice)dev, &all, CU_DEV_RESOURCE_TYPE_SM)) != CUDA_SUCCESS)
@@ -55,7 +56,8 @@ static int create(int dev, int keep_free, startrd_cuda_green_t *ctx, unsigned *n
      * not only a multiple of 8 on Hopper. */
     r = split(&share, &ngroups, &all, NULL, CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING,
               all.sm.smCount - (unsigned)keep_free);
-    if (r == CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION || (r == CUDA_SUCCESS && (ngroups != 1 || share.sm.smCount >= all.sm.smCount)))
+    if (r == CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION ||
+        (r == CUDA_SUCCESS && (ngroups != 1 || share.sm.smCount >= all.sm.smCount)))
         return 1;
     if (r != CUDA_SUCCESS)
         return failed("cuDevSmResourceSplitByCount", r);
