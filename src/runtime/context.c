@@ -17,9 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Multiprocessors kept for the panels by default (the panel_sms option):
- * on two H200 at n = 16384, 12 of 132 gave the shortest stage 1, against
- * 4, 8, 16, 28 and 44. */
+/* Multiprocessors kept for the panels by default (the panel_sms option).
+ * Two H200, n = 16384 on both, every update narrowed: 0.708-0.722 s with
+ * 12 of 132 kept, 8 and 16 within that spread, 4, 28 and 44 at
+ * 0.738-0.757 in one of their two rounds (docs/architecture.md). */
 enum { DEFAULT_PANEL_SMS = 12 };
 
 static pthread_mutex_t context_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -294,8 +295,8 @@ static int open_context(const startrd_options_t *opt)
 #else
     (void)cublas_ready;
 #endif
-    if ((ret = startrd_cuda_lanes_open(opt->panel_sms < 0 ? DEFAULT_PANEL_SMS : opt->panel_sms)) != 0 || (ret = startrd_cuda_zgemm_open()) != 0 ||
-        (ret = startrd_cuda_upload_open()) != 0) {
+    if ((ret = startrd_cuda_lanes_open(opt->panel_sms < 0 ? DEFAULT_PANEL_SMS : opt->panel_sms)) != 0 ||
+        (ret = startrd_cuda_zgemm_open()) != 0 || (ret = startrd_cuda_upload_open()) != 0) {
         startrd_cuda_zgemm_close();
         startrd_cuda_lanes_close();
         if (context.owns_starpu)
