@@ -71,3 +71,12 @@ int startrd_task_zhb2st_chase(int worker, const startrd_bulge_plan_t *plan, char
                               STARPU_FLOPS, 20.0 * (double)(plan->kd * plan->kd) * (double)startrd_bulge_ntasks(plan),
                               0);
 }
+
+int64_t startrd_zhb2st_chase_scratch_ints(const startrd_bulge_plan_t *plan)
+{
+#ifdef STARTRD_USE_CUDA
+    return startrd_cuda_zhb2st_scratch_ints(startrd_bulge_nsweeps(plan));
+#else
+    return startrd_bulge_nsweeps(plan);
+#endif
+}

@@ -244,12 +244,16 @@ typedef struct startrd_zhb2st_schedule {
 /**
  * The whole bulge chase of @p plan on CUDA worker @p worker
  * (codelet_zhb2st_chase.c): band AB (ldab = 2kd+1, read), d and e
- * (written), scratch vectors work (ldab n entries) and progress (nsweeps
- * int), and the reflectors to HOUS when @p hous is not NULL.
+ * (written), scratch vectors work (ldab n entries) and progress
+ * (startrd_zhb2st_chase_scratch_ints() int), and the reflectors to HOUS
+ * when @p hous is not NULL.
  */
 int startrd_task_zhb2st_chase(int worker, const startrd_bulge_plan_t *plan, char uplo, starpu_data_handle_t AB,
                               starpu_data_handle_t d, starpu_data_handle_t e, starpu_data_handle_t work,
                               starpu_data_handle_t progress, starpu_data_handle_t hous);
+
+/** Integers of the progress scratch of startrd_task_zhb2st_chase(). */
+int64_t startrd_zhb2st_chase_scratch_ints(const startrd_bulge_plan_t *plan);
 
 /** Most GPUs a bulge chase is split over. */
 #define STARTRD_ZHB2ST_MAX_GPUS 8

@@ -6,9 +6,11 @@
  * only the one entry the two blocks share (the corner, below), which that
  * kernel may publish as soon as it is final.  Sweeps go
  * to the blocks round robin, so hundreds of them advance together, each a
- * few kernels behind the previous one.  Waiting on another block is only
- * safe if that block runs: the grid never holds more blocks than fit on the
- * GPU at once.
+ * few kernels behind the previous one.  The last sweeps, fewer than would
+ * fill the GPU, run on two blocks each, one generating the reflectors and
+ * the other applying them to the diagonal blocks (run_reflectors()).
+ * Waiting on another block is only safe if that block runs: the grid never
+ * holds more blocks than fit on the GPU at once.
  *
  * The chase works on a copy of the band in lower storage (an upper band is
  * conjugated into it), so that the blocks a kernel touches are dense
@@ -60,7 +62,8 @@ struct band {
     int64_t nrefl;
     int64_t nsweeps;
     int *progress;         /* per sweep: 2 x kernels finished, + 1 once the
-                            * running kernel's corner is final */
+                            * running kernel's corner is final; paired, the
+                            * reflector block's */
     /* Split chase: this GPU's index and count, and every GPU's band copy,
      * counters and reflectors handed over (per sweep, v then tau: kd+1
      * entries); ab and progress are this GPU's.  ngpu = 1 otherwise. */
@@ -68,7 +71,23 @@ struct band {
     cuDoubleComplex *abs[STARTRD_CUDA_ZHB2ST_MAX_GPUS];
     int *progresses[STARTRD_CUDA_ZHB2ST_MAX_GPUS];
     cuDoubleComplex *hands[STARTRD_CUDA_ZHB2ST_MAX_GPUS];
+    /* Paired chase (run_reflectors() and run_diagonals() below): the
+     * diagonal block's counters, as progress, and per pair of blocks a ring
+     * of PAIR_SLOTS reflectors (v then tau, KD+1 entries each). */
+    int *progress_d;
+    cuDoubleComplex *slots;
+    int64_t paired_from;   /* the first sweep run paired, the ones before one block each */
+    bool single_early;     /* those release their corners early */
 };
+
+/* Reflectors a pair's reflector block may run ahead of its diagonal block,
+ * and most pairs a chase runs on. */
+constexpr int PAIR_SLOTS = 4;
+constexpr int64_t MAX_PAIRS = 128;
+
+/* Counters of a chase at the start of its scratch, rounded up so that the
+ * ring of reflectors after them is aligned. */
+__host__ __device__ constexpr int64_t counter_ints(int64_t nsweeps) { return (2 * nsweeps + 3) / 4 * 4; }
 
 /* The plan's index arithmetic (bulge_plan.c), on the device. */
 __device__ int64_t sweep_nkernels(const band &b, int64_t s)
@@ -149,6 +168,10 @@ __device__ double lapy3(double x, double y, double z)
     return w * sqrt((x / w) * (x / w) + (y / w) * (y / w) + (z / w) * (z / w));
 }
 
+/* What of a kernel's block was stored early, for a kernel of the next
+ * sweep that shares it. */
+enum class released { none, corner, column0 };
+
 /*
  * Kernel state of a block of KD x KD: W warps, RA = KD/32 rows and CB = KD/W
  * columns per thread.
@@ -178,20 +201,15 @@ struct chase_block {
     /* Entry (0, 0), held by thread 0. */
     __device__ bool corner(int a, int b) const { return row(a) == 0 && col(b) == 0; }
 
-    /* Entry (KD-1, KD-1): the last slot of the last thread, the last one
-     * that thread's row sums take. */
-    __device__ bool last(int a, int b) const { return a == RA - 1 && b == CB - 1 && lane == 31 && warp == W - 1; }
-
-    /* The block of the band at (i0, j0), zero where not held and, if
-     * @p skip_last, at entry (KD-1, KD-1).  L1 is bypassed: other blocks
-     * wrote these entries. */
-    __device__ void load(const band &bd, int64_t i0, int64_t j0, int rows, int cols, bool lower, bool skip_last)
+    /* The block of the band at (i0, j0), zero where not held.  L1 is
+     * bypassed: other blocks wrote these entries. */
+    __device__ void load(const band &bd, int64_t i0, int64_t j0, int rows, int cols, bool lower)
     {
 #pragma unroll
         for (int a = 0; a < RA; a++)
 #pragma unroll
             for (int b = 0; b < CB; b++)
-                c[a][b] = holds(a, b, rows, cols, lower) && !(skip_last && last(a, b))
+                c[a][b] = holds(a, b, rows, cols, lower)
                               ? __ldcg(bd.ab + (i0 + row(a)) + (j0 + col(b)) * bd.ld)
                               : zero();
     }
@@ -208,16 +226,17 @@ struct chase_block {
                 __stcg(ab + (i0 + row(a)) + j0 * ld, c[a][0]);
     }
 
-    /* Into the band at @p ab, without entry (0, 0) if @p released, stored
+    /* Into the band at @p ab, without what was stored and released
      * before. */
     __device__ void store(cuDoubleComplex *ab, int64_t ld, int64_t i0, int64_t j0, int rows, int cols, bool lower,
-                          bool released) const
+                          released rel) const
     {
 #pragma unroll
         for (int a = 0; a < RA; a++)
 #pragma unroll
             for (int b = 0; b < CB; b++)
-                if (holds(a, b, rows, cols, lower) && !(released && corner(a, b)))
+                if (holds(a, b, rows, cols, lower) && !(rel == released::corner && corner(a, b)) &&
+                    !(rel == released::column0 && col(b) == 0))
                     __stcg(ab + (i0 + row(a)) + (j0 + col(b)) * ld, c[a][b]);
     }
 };
@@ -322,12 +341,13 @@ __device__ double warp_zlarfg(int len, cuDoubleComplex (&xs)[RA], cuDoubleComple
     return beta;
 }
 
-/* What kernel m of sweep s waits for of kernel m+2 of sweep s-1, the
- * kernel it shares one entry with (its corner, below). */
-enum class corners {
-    finished,   /* the whole kernel finished */
-    released,   /* its corner released as soon as final (release_corner()) */
-    waited_late /* released, and waited for only where this kernel needs it (late_corner()) */
+/* How a chase's sweeps follow each other. */
+enum class schedule {
+    finished, /* one block a sweep, kernel m of sweep s after kernels m+1
+               * and m+2 of sweep s-1 finished (run()) */
+    paired    /* the last sweeps two blocks each (run_reflectors()), the
+               * first one block each, the kernels releasing early what the
+               * next sweep shares where the band says so */
 };
 
 /* Until *@p counter reaches @p need; at system scope where another GPU
@@ -347,12 +367,12 @@ __device__ void wait_for(int *counter, int need, bool system)
     }
 }
 
-template <int KD, int W, corners C, bool SPLIT>
+template <int KD, int W, schedule C, bool SPLIT>
 class sweep_runner {
-    static constexpr bool EARLY = C != corners::finished;
+    static constexpr bool PAIRED = C == schedule::paired;
     /* A split chase's kernels finish before the next sweep's start: a
      * corner released early would have to reach the other copies too. */
-    static_assert(!(SPLIT && EARLY), "split chases wait for finished kernels");
+    static_assert(!(SPLIT && PAIRED), "split chases wait for finished kernels");
     using blk_t = chase_block<KD, W>;
     static constexpr int RA = blk_t::RA, CB = blk_t::CB;
     /* Lanes that share one of the 2 CB sums of column_sums(). */
@@ -361,8 +381,13 @@ class sweep_runner {
     const band &bd;
     chase_shared<KD, W> &sh;
     blk_t blk;
-    int64_t s, m;   /* the sweep and its running kernel */
-    bool late;      /* kernel m waits for the corner of kernel m+2 of sweep s-1 in late_corner() */
+    int64_t s, m;   /* the sweep and its running kernel (paired: of this block's) */
+    int *own;       /* the counter this block publishes its progress on */
+    bool handing = false; /* paired: this block hands its reflectors to the diagonal block */
+    /* Kernels release their corners early (release_corner()); what a
+     * diagonal kernel releases (its first column in run_diagonals()). */
+    bool early;
+    released diag_rel;
     /* Split: the other GPUs kernel m writes to, or -1: the one that owns
      * its window's first column next sweep, the one that owns its other
      * columns then (written after the window's last kernel), and the one
@@ -371,7 +396,8 @@ class sweep_runner {
 
 public:
     __device__ sweep_runner(const band &b, chase_shared<KD, W> &shared, int64_t sweep)
-        : bd(b), sh(shared), s(sweep)
+        : bd(b), sh(shared), s(sweep), own(b.progress + sweep), early(PAIRED && b.single_early),
+          diag_rel(early ? released::corner : released::none)
     {
         blk.lane = threadIdx.x & 31;
         blk.warp = threadIdx.x >> 5;
@@ -404,25 +430,16 @@ public:
      */
     __device__ void release_corner(int64_t i, int64_t j, cuDoubleComplex x) const
     {
-        cuda::atomic_ref<int, cuda::thread_scope_device> progress(bd.progress[s]);
-
         __stcg(bd.ab + i + j * bd.ld, x);
-        progress.store(2 * (int)m + 1, cuda::memory_order_release);
+        release_half();
     }
 
-    /*
-     * The thread holding entry (KD-1, KD-1) of a whole block, where kernel
-     * m+2 of sweep s-1 shares it as its corner: the rest of this kernel
-     * started once kernel m+1 had finished, and only this thread waits for
-     * the corner, after its other products: the chain from sweep to sweep
-     * loses the load and the first products.  The entry is the last its
-     * row sum takes, so the arithmetic is unchanged.  Launched only with
-     * kd = KD, where that entry is the last thread's last slot.
-     */
-    __device__ cuDoubleComplex late_corner(int64_t i, int64_t j) const
+    /* What the running kernel shares with the next sweep is stored: the
+     * odd count between two kernels finished.  Thread 0, or lane 0 of a
+     * warp after the warp's stores and __syncwarp(). */
+    __device__ void release_half() const
     {
-        wait_previous(2 * (int)(m + 2) + 1);
-        return __ldcg(bd.ab + i + j * bd.ld);
+        cuda::atomic_ref<int, cuda::thread_scope_device>(*own).store(2 * (int)m + 1, cuda::memory_order_release);
     }
 
     /* Until sweep s-1's progress reaches @p need, published by another GPU
@@ -434,9 +451,9 @@ public:
 
     /* The block to the band, its first column to the GPU that owns it
      * next sweep. */
-    __device__ void store(int64_t i0, int64_t j0, int rows, int cols, bool lower, bool released) const
+    __device__ void store(int64_t i0, int64_t j0, int rows, int cols, bool lower, released rel) const
     {
-        blk.store(bd.ab, bd.ld, i0, j0, rows, cols, lower, released);
+        blk.store(bd.ab, bd.ld, i0, j0, rows, cols, lower, rel);
         if (SPLIT && col0_to >= 0)
             blk.store_column0(bd.abs[col0_to], bd.ld, i0, j0, rows, cols, lower);
     }
@@ -495,7 +512,7 @@ public:
                         .store(v, cuda::memory_order_release);
             return;
         }
-        cuda::atomic_ref<int, cuda::thread_scope_device>(bd.progress[s]).store(v, cuda::memory_order_release);
+        cuda::atomic_ref<int, cuda::thread_scope_device>(*own).store(v, cuda::memory_order_release);
     }
 
     /* Warp 0: v, tau to shared memory. */
@@ -506,6 +523,41 @@ public:
             sh.v[blk.row(a)] = vs[a];
         if (blk.lane == 0)
             sh.tau = tau;
+    }
+
+    /* Paired: slot j of this pair's ring of reflectors. */
+    __device__ cuDoubleComplex *pair_slot(int64_t j) const
+    {
+        return bd.slots + ((int64_t)(blockIdx.x / 2) * PAIR_SLOTS + j % PAIR_SLOTS) * (KD + 1);
+    }
+
+    /* Paired, warp 0: reflector j (v, zero beyond its length, then tau) to
+     * the ring, where the diagonal block takes it (take_reflector()). */
+    __device__ void hand_to_diagonal(int64_t j, const cuDoubleComplex (&vs)[RA], cuDoubleComplex tau) const
+    {
+        cuDoubleComplex *slot = pair_slot(j);
+
+#pragma unroll
+        for (int a = 0; a < RA; a++)
+            __stcg(slot + blk.row(a), vs[a]);
+        if (blk.lane == 0)
+            __stcg(slot + KD, tau);
+    }
+
+    /* Paired, every thread: reflector j from the ring to shared memory. */
+    __device__ void take_reflector(int64_t j)
+    {
+        const cuDoubleComplex *slot = pair_slot(j);
+
+        for (int i = threadIdx.x; i <= KD; i += blockDim.x) {
+            cuDoubleComplex x = __ldcg(slot + i);
+
+            if (i < KD)
+                sh.v[i] = x;
+            else
+                sh.tau = x;
+        }
+        __syncthreads();
     }
 
     /* The sums over the warp's rows of its columns' q[b] (startrd_warp_sums):
@@ -554,12 +606,12 @@ public:
             /* The block stays as it is, where the next owner of its first
              * column may not have it. */
             if (SPLIT && col0_to >= 0) {
-                blk.load(bd, st, st, len, len, true, false);
+                blk.load(bd, st, st, len, len, true);
                 blk.store_column0(bd.abs[col0_to], bd.ld, st, st, len, len, true);
             }
             return;
         }
-        blk.load(bd, st, st, len, len, true, late);
+        blk.load(bd, st, st, len, len, true);
         /* y = A v from the lower triangle: (i, j), i > j, gives A_ij v_j to
          * y_i (a sum over columns) and conj(A_ij) v_i to y_j (over rows). */
         cuDoubleComplex q[CB];
@@ -576,7 +628,7 @@ public:
             for (int a = 0; a < RA; a++) {
                 int i = blk.row(a), j = blk.col(b);
 
-                if (blk_t::above(a, b) || (late && blk.last(a, b)))
+                if (blk_t::above(a, b))
                     continue;
                 if (i > j) {
                     p[a] = cuCadd(p[a], cuCmul(blk.c[a][b], vj));
@@ -591,10 +643,6 @@ public:
 
             if (blk.lane % SPAN == 0)
                 reinterpret_cast<double *>(sh.y)[2 * blk.col(blk.lane / SPAN / 2) + blk.lane / SPAN % 2] = sum;
-        }
-        if (late && blk.last(RA - 1, CB - 1)) {
-            blk.c[RA - 1][CB - 1] = late_corner(st + KD - 1, st + KD - 1);
-            p[RA - 1] = cuCadd(p[RA - 1], scale(blk.c[RA - 1][CB - 1].x, sh.v[KD - 1]));
         }
         sum_rows(p);
         /* w = y + alpha v, alpha = -1/2 g (y^H v). */
@@ -635,24 +683,47 @@ public:
         };
         cuDoubleComplex t1, t2;
 
-        if (EARLY && threadIdx.x == 0) {
+        if (diag_rel == released::corner && threadIdx.x == 0) {
             column(0, t1, t2);
             entry(0, 0, t1, t2);
             release_corner(st, st, blk.c[0][0]);
         }
+        /* Paired: column 0 is all that type-2 kernel m-1 of the next sweep
+         * shares with this block, and warp 0 holds it. */
+        if (PAIRED && diag_rel == released::column0 && blk.warp == 0) {
+            column(0, t1, t2);
+#pragma unroll
+            for (int a = 0; a < RA; a++)
+                entry(a, 0, t1, t2);
+            blk.store_column0(bd.ab, bd.ld, st, st, len, len, true);
+            __syncwarp();
+            if (blk.lane == 0)
+                release_half();
+        }
 #pragma unroll
         for (int b = 0; b < CB; b++) {
+            if (PAIRED && diag_rel == released::column0 && blk.col(b) == 0)
+                continue;
             column(b, t1, t2);
 #pragma unroll
             for (int a = 0; a < RA; a++)
-                if (!(EARLY && blk.corner(a, b)))
+                if (!(diag_rel == released::corner && blk.corner(a, b)))
                     entry(a, b, t1, t2);
         }
-        store(st, st, len, len, true, EARLY);
+        store(st, st, len, len, true, diag_rel);
     }
 
     /* Type 1: reflector 0 from column s, then the diagonal block. */
     __device__ void type1(int64_t st, int len)
+    {
+        first_reflector(st, len);
+        __syncthreads();
+        apply_diag(st, len);
+    }
+
+    /* Reflector 0 from column s, to shared memory (and, paired, to the
+     * diagonal block). */
+    __device__ void first_reflector(int64_t st, int len)
     {
         if (blk.warp == 0) {
             cuDoubleComplex xs[RA], tau;
@@ -669,9 +740,9 @@ public:
                     __stcg(bd.ab + base + blk.row(a), blk.row(a) == 0 ? make_cuDoubleComplex(beta, 0.0) : zero());
             publish(xs, tau);
             keep(0, len, xs, tau);
+            if (PAIRED && handing)
+                hand_to_diagonal(0, xs, tau);
         }
-        __syncthreads();
-        apply_diag(st, len);
     }
 
     /*
@@ -687,18 +758,13 @@ public:
         cuDoubleComplex tau = sh.tau;
         cuDoubleComplex p[RA];
 
-        blk.load(bd, j1, st, lm, kd, false, late);
+        blk.load(bd, j1, st, lm, kd, false);
 #pragma unroll
         for (int a = 0; a < RA; a++) {
             p[a] = zero();
 #pragma unroll
             for (int b = 0; b < CB; b++)
-                if (!(late && blk.last(a, b)))
-                    p[a] = cuCadd(p[a], cuCmul(blk.c[a][b], sh.v[blk.col(b)]));
-        }
-        if (late && blk.last(RA - 1, CB - 1)) {
-            blk.c[RA - 1][CB - 1] = late_corner(j1 + KD - 1, st + KD - 1);
-            p[RA - 1] = cuCadd(p[RA - 1], cuCmul(blk.c[RA - 1][CB - 1], sh.v[KD - 1]));
+                p[a] = cuCadd(p[a], cuCmul(blk.c[a][b], sh.v[blk.col(b)]));
         }
         for (int i = threadIdx.x; i < KD; i += blockDim.x)
             sh.y[i] = zero();
@@ -724,7 +790,11 @@ public:
 #pragma unroll
             for (int a = 0; a < RA; a++)
                 blk.c[a][0] = blk.row(a) == 0 ? make_cuDoubleComplex(beta, 0.0) : zero();
-            if (EARLY && blk.lane == 0)
+            if (PAIRED && handing) {
+                hand_to_diagonal(j, xs, taun);
+                __syncwarp();
+            }
+            if (early && blk.lane == 0)
                 release_corner(j1, st, blk.c[0][0]);
             publish(xs, taun);
             keep(j, lm, xs, taun);
@@ -757,7 +827,111 @@ public:
             for (int a = 0; a < RA; a++)
                 blk.c[a][b] = cuCsub(blk.c[a][b], cuCmul(vr[a], zb));
         }
-        store(j1, st, lm, kd, false, EARLY);
+        store(j1, st, lm, kd, false, early ? released::corner : released::none);
+    }
+
+    /* Paired: the counts sweep @p t's reflector and diagonal blocks end
+     * with. */
+    __device__ void paired_ends(int64_t t, int &end_r, int &end_d) const
+    {
+        const int64_t K = sweep_nkernels(bd, t);
+
+        end_r = 2 * (int)(K / 2 + 1);
+        end_d = 2 * (int)((K + 1) / 2);
+    }
+
+    /* Paired, thread 0: until sweep s-1's reflector block has published
+     * @p need_r and its diagonal block @p need_d, or, where that sweep ran
+     * on one block, until it has published @p need_one; or it finished. */
+    __device__ void wait_paired_previous(int need_r, int need_d, int need_one) const
+    {
+        int end_r, end_d;
+
+        if (s == 0)
+            return;
+        if (s - 1 < bd.paired_from) {
+            wait_for(bd.progress + s - 1, min(need_one, 2 * (int)sweep_nkernels(bd, s - 1)), false);
+            return;
+        }
+        paired_ends(s - 1, end_r, end_d);
+        wait_for(bd.progress + s - 1, min(need_r, end_r), false);
+        wait_for(bd.progress_d + s - 1, min(need_d, end_d), false);
+    }
+
+    /*
+     * Paired chase: two blocks run sweep s.  This one generates the
+     * reflectors: its kernel 0 that of column s (type 1's first half),
+     * kernel J+1 the plan's type-2 kernel 2J+1, each handing the reflector
+     * it makes to the other block (run_diagonals()), which applies it to
+     * the diagonal blocks.  Type-2 kernel 2J+1 and diagonal kernel 2J touch
+     * disjoint blocks and need only reflector J, so they run together: a
+     * sweep trails the one before by a type-2 kernel and the next one's
+     * ZLARFG, not by a diagonal kernel, a type-2 kernel and that.  Of sweep
+     * s-1, kernel m waits for this block's kernel m finished and kernel
+     * m+1's corner, and for the first column of diagonal kernel m (the
+     * plan's kernels m+1 and m+2 of that sweep, released early).
+     * @p prev is the pair's previous sweep, or -1.
+     */
+    __device__ void run_reflectors(int64_t prev)
+    {
+        const int64_t K = sweep_nkernels(bd, s);
+
+        handing = early = true;
+        diag_rel = released::corner;
+        for (m = 0; m <= K / 2; m++) {
+            if (threadIdx.x == 0) {
+                /* One block a sweep: the plan's kernel 2m (whose column 0
+                 * is released with its corner) finished and 2m+1's corner. */
+                wait_paired_previous(2 * (int)m + 3, 2 * (int)m + 1, 4 * (int)m + 3 + !bd.single_early);
+                /* The ring slot about to be written is free once the
+                 * diagonal block has finished with the reflector in it. */
+                if (m >= PAIR_SLOTS) {
+                    wait_for(bd.progress_d + s, 2 * (int)(m - PAIR_SLOTS + 1), false);
+                } else if (m == 0 && prev >= 0) {
+                    int end_r, end_d;
+
+                    paired_ends(prev, end_r, end_d);
+                    wait_for(bd.progress_d + prev, end_d, false);
+                }
+            }
+            __syncthreads();
+            if (m == 0)
+                first_reflector(s + 1, (int)min(bd.kd, bd.n - s - 1));
+            else
+                type2(s + 1 + (m - 1) * bd.kd, m);
+            __syncthreads();
+            if (threadIdx.x == 0)
+                finish();
+        }
+    }
+
+    /* Paired: the diagonal kernels 2J of sweep s, kernel J of this block,
+     * each once reflector J is out and, of sweep s-1, type-2 kernel 2J+1
+     * finished, diagonal kernel 2J finished and 2J+2's first column
+     * released. */
+    __device__ void run_diagonals()
+    {
+        const int64_t K = sweep_nkernels(bd, s);
+
+        own = bd.progress_d + s;
+        early = true;
+        diag_rel = released::column0;
+        for (m = 0; m < (K + 1) / 2; m++) {
+            const int64_t st = s + 1 + m * bd.kd;
+
+            if (threadIdx.x == 0) {
+                wait_for(bd.progress + s, 2 * (int)m + 1, false);
+                /* One block a sweep: the plan's kernel 2m+1 finished and
+                 * 2m+2's corner. */
+                wait_paired_previous(2 * (int)m + 4, 2 * (int)m + 3, 4 * (int)m + 5 + !bd.single_early);
+            }
+            __syncthreads();
+            take_reflector(m);
+            apply_diag(st, (int)min(bd.kd, bd.n - st));
+            __syncthreads();
+            if (threadIdx.x == 0)
+                finish();
+        }
     }
 
     __device__ void run()
@@ -783,16 +957,11 @@ public:
                 if (m == m_begin && m > 0 && threadIdx.x == 0)
                     wait_for(bd.progress + s, 2 * (int)m, true);
             }
-            /* Kernel m+2 of sweep s-1, when it exists, shares entry
-             * (kd-1, kd-1) of this kernel's block, a whole one. */
-            late = C == corners::waited_late && m + 2 < Kprev;
             if (s > 0 && threadIdx.x == 0) {
-                /* Kernel m+1 finished, and m+2's corner final unless
-                 * late_corner() waits for it (or m+2 finished); a short
-                 * sweep before this one finished. */
+                /* Kernel m+1 finished, and m+2's corner final (or m+2
+                 * finished); a short sweep before this one finished. */
                 int need = m + 2 >= Kprev ? 2 * (int)Kprev
-                         : late           ? 2 * (int)(m + 2)
-                         : EARLY          ? 2 * (int)(m + 2) + 1
+                         : early          ? 2 * (int)(m + 2) + 1
                                           : 2 * (int)(m + 3);
 
                 wait_previous(need, remote);
@@ -826,16 +995,36 @@ public:
 
 /* MINB blocks per SM at least: enough sweeps in flight for the registers
  * a block's tile takes. */
-template <int KD, int W, int MINB, corners C, bool SPLIT = false>
+template <int KD, int W, int MINB, schedule C, bool SPLIT = false>
 __global__ void __launch_bounds__(32 * W, MINB) zhb2st_chase_kernel(band bd)
 {
     __shared__ chase_shared<KD, W> sh;
 
-    for (int64_t s = blockIdx.x; s < bd.nsweeps; s += gridDim.x) {
-        sweep_runner<KD, W, C, SPLIT> r(bd, sh, s);
+    if constexpr (C == schedule::paired) {
+        const int64_t pairs = gridDim.x / 2, first = bd.paired_from;
 
-        r.run();
-        __syncthreads();
+        for (int64_t s = blockIdx.x; s < first; s += gridDim.x) {
+            sweep_runner<KD, W, C, SPLIT> r(bd, sh, s);
+
+            r.run();
+            __syncthreads();
+        }
+        for (int64_t s = first + blockIdx.x / 2; s < bd.nsweeps; s += pairs) {
+            sweep_runner<KD, W, C, SPLIT> r(bd, sh, s);
+
+            if (blockIdx.x % 2 == 0)
+                r.run_reflectors(s - pairs >= first ? s - pairs : -1);
+            else
+                r.run_diagonals();
+            __syncthreads();
+        }
+    } else {
+        for (int64_t s = blockIdx.x; s < bd.nsweeps; s += gridDim.x) {
+            sweep_runner<KD, W, C, SPLIT> r(bd, sh, s);
+
+            r.run();
+            __syncthreads();
+        }
     }
 }
 
@@ -865,7 +1054,7 @@ __global__ void tridiag_kernel(int64_t n, int64_t ldab, const cuDoubleComplex *a
 }
 
 /* How many blocks of the chase kernel the GPU holds at once. */
-template <int KD, int W, int MINB, corners C, bool SPLIT = false>
+template <int KD, int W, int MINB, schedule C, bool SPLIT = false>
 cudaError_t resident_blocks(int64_t *resident)
 {
     int device, nsm, per_sm;
@@ -884,15 +1073,17 @@ cudaError_t resident_blocks(int64_t *resident)
 
 /* On at most @p resident blocks, those of this kernel the GPU holds at
  * once: a block may wait for any other. */
-template <int KD, int W, int MINB, corners C, bool SPLIT = false>
+template <int KD, int W, int MINB, schedule C, bool SPLIT = false>
 cudaError_t launch_chase_on(const band &bd, int64_t resident, cudaStream_t stream)
 {
-    zhb2st_chase_kernel<KD, W, MINB, C, SPLIT>
-        <<<(unsigned)(resident < bd.nsweeps ? resident : bd.nsweeps), 32 * W, 0, stream>>>(bd);
+    const int64_t blocks = C == schedule::paired ? 2 * min(min(resident / 2, bd.nsweeps), MAX_PAIRS)
+                                                : min(resident, bd.nsweeps);
+
+    zhb2st_chase_kernel<KD, W, MINB, C, SPLIT><<<(unsigned)blocks, 32 * W, 0, stream>>>(bd);
     return cudaGetLastError();
 }
 
-template <int KD, int W, int MINB, corners C, bool SPLIT = false>
+template <int KD, int W, int MINB, schedule C, bool SPLIT = false>
 cudaError_t launch_chase(const band &bd, cudaStream_t stream)
 {
     int64_t resident;
@@ -902,42 +1093,51 @@ cudaError_t launch_chase(const band &bd, cudaStream_t stream)
 }
 
 /*
- * Corners released early shorten the chain from sweep to sweep and cost
- * each kernel a little, so they pay where the chain bounds the chase: while
- * the sweeps that could run at once (about 2n / 3kd) are at most twice the
- * blocks the GPU holds.  The chase alone on one H200, against the kernels
- * without: kd = 64, n = 8192 / 16384 / 32768, 1.067 / 1.031 / 0.976x as
- * fast; kd = 128, n = 3000 and 4097, 1.22x; kd = 32 (four blocks a
- * multiprocessor), n = 8192 and 16384, 0.98x, so never there.  Waiting for
- * them late takes a little more from each kernel and pays only where those
- * sweeps are fewer than the blocks: kd = 64, against released corners
- * waited for at the start, n = 8192 / 12288 1.050 / 1.027x as fast, 16384
- * and 24576 0.99 and 0.96x; kd = 128, n = 4097 and 8192, 1.06 and 1.04x.
+ * The sweeps within kd x (the blocks the GPU holds) rows of the end run
+ * paired: from there on fewer sweeps could run at once than the GPU holds
+ * blocks, and the chain from sweep to sweep, which pairs shorten by about
+ * a third, bounds the chase.  The sweeps before are long enough to fill the
+ * GPU one block each, where a second block would idle beside the first.
+ * Their corners are released early while the sweeps that could run at once
+ * (about 2n / 3kd) are at most twice the blocks, as the kernels' fences
+ * cost more than the chain saves beyond: one H200 before pairs, kd = 64,
+ * released against finished n = 8192 / 16384 / 32768 1.067 / 1.031 /
+ * 0.976x as fast.  With pairs against without (the best of released
+ * corners, finished kernels and the last corner waited for late), two
+ * rounds in one run, `startrd-stage2 --nb NB --gpus 1 --host-max 0`:
+ * kd = 64, n = 8192 / 16384 / 32768 / 49152, 0.084 / 0.202 / 0.650 / 1.399 s
+ * against 0.102 / 0.221 / 0.678 / 1.415; kd = 48 0.084 / 0.218 / 0.736
+ * against 0.100 / 0.231 / 0.740; kd = 128 0.308 / 0.745 / 2.469 against
+ * 0.370 / 0.862 / 2.434.  The paired rows, kd = 64 (kd x 132 = 8448
+ * here): 6000 / 8000 / 10000 / 12000 / 14000 gave n = 16384 0.205 / 0.201 /
+ * 0.202 / 0.208 / 0.217 s and 32768 0.666 / 0.657 / 0.656 / 0.664 / 0.673.
  */
 template <int KD, int W>
 cudaError_t launch_chase_by_chain(const band &bd, cudaStream_t stream)
 {
     int64_t resident;
-    cudaError_t err = resident_blocks<KD, W, 1, corners::released>(&resident);
+    cudaError_t err = resident_blocks<KD, W, 1, schedule::paired>(&resident);
 
     if (err != cudaSuccess)
         return err;
-    if (bd.n > 3 * bd.kd * resident)
-        return launch_chase<KD, W, 1, corners::finished>(bd, stream);
-    if (bd.kd == KD && 2 * bd.n <= 3 * bd.kd * resident)
-        return launch_chase<KD, W, 1, corners::waited_late>(bd, stream);
-    return launch_chase_on<KD, W, 1, corners::released>(bd, resident, stream);
+    if (resident < 2)
+        return launch_chase<KD, W, 1, schedule::finished>(bd, stream);
+    band b = bd;
+
+    b.paired_from = max(bd.n - bd.kd * resident, (int64_t)0);
+    b.single_early = bd.n <= 3 * bd.kd * resident;
+    return launch_chase_on<KD, W, 1, schedule::paired>(b, resident, stream);
 }
 
 /* The working lower band from the user's, and the counters zeroed. */
 cudaError_t prepare(char uplo, int64_t n, int64_t kd, const cuDoubleComplex *AB, cuDoubleComplex *work,
-                    int *progress, int64_t nsweeps, cudaStream_t stream)
+                    int *progress, int64_t nsweeps, int64_t counters, cudaStream_t stream)
 {
     band_to_lower_kernel<<<(unsigned)n, 128, 0, stream>>>(uplo, n, kd, AB, work);
     cudaError_t err = cudaGetLastError();
 
     if (err == cudaSuccess && nsweeps > 0)
-        err = cudaMemsetAsync(progress, 0, (size_t)nsweeps * sizeof *progress, stream);
+        err = cudaMemsetAsync(progress, 0, (size_t)counters * sizeof *progress, stream);
     return err;
 }
 
@@ -959,18 +1159,25 @@ bool split_valid(const startrd_cuda_zhb2st_split_t *split, int gpu, int64_t n, i
 
 } // namespace
 
+extern "C" int64_t startrd_cuda_zhb2st_scratch_ints(int64_t nsweeps)
+{
+    return counter_ints(nsweeps) +
+           MAX_PAIRS * PAIR_SLOTS * (STARTRD_CUDA_ZHB2ST_MAX_KD + 1) * (int64_t)(sizeof(cuDoubleComplex) / sizeof(int));
+}
+
 extern "C" cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, const cuDoubleComplex *AB,
                                            cuDoubleComplex *work, int *progress, int64_t nsweeps,
                                            cuDoubleComplex *hous, int64_t nrefl, double *d, double *e,
                                            cudaStream_t stream)
 {
     const int64_t ldab = 2 * kd + 1;
-    band bd = {work, n, kd, ldab - 1, hous, nrefl, nsweeps, progress, 0, 1, {work}, {progress}};
+    band bd = {work, n, kd, ldab - 1, hous, nrefl, nsweeps, progress, 0, 1, {work}, {progress}, {},
+               progress + nsweeps, reinterpret_cast<cuDoubleComplex *>(progress + counter_ints(nsweeps))};
     cudaError_t err;
 
     if (kd < 1 || kd > STARTRD_CUDA_ZHB2ST_MAX_KD || n < 1)
         return cudaErrorInvalidValue;
-    if ((err = prepare(uplo, n, kd, AB, work, progress, nsweeps, stream)) != cudaSuccess)
+    if ((err = prepare(uplo, n, kd, AB, work, progress, nsweeps, 2 * nsweeps, stream)) != cudaSuccess)
         return err;
     if (nsweeps > 0) {
         if (hous != nullptr &&
@@ -984,7 +1191,7 @@ extern "C" cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, con
          * 0.250, 0.727 s against 0.165, 0.351, 0.938), since a sweep's kernels
          * follow each other on the chain and more threads shorten each; eight
          * with three blocks per SM spill. */
-        err = kd <= 32 ? launch_chase<32, 8, 4, corners::finished>(bd, stream)
+        err = kd <= 32 ? launch_chase<32, 8, 4, schedule::finished>(bd, stream)
             : kd <= 64 ? launch_chase_by_chain<64, 16>(bd, stream)
                        : launch_chase_by_chain<128, 16>(bd, stream);
         if (err != cudaSuccess)
@@ -1011,7 +1218,7 @@ extern "C" cudaError_t startrd_cuda_zhb2st_split_prepare(const startrd_cuda_zhb2
         else if (err != cudaSuccess)
             return err;
     }
-    return prepare(uplo, n, kd, AB, split->work[gpu], split->progress[gpu], nsweeps, stream);
+    return prepare(uplo, n, kd, AB, split->work[gpu], split->progress[gpu], nsweeps, nsweeps, stream);
 }
 
 extern "C" cudaError_t startrd_cuda_zhb2st_split_chase(const startrd_cuda_zhb2st_split_t *split, int gpu, int64_t n,
@@ -1033,9 +1240,9 @@ extern "C" cudaError_t startrd_cuda_zhb2st_split_chase(const startrd_cuda_zhb2st
     /* The tile sizes of startrd_cuda_zhb2st(), every kernel finished
      * before the next sweep's waits on it. */
     if (nsweeps > 0)
-        err = kd <= 32 ? launch_chase<32, 8, 4, corners::finished, true>(bd, stream)
-            : kd <= 64 ? launch_chase<64, 16, 1, corners::finished, true>(bd, stream)
-                       : launch_chase<128, 16, 1, corners::finished, true>(bd, stream);
+        err = kd <= 32 ? launch_chase<32, 8, 4, schedule::finished, true>(bd, stream)
+            : kd <= 64 ? launch_chase<64, 16, 1, schedule::finished, true>(bd, stream)
+                       : launch_chase<128, 16, 1, schedule::finished, true>(bd, stream);
     if (err != cudaSuccess || gpu > 0)
         return err;
     return launch_tridiag(n, ldab, split->work[0], d, e, stream);

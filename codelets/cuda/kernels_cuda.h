@@ -87,11 +87,16 @@ int64_t startrd_cuda_zgeqr2_panel_scratch(int64_t nb, int nblocks);
  * current GPU, queued on @p stream.  AB is the n x n Hermitian band of
  * bandwidth kd, 1 <= kd <= STARTRD_CUDA_ZHB2ST_MAX_KD, in the layout of
  * kernels_stage2.h for @p uplo (ldab = 2kd+1), read only; the chase runs on
- * @p work (ldab x n entries).  @p progress holds nsweeps integers of scratch.
+ * @p work (ldab x n entries).  @p progress holds
+ * startrd_cuda_zhb2st_scratch_ints(nsweeps) integers of scratch.
  * When @p hous is not NULL it receives the reflectors in the VECT = 'V'
  * layout of bulge_plan.h (nrefl (kd+1) entries, zero where not written).
  * d (n) and e (n-1) receive the tridiagonal.
  */
+/** Integers of the scratch startrd_cuda_zhb2st() takes: the chase's
+ *  counters and what its blocks hand each other. */
+int64_t startrd_cuda_zhb2st_scratch_ints(int64_t nsweeps);
+
 cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, const cuDoubleComplex *AB,
                                 cuDoubleComplex *work, int *progress, int64_t nsweeps,
                                 cuDoubleComplex *hous, int64_t nrefl, double *d, double *e,
