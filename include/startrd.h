@@ -84,7 +84,7 @@ typedef struct startrd_options {
                                         sets the default. */
     int stage2_ngpu;        /**< GPUs the bulge chase is split over, at most the reduction's and 8,
                                  for VECT = 'N' (with 'V' it runs on one): 0 chooses (all of them
-                                 from n = 32768 on, 65536 for nb < 64, where the chase is bound by
+                                 from n = 49152 on, 65536 for nb < 64, where the chase is bound by
                                  how many kernels one GPU holds; one below); $STARTRD_STAGE2_NGPU
                                  sets the default. */
     int stage1_ngpu;        /**< GPUs stage 1 spreads the matrix over, at most the reduction's: 0

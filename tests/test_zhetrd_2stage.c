@@ -263,7 +263,7 @@ static int doc_stage1_gpus(int64_t n, int ngpu)
 }
 
 /* The chase's documented GPUs in a call with @p ngpu: the first alone at
- * these orders (a split starts at n = 32768), none without GPUs or with no
+ * these orders (a split starts at n = 49152), none without GPUs or with no
  * band to chase (n = 1). */
 static int doc_stage2_gpus(int64_t n, int ngpu)
 {

@@ -480,12 +480,15 @@ int startrd_context_stage1_gpus(const startrd_context_t *ctx, int64_t n, int ngp
  * sweeps that could run at once.  The chase alone on two H200
  * (startrd-stage2 --gpus 1,2), kd = 64: n = 16384 0.221 s on one GPU, 0.323
  * split; 32768 0.675 and 0.645; 49152 1.406 and 1.073; 65536 2.458 and
- * 1.670; kd = 32: 32768 0.379 and 0.502, 65536 1.229 and 1.109. */
+ * 1.670; kd = 32: 32768 0.379 and 0.502, 65536 1.229 and 1.109.  With the
+ * last sweeps on two blocks each (one GPU only), kd = 64: on an H200
+ * 32768 0.650 s, 49152 1.399; on two H100 32768 0.660 and 0.819 split,
+ * 40960 0.994 and 1.025, 49152 1.405 and 1.267. */
 int startrd_context_stage2_gpus(const startrd_context_t *ctx, int64_t n, int64_t kd, int ngpu)
 {
     if (ctx->opt.stage2 != STARTRD_STAGE2_AUTO)
         return 0;
-    return stage_gpus(ngpu, ctx->opt.stage2_ngpu, n >= (kd >= 64 ? 32768 : 65536));
+    return stage_gpus(ngpu, ctx->opt.stage2_ngpu, n >= (kd >= 64 ? 49152 : 65536));
 }
 
 /* Measured with startrd-bench --allreduce (stage-1 seconds, H200s linked by
