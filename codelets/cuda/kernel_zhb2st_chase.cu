@@ -880,8 +880,9 @@ public:
         diag_rel = released::corner;
         for (m = 0; m <= K / 2; m++) {
             if (threadIdx.x == 0) {
-                /* One block a sweep: the plan's kernel 2m (whose column 0
-                 * is released with its corner) finished and 2m+1's corner. */
+                /* One block a sweep: the plan's kernel 2m finished (its
+                 * first column with it) and 2m+1's corner, or 2m+1
+                 * finished where corners wait for their kernel. */
                 wait_paired_previous(2 * (int)m + 3, 2 * (int)m + 1, 4 * (int)m + 3 + !bd.single_early);
                 /* The ring slot about to be written is free once the
                  * diagonal block has finished with the reflector in it. */
@@ -922,7 +923,7 @@ public:
             if (threadIdx.x == 0) {
                 wait_for(bd.progress + s, 2 * (int)m + 1, false);
                 /* One block a sweep: the plan's kernel 2m+1 finished and
-                 * 2m+2's corner. */
+                 * 2m+2's corner, or 2m+2 finished. */
                 wait_paired_previous(2 * (int)m + 4, 2 * (int)m + 3, 4 * (int)m + 5 + !bd.single_early);
             }
             __syncthreads();
@@ -1161,8 +1162,9 @@ bool split_valid(const startrd_cuda_zhb2st_split_t *split, int gpu, int64_t n, i
 
 extern "C" int64_t startrd_cuda_zhb2st_scratch_ints(int64_t nsweeps)
 {
-    return counter_ints(nsweeps) +
-           MAX_PAIRS * PAIR_SLOTS * (STARTRD_CUDA_ZHB2ST_MAX_KD + 1) * (int64_t)(sizeof(cuDoubleComplex) / sizeof(int));
+    const int64_t ints_per_entry = sizeof(cuDoubleComplex) / sizeof(int);
+
+    return counter_ints(nsweeps) + MAX_PAIRS * PAIR_SLOTS * (STARTRD_CUDA_ZHB2ST_MAX_KD + 1) * ints_per_entry;
 }
 
 extern "C" cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, const cuDoubleComplex *AB,

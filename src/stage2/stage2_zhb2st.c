@@ -83,7 +83,8 @@ static int zhb2st_on_gpu(const startrd_bulge_plan_t *plan, char uplo, const doub
     starpu_vector_data_register(&hd, STARPU_MAIN_RAM, (uintptr_t)d, (uint32_t)n, sizeof *d);
     starpu_vector_data_register(&he, STARPU_MAIN_RAM, (uintptr_t)e, (uint32_t)(n - 1), sizeof *e);
     starpu_vector_data_register(&hwork, -1, 0, (uint32_t)(ldab * n), sizeof *AB);
-    starpu_vector_data_register(&hprogress, -1, 0, (uint32_t)startrd_zhb2st_chase_scratch_ints(plan), sizeof(int));
+    starpu_vector_data_register(&hprogress, -1, 0, (uint32_t)startrd_zhb2st_chase_scratch_ints(plan),
+                                sizeof(int));
     if (plan->vect == 'V')
         starpu_vector_data_register(&hhous, STARPU_MAIN_RAM, (uintptr_t)hous,
                                     (uint32_t)startrd_bulge_lhous(plan), sizeof *hous);
