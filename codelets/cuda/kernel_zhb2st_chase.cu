@@ -877,7 +877,6 @@ public:
         const int64_t K = sweep_nkernels(bd, s);
 
         handing = early = true;
-        diag_rel = released::corner;
         for (m = 0; m <= K / 2; m++) {
             if (threadIdx.x == 0) {
                 /* One block a sweep: the plan's kernel 2m finished (its
