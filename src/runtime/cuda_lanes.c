@@ -101,10 +101,13 @@ static int create(void)
     w->created = 1;
     if (panel_sms <= 0 || (st = startrd_cuda_green_get(panel_sms, &green, &nsm)) == 1)
         return 0;
-    if (st == 0 && create_lanes(&w->narrow, STARTRD_CUDA_NARROW_LANES, 0, green) == 0)
-        return 0;
-    startrd_error("CUDA worker %d: no lanes on %u multiprocessors", starpu_worker_get_id_check(), nsm);
-    return -1;
+    /* Narrow lanes only let the panel run beside the update; without them
+     * (a driver or a GPU partition that refuses the share) the update takes
+     * the wide lanes, as on GPUs too small to spare the panel's share. */
+    if (st != 0 || create_lanes(&w->narrow, STARTRD_CUDA_NARROW_LANES, 0, green) != 0)
+        startrd_error("CUDA worker %d: no lanes on %u of the multiprocessors; the update will use all of them",
+                      starpu_worker_get_id_check(), nsm);
+    return 0;
 }
 
 int startrd_cuda_lanes_open(int keep_free)

@@ -49,7 +49,8 @@ int startrd_cuda_join(const startrd_cuda_lanes_t *lanes);
 
 /** Create the lanes of every CUDA worker (nothing without CUDA), and
  *  narrow lanes that leave @p panel_sms multiprocessors of each GPU free
- *  where @p panel_sms > 0 and the driver has green contexts.
+ *  where @p panel_sms > 0 and the driver has green contexts (a worker
+ *  whose narrow lanes fail goes on without them, reported).
  *  0 or STARTRD_ERR_RUNTIME (reported). */
 int startrd_cuda_lanes_open(int panel_sms);
 
