@@ -1000,29 +1000,25 @@ __global__ void __launch_bounds__(32 * W, MINB) zhb2st_chase_kernel(band bd)
 {
     __shared__ chase_shared<KD, W> sh;
 
+    /* Paired: the sweeps before the first paired one run one block each. */
+    const int64_t singles = C == schedule::paired ? bd.paired_from : bd.nsweeps;
+
+    for (int64_t s = blockIdx.x; s < singles; s += gridDim.x) {
+        sweep_runner<KD, W, C, SPLIT> r(bd, sh, s);
+
+        r.run();
+        __syncthreads();
+    }
     if constexpr (C == schedule::paired) {
-        const int64_t pairs = gridDim.x / 2, first = bd.paired_from;
+        const int64_t pairs = gridDim.x / 2;
 
-        for (int64_t s = blockIdx.x; s < first; s += gridDim.x) {
-            sweep_runner<KD, W, C, SPLIT> r(bd, sh, s);
-
-            r.run();
-            __syncthreads();
-        }
-        for (int64_t s = first + blockIdx.x / 2; s < bd.nsweeps; s += pairs) {
+        for (int64_t s = singles + blockIdx.x / 2; s < bd.nsweeps; s += pairs) {
             sweep_runner<KD, W, C, SPLIT> r(bd, sh, s);
 
             if (blockIdx.x % 2 == 0)
-                r.run_reflectors(s - pairs >= first ? s - pairs : -1);
+                r.run_reflectors(s - pairs >= singles ? s - pairs : -1);
             else
                 r.run_diagonals();
-            __syncthreads();
-        }
-    } else {
-        for (int64_t s = blockIdx.x; s < bd.nsweeps; s += gridDim.x) {
-            sweep_runner<KD, W, C, SPLIT> r(bd, sh, s);
-
-            r.run();
             __syncthreads();
         }
     }

@@ -82,6 +82,10 @@ int64_t startrd_cuda_zgeqr2_panel_scratch(int64_t nb, int nblocks);
 /** Largest bandwidth startrd_cuda_zhb2st() handles. */
 #define STARTRD_CUDA_ZHB2ST_MAX_KD 128
 
+/** Integers of the scratch startrd_cuda_zhb2st() takes: the chase's
+ *  counters and what its blocks hand each other. */
+int64_t startrd_cuda_zhb2st_scratch_ints(int64_t nsweeps);
+
 /**
  * The whole bulge chase of bulge_plan.h (band -> real tridiagonal) on the
  * current GPU, queued on @p stream.  AB is the n x n Hermitian band of
@@ -93,10 +97,6 @@ int64_t startrd_cuda_zgeqr2_panel_scratch(int64_t nb, int nblocks);
  * layout of bulge_plan.h (nrefl (kd+1) entries, zero where not written).
  * d (n) and e (n-1) receive the tridiagonal.
  */
-/** Integers of the scratch startrd_cuda_zhb2st() takes: the chase's
- *  counters and what its blocks hand each other. */
-int64_t startrd_cuda_zhb2st_scratch_ints(int64_t nsweeps);
-
 cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, const cuDoubleComplex *AB,
                                 cuDoubleComplex *work, int *progress, int64_t nsweeps,
                                 cuDoubleComplex *hous, int64_t nrefl, double *d, double *e,

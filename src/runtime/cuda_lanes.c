@@ -105,8 +105,8 @@ static int create(void)
      * (a driver or a GPU partition that refuses the share) the update takes
      * the wide lanes, as on GPUs too small to spare the panel's share. */
     if (st != 0 || create_lanes(&w->narrow, STARTRD_CUDA_NARROW_LANES, 0, green) != 0)
-        startrd_error("CUDA worker %d: no lanes on %u of the multiprocessors; the update will use all of them",
-                      starpu_worker_get_id_check(), nsm);
+        startrd_error("CUDA worker %d: no narrow lanes; the update will use every multiprocessor",
+                      starpu_worker_get_id_check());
     return 0;
 }
 
