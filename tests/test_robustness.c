@@ -363,14 +363,30 @@ int main(void)
                   "allreduce scheme names");
         tst_check(startrd_init(&bad) == -1 && startrd_finalize() == STARTRD_ERR_STATE,
                   "startrd_init with allreduce %d: -1, no context opened", (int)bad.allreduce);
-        int *const counts[] = {&bad.stage1_ngpu, &bad.stage2_ngpu};
-        static const char *const count_names[] = {"stage1_ngpu", "stage2_ngpu"};
-        for (int k = 0; k < 2; k++) {
+        /* Each option out of its range on its own (dist_nb needs nb set). */
+        const struct {
+            int *field;
+            int value;
+            const char *name;
+        } out_of_range[] = {
+            {&bad.stage1_ngpu, -1, "stage1_ngpu"}, {&bad.stage2_ngpu, -1, "stage2_ngpu"},
+            {&bad.ncpu, 0, "ncpu"},                {&bad.nb, 1025, "nb"},
+            {&bad.nb, -1, "nb"},                   {&bad.dist_nb, 128, "dist_nb (nb chosen)"},
+            {&bad.dist_nb, -64, "dist_nb"},
+        };
+        for (size_t k = 0; k < sizeof out_of_range / sizeof out_of_range[0]; k++) {
             bad = opt;
-            *counts[k] = -1;
+            bad.nb = 0;
+            *out_of_range[k].field = out_of_range[k].value;
             tst_check(startrd_init(&bad) == -1 && startrd_finalize() == STARTRD_ERR_STATE,
-                      "startrd_init with %s -1: -1, no context opened", count_names[k]);
+                      "startrd_init with %s %d: -1, no context opened", out_of_range[k].name,
+                      out_of_range[k].value);
         }
+        bad = opt;
+        bad.nb = 32;
+        bad.dist_nb = 96;
+        tst_check(startrd_init(&bad) == 0 && startrd_finalize() == 0,
+                  "startrd_init with nb 32 and dist_nb 96 (a multiple): opens and closes");
     }
 
 #ifndef __SANITIZE_ADDRESS__

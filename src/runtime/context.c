@@ -364,16 +364,38 @@ static void release_implicit_at_exit(void)
         startrd_context_release();
 }
 
+/* Says which option is out of range, and its value, since startrd_init()
+ * can only return -1 for any of them. */
 static int options_valid(const startrd_options_t *opt)
 {
     /* The copies and the bulge chasing need CPU workers; nb up to 1024 keeps
      * the GPU panel's T factor within one thread block. */
-    return opt->ngpu < STARPU_NMAXWORKERS && opt->ncpu != 0 && opt->ncpu < STARPU_NMAXWORKERS &&
-           opt->nb >= 0 && opt->nb <= 1024 &&
-           opt->dist_nb >= 0 && (opt->dist_nb == 0 || (opt->nb > 0 && opt->dist_nb % opt->nb == 0)) &&
-           opt->allreduce >= STARTRD_ALLREDUCE_HIERARCHICAL && opt->allreduce <= STARTRD_ALLREDUCE_AUTO &&
-           (opt->stage2 == STARTRD_STAGE2_AUTO || opt->stage2 == STARTRD_STAGE2_HOST) && opt->stage1_ngpu >= 0 &&
-           opt->stage2_ngpu >= 0;
+    const struct {
+        int ok;
+        const char *name, *rule;
+        long value;
+    } checks[] = {
+        {opt->ngpu < STARPU_NMAXWORKERS, "ngpu", "below StarPU's worker count limit", opt->ngpu},
+        {opt->ncpu != 0 && opt->ncpu < STARPU_NMAXWORKERS, "ncpu",
+         "negative (chosen) or from 1 to below StarPU's worker count limit", opt->ncpu},
+        {opt->nb >= 0 && opt->nb <= 1024, "nb", "from 0 (chosen) to 1024", opt->nb},
+        {opt->dist_nb >= 0 && (opt->dist_nb == 0 || (opt->nb > 0 && opt->dist_nb % opt->nb == 0)), "dist_nb",
+         "0 (chosen) or a multiple of nb, which must then be set", opt->dist_nb},
+        {opt->allreduce >= STARTRD_ALLREDUCE_HIERARCHICAL && opt->allreduce <= STARTRD_ALLREDUCE_AUTO, "allreduce",
+         "a startrd_allreduce_t", (long)opt->allreduce},
+        {opt->stage2 == STARTRD_STAGE2_AUTO || opt->stage2 == STARTRD_STAGE2_HOST, "stage2", "a startrd_stage2_t",
+         (long)opt->stage2},
+        {opt->stage1_ngpu >= 0, "stage1_ngpu", "0 (chosen) or more", opt->stage1_ngpu},
+        {opt->stage2_ngpu >= 0, "stage2_ngpu", "0 (chosen) or more", opt->stage2_ngpu},
+    };
+
+    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
+        if (!checks[i].ok) {
+            startrd_error("startrd_init: option %s is %ld; it must be %s", checks[i].name, checks[i].value,
+                          checks[i].rule);
+            return 0;
+        }
+    return 1;
 }
 
 int startrd_context_acquire(const startrd_options_t *opt, int implicit, startrd_context_t **ctx)
