@@ -128,11 +128,12 @@ const char *startrd_allreduce_name(startrd_allreduce_t scheme);
  * each successful startrd_init() needs one startrd_finalize(); options of a
  * nested call are ignored.
  *
- * @return 0, -1 when @p opt holds an invalid value (ncpu = 0, nb outside
- *         0..1024, negative dist_nb or one set with nb = 0 or not a multiple of nb, an
- *         allreduce or stage2 value outside its enumeration, a negative
- *         stage1_ngpu or stage2_ngpu; the library says which on stderr), or
- *         a positive ::startrd_status.
+ * @return 0, -1 when @p opt holds an invalid value (ngpu or ncpu at
+ *         StarPU's worker limit or beyond, ncpu = 0, nb outside 0..1024,
+ *         a negative dist_nb or one set with nb = 0 or not a multiple of
+ *         nb, an allreduce or stage2 value outside its enumeration, a
+ *         negative stage1_ngpu or stage2_ngpu; the library says which on
+ *         stderr), or a positive ::startrd_status.
  */
 int startrd_init(const startrd_options_t *opt);
 

@@ -38,7 +38,7 @@ static int create(int dev, int keep_free, startrd_cuda_green_t *ctx, unsigned *n
     CUresult (*get_resource)(CUdevice, CUdevResource *, CUdevResourceType);
     CUresult (*split)(CUdevResource *, unsigned *, const CUdevResource *, CUdevResource *, unsigned, unsigned);
     CUresult (*describe)(CUdevResourceDesc *, CUdevResource *, unsigned);
-    CUresult (*create)(CUgreenCtx *, CUdevResourceDesc, CUdevice, unsigned);
+    CUresult (*create_ctx)(CUgreenCtx *, CUdevResourceDesc, CUdevice, unsigned);
     CUdevResource all, share;
     CUdevResourceDesc desc;
     unsigned ngroups = 1;
@@ -46,7 +46,7 @@ static int create(int dev, int keep_free, startrd_cuda_green_t *ctx, unsigned *n
 
     if (entry("cuDeviceGetDevResource", (void **)&get_resource) ||
         entry("cuDevSmResourceSplitByCount", (void **)&split) ||
-        entry("cuDevResourceGenerateDesc", (void **)&describe) || entry("cuGreenCtxCreate", (void **)&create))
+        entry("cuDevResourceGenerateDesc", (void **)&describe) || entry("cuGreenCtxCreate", (void **)&create_ctx))
         return 1;
     if ((r = get_resource((CUdevice)dev, &all, CU_DEV_RESOURCE_TYPE_SM)) != CUDA_SUCCESS)
         return failed("cuDeviceGetDevResource", r);
@@ -63,7 +63,7 @@ static int create(int dev, int keep_free, startrd_cuda_green_t *ctx, unsigned *n
         return failed("cuDevSmResourceSplitByCount", r);
     if ((r = describe(&desc, &share, 1)) != CUDA_SUCCESS)
         return failed("cuDevResourceGenerateDesc", r);
-    if ((r = create(ctx, desc, (CUdevice)dev, CU_GREEN_CTX_DEFAULT_STREAM)) != CUDA_SUCCESS)
+    if ((r = create_ctx(ctx, desc, (CUdevice)dev, CU_GREEN_CTX_DEFAULT_STREAM)) != CUDA_SUCCESS)
         return failed("cuGreenCtxCreate", r);
     *nsm = share.sm.smCount;
     return 0;
@@ -97,12 +97,12 @@ int startrd_cuda_green_get(int keep_free, startrd_cuda_green_t *ctx, unsigned *n
 
 int startrd_cuda_green_stream(startrd_cuda_green_t ctx, cudaStream_t *stream)
 {
-    CUresult (*create)(CUstream *, CUgreenCtx, unsigned, int);
+    CUresult (*create_stream)(CUstream *, CUgreenCtx, unsigned, int);
     CUresult r;
 
-    if (entry("cuGreenCtxStreamCreate", (void **)&create))
+    if (entry("cuGreenCtxStreamCreate", (void **)&create_stream))
         return failed("cuGreenCtxStreamCreate (not in the driver)", CUDA_ERROR_NOT_FOUND);
-    if ((r = create((CUstream *)stream, ctx, CU_STREAM_NON_BLOCKING, 0)) != CUDA_SUCCESS)
+    if ((r = create_stream((CUstream *)stream, ctx, CU_STREAM_NON_BLOCKING, 0)) != CUDA_SUCCESS)
         return failed("cuGreenCtxStreamCreate", r);
     return 0;
 }
