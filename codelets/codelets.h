@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 
 #include "bulge_plan.h"
+#include "cuda_meeting.h"
 #include "forward.h"
 #include "q2_blocks.h"
 #include "starpu_include.h"
@@ -94,11 +95,24 @@ typedef struct startrd_deferred_update {
     int64_t row0;
 } startrd_deferred_update_t;
 
-/** The operands of forming P = [W V W] (startrd_task_zform_wvw()). */
+/** Where each of two GPUs' HEMM tasks of a step forms P from both partial
+ *  products: the other task's Y is read in place, on its GPU, once the
+ *  meeting says it is complete (cuda_meeting.h). */
+typedef struct startrd_peer_product {
+    startrd_cuda_meeting_t *meeting;
+    int side;             /* 0: this task's Y is the sum's first term, 1: its second */
+    int64_t step;
+    uintptr_t peer_y;     /* the other task's Y: the same shape, on the other GPU */
+} startrd_peer_product_t;
+
+/** The operands of forming P = [W V W] (startrd_task_zform_wvw()); with
+ *  @p peer (or NULL) Y is the sum of the task's partial product and the
+ *  other GPU's. */
 typedef struct startrd_wvw_handles {
     int64_t row0;
     starpu_data_handle_t T, ZM, P;
     startrd_deferred_update_t deferred;
+    const startrd_peer_product_t *peer;
 } startrd_wvw_handles_t;
 
 /**
@@ -107,7 +121,9 @@ typedef struct startrd_wvw_handles {
  * height(V) - m.  With @p zero_y set the task first zeroes all of Y (or,
  * when it also forms P, writes Y from A22's first row down).  With
  * @p form (or NULL) the task then forms P from Y, V and @p form's handles
- * as startrd_task_zform_wvw() does: for the task that computes all of Y.
+ * as startrd_task_zform_wvw() does: for the task that computes all of Y,
+ * or, with form->peer, for each of two GPUs' tasks of the step (on a GPU
+ * only).
  */
 int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, starpu_data_handle_t Y,
                                int zero_y, int ncolumns, const starpu_data_handle_t *columns,

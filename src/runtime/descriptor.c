@@ -231,3 +231,24 @@ void startrd_workspace_register(starpu_data_handle_t *h, const char *name, int64
                                 sizeof(double complex));
     starpu_data_set_name(*h, name);
 }
+
+uintptr_t startrd_workspace_register_on(starpu_data_handle_t *h, const char *name, int64_t rows, int64_t cols,
+                                        unsigned node)
+{
+    uintptr_t ptr = starpu_malloc_on_node(node, (size_t)rows * (size_t)cols * sizeof(double complex));
+
+    if (ptr == 0)
+        return 0;
+    starpu_matrix_data_register(h, (int)node, ptr, (uint32_t)rows, (uint32_t)rows, (uint32_t)cols,
+                                sizeof(double complex));
+    starpu_data_set_name(*h, name);
+    return ptr;
+}
+
+void startrd_workspace_unregister_on(starpu_data_handle_t h, unsigned node, uintptr_t ptr)
+{
+    size_t bytes = (size_t)starpu_matrix_get_nx(h) * (size_t)starpu_matrix_get_ny(h) * sizeof(double complex);
+
+    starpu_data_unregister_no_coherency(h);
+    starpu_free_on_node(node, ptr, bytes);
+}

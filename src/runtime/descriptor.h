@@ -84,6 +84,17 @@ int startrd_desc_owner(const startrd_desc_t *A, int64_t j);
  *  it on whichever memory node first writes it. */
 void startrd_workspace_register(starpu_data_handle_t *h, const char *name, int64_t rows, int64_t cols);
 
+/** A rows x cols scratch matrix whose home is memory node @p node, allocated
+ *  there now, so that its address is known before any task runs (for tasks
+ *  of another GPU that read it in place).  Returns that address, or 0 when
+ *  the node lacks the room (nothing registered). */
+uintptr_t startrd_workspace_register_on(starpu_data_handle_t *h, const char *name, int64_t rows, int64_t cols,
+                                        unsigned node);
+
+/** Unregister, discarding its contents, and free a workspace of
+ *  startrd_workspace_register_on() at @p ptr. */
+void startrd_workspace_unregister_on(starpu_data_handle_t h, unsigned node, uintptr_t ptr);
+
 /** Rows of tile row i (the last one may be short). */
 static inline int64_t startrd_desc_tile_rows(const startrd_desc_t *A, int64_t i)
 {

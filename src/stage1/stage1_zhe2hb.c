@@ -2,7 +2,9 @@
  *   QR of the panel                                  (critical path)
  *   Y(p) = sum over p's block columns of A22 * V     (column-oriented HEMM)
  *   Y = sum_p Y(p)                                   (reduction of partial products;
- *                                                     of two, inside the tasks of W)
+ *                                                     of two, inside the tasks of W,
+ *                                                     or on two GPUs inside each
+ *                                                     HEMM task, which forms P)
  *   P = [W V W], W = Y*T - 1/2 * V * (T^H * (V^H * Y*T))
  *                                 (one task on every GPU, not broadcast;
  *                                  P holds the operands of the update's GEMMs;
@@ -72,6 +74,8 @@ struct stage1 {
     int64_t deferred_from;                 /* the last step left its update of block columns
                                             * from here on to this one; none if >= nt */
     starpu_data_handle_t ZM;               /* scratch of forming W */
+    startrd_cuda_meeting_t *meeting;       /* two GPUs' HEMM tasks read each other's Y; or NULL */
+    uintptr_t y_home[4];                   /* [2][2] with a meeting: Y's address on its GPU */
     starpu_data_handle_t *X;               /* [2][nparts] compact block rows of Y, when full */
     int64_t *jcols;                        /* the block column of each entry of cols */
     startrd_row_segment_t *segments;       /* scratch runs of rows gathered into Y */
@@ -163,7 +167,7 @@ static void register_workspaces(struct stage1 *s, double complex *tau)
         }
         startrd_workspace_register(&s->V[b], "V", N, nb);
         startrd_workspace_register(&s->T[b], "T", nb, nb);
-        for (int p = 0; p < s->nparts; p++)
+        for (int p = 0; p < s->nparts && s->meeting == NULL; p++)
             startrd_workspace_register(&s->Y[b * s->nparts + p], "Y", N, nb);
         for (int c = 0; c < s->ncopies; c++) {
             startrd_workspace_register(&s->P[b * s->ncopies + c], "WVW", N, 3 * nb);
@@ -171,6 +175,31 @@ static void register_workspaces(struct stage1 *s, double complex *tau)
     }
     for (int c = 0; !s->full && c < s->ncopies; c++)
         startrd_workspace_register(&s->pair[c], "WVW pair", N, 6 * nb);
+}
+
+/* With two GPUs that read each other's memory, each partial product's
+ * home is its GPU, where the other GPU's HEMM task reads it in place (the
+ * addresses must be known when the tasks are submitted); without the room
+ * there, the partial products move between the GPUs instead. */
+static void register_meeting(struct stage1 *s, int nowners, const int *owner_worker)
+{
+    int64_t N = s->A.m, nb = s->A.nb;
+
+    if (nowners != 2 || s->allreduce != STARTRD_ALLREDUCE_HIERARCHICAL ||
+        (s->meeting = startrd_cuda_meeting_create(owner_worker[0], owner_worker[1])) == NULL)
+        return;
+    for (int i = 0; i < 4; i++) {
+        unsigned node = starpu_worker_get_memory_node((unsigned)owner_worker[i % 2]);
+
+        if ((s->y_home[i] = startrd_workspace_register_on(&s->Y[i], "Y", N, nb, node)) != 0)
+            continue;
+        while (i-- > 0)
+            startrd_workspace_unregister_on(s->Y[i], starpu_worker_get_memory_node((unsigned)owner_worker[i % 2]),
+                                            s->y_home[i]);
+        startrd_cuda_meeting_destroy(s->meeting);
+        s->meeting = NULL;
+        return;
+    }
 }
 
 static void unregister_workspaces(struct stage1 *s)
@@ -182,7 +211,12 @@ static void unregister_workspaces(struct stage1 *s)
         starpu_data_unregister(s->V[b]);
         starpu_data_unregister(s->T[b]);
         for (int p = 0; p < s->nparts; p++) {
-            starpu_data_unregister(s->Y[b * s->nparts + p]);
+            if (s->meeting != NULL)
+                startrd_workspace_unregister_on(s->Y[b * 2 + p],
+                                                starpu_worker_get_memory_node((unsigned)s->A.owner_worker[p]),
+                                                s->y_home[b * 2 + p]);
+            else
+                starpu_data_unregister(s->Y[b * s->nparts + p]);
             if (s->full)
                 starpu_data_unregister(s->X[b * s->nparts + p]);
         }
@@ -317,9 +351,11 @@ static int group_of(const struct stage1 *s, int p)
  * (one GPU, or the last block columns), it forms P too: W waits for Y on
  * the critical path, and a task of its own cost a runtime round trip
  * (0.08 ms per panel at n = 8192 on an H200, about 10 % of a step).  Two
- * partial products are not summed here: each task of W adds both, so that
- * on two GPUs each product crosses once, both ways at once, instead of
- * going to one GPU and the sum coming back after a task there. */
+ * partial products are not summed here: on two GPUs that read each other's
+ * memory, each HEMM task adds the other's product where it lies and forms
+ * P; otherwise each task of W adds both, so that each product crosses
+ * once, both ways at once, instead of going to one GPU and the sum coming
+ * back after a task there. */
 static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
 {
     int active[STARPU_NMAXWORKERS], masters[STARPU_NMAXWORKERS];
@@ -328,21 +364,23 @@ static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *r
     starpu_data_handle_t *Y = s->Y + b * s->nparts;
     int spread = s->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL && s->ncopies > 1;
     int pair = nactive == 2 && s->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL;
+    int meet = pair && s->meeting != NULL;
     startrd_forward_t y = {.nhandles = 1};
 
     /* Each of two partial products goes to the other GPU, whose W adds it. */
-    if (pair)
+    if (pair && !meet)
         forward_to_parts(s, active, nactive, &y);
     s->w_formed = 0;
     for (int i = 0; i < nactive; i++) {
         int p = active[i], count = columns_of_part(s, p, k + 1, s->A.nt, cols);
+        startrd_peer_product_t peer = {s->meeting, i, k, meet ? s->y_home[b * 2 + active[1 - i]] : 0};
 
         for (int done = 0, c; done < count; done += c) {
             c = chunk(s, cols + done, count - done);
             int copy = copy_of_part(s, p);
             startrd_wvw_handles_t form = {(k + 1) * s->A.nb, s->T[b], s->ZM, step_p(s, k, copy),
-                                          deferred_update(s, k, copy)};
-            int forms = p == sole && c == count;
+                                          deferred_update(s, k, copy), meet ? &peer : NULL};
+            int forms = (p == sole && c == count) || (meet && done + c == count);
             startrd_place_t place = on_part(s, p, PRIO_PRODUCT);
 
             if (y.nnodes > 0 && done + c == count) {
@@ -355,6 +393,8 @@ static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *r
         }
     }
     s->ypair = -1;
+    if (meet)
+        return;
     if (pair) {
         s->ysrc[copy_of_part(s, active[0])] = s->ysrc[copy_of_part(s, active[1])] = active[0];
         s->ypair = active[1];
@@ -602,6 +642,7 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
         ret = STARTRD_ERR_MEMORY;
         goto out;
     }
+    register_meeting(&s, nowners, owner_worker);
     register_workspaces(&s, s.tau_work);
     s.task_bytes = task_budget(&s.A);
     atomic_init(&s.nonfinite, 0);
@@ -613,6 +654,7 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     starpu_task_wait_for_all();
     starpu_data_unregister(s.scanned);
     unregister_workspaces(&s);
+    startrd_cuda_meeting_destroy(s.meeting);
     if (startrd_kernel_failures_take() > 0 && ret == 0)
         ret = STARTRD_ERR_KERNEL;
     if (ret == 0 && atomic_load(&s.nonfinite)) {
