@@ -12,7 +12,7 @@
  * after a deferred update, the previous P and the pair) then follow the
  * block columns.  On two GPUs each one's task forms P from both partial
  * products, reading the other's where it lies once the other task's stream
- * has computed it (cuda_meeting.h): the products then need neither a copy
+ * has computed it (cuda_signal.h): the products then need neither a copy
  * to the other GPU nor a task of W after a runtime round trip (from the
  * later HEMM's end to W's start, 0.14 ms a step at n = 16384 on two H200).
  * On a GPU that task takes a trailing matrix of up to WHOLE_HEMM_MAX_ROWS
@@ -39,6 +39,7 @@ struct hemm_columns_args {
     int64_t prev_row0;   /* and the previous step's deferred update's */
     int has_peer;        /* P is formed from this Y and peer's */
     startrd_peer_product_t peer;
+    startrd_step_signal_t after;   /* the products wait for it; none if NULL */
 };
 
 /* The buffer after the last block column. */
@@ -85,8 +86,8 @@ static void hemm_columns_cpu(void *buffers[], void *cl_arg)
         cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, h.w, h.nv, h.below, &one,
                     h.c + h.w, h.ld, v + h.w, ldv, &one, y, ldy);
     }
-    if (a->has_peer) {
-        startrd_kernel_failure("hemm_columns", "a product of another GPU on a CPU worker", -1);
+    if (a->has_peer || a->after.signal != NULL) {
+        startrd_kernel_failure("hemm_columns", "a signal between GPU streams on a CPU worker", -1);
     } else if (a->form_w) {
         startrd_wvw_operands_t o = wvw_operands(buffers, a);
 
@@ -114,7 +115,9 @@ static void form_cuda(void *buffers[], const struct hemm_columns_args *a)
     struct starpu_matrix_interface peer;
 
     if (a->has_peer) {
-        if (startrd_cuda_meet(a->peer.meeting, a->peer.side, a->peer.step) != 0)
+        if (startrd_cuda_signal_post(a->peer.mine.signal, a->peer.mine.step) != 0 ||
+            startrd_cuda_reach(a->peer.device) != 0 ||
+            startrd_cuda_signal_wait(a->peer.theirs.signal, a->peer.theirs.step) != 0)
             return;
         peer = *(const struct starpu_matrix_interface *)o.y;
         peer.ptr = peer.dev_handle = a->peer.peer_y;
@@ -219,6 +222,11 @@ static void hemm_pieces_cuda(void *buffers[], const struct hemm_columns_args *a)
 
 static void hemm_columns_cuda(void *buffers[], void *cl_arg)
 {
+    const struct hemm_columns_args *a = cl_arg;
+
+    /* A failed wait is recorded; the products then go on, to no avail. */
+    if (a->after.signal != NULL)
+        startrd_cuda_signal_wait(a->after.signal, a->after.step);
     if (!hemm_whole_cuda(buffers, cl_arg))
         hemm_pieces_cuda(buffers, cl_arg);
 }
@@ -236,7 +244,7 @@ static struct starpu_codelet hemm_columns_codelet = {
 
 int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, starpu_data_handle_t Y,
                                int zero_y, int ncolumns, const starpu_data_handle_t *columns,
-                               const startrd_wvw_handles_t *form)
+                               const startrd_wvw_handles_t *form, startrd_step_signal_t after)
 {
     struct hemm_columns_args *args = malloc(sizeof *args);
     /* The zeroing task needs no earlier value of Y. */
@@ -261,7 +269,7 @@ int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, st
     }
     *args = (struct hemm_columns_args){.zero_y = zero_y, .form_w = nform, .row0 = form ? form->row0 : 0,
                                        .prev_row0 = form ? form->deferred.row0 : 0,
-                                       .has_peer = form != NULL && form->peer != NULL};
+                                       .has_peer = form != NULL && form->peer != NULL, .after = after};
     if (args->has_peer)
         args->peer = *form->peer;
     for (int i = 0; i < ncolumns; i++) {

@@ -14,7 +14,10 @@
  * Given the previous step's P = [W V W], the task first applies that
  * step's update to its block column, which is all the panel waits for: as a
  * task of its own, that update cost the chain from one panel to the next a
- * runtime round trip per step. */
+ * runtime round trip per step.  Given mirrors, it last copies V's trailing
+ * rows and T to the GPUs of the step's HEMM tasks and posts a signal that
+ * their streams wait for (cuda_signal.h): they need not wait for this
+ * task's end, another runtime round trip. */
 #include "codelets.h"
 #include "error.h"
 #include "her2k_piece.h"
@@ -30,6 +33,8 @@
 struct panel_qr_args {
     int64_t vrow;          /* absolute row of the panel's first row in V */
     int64_t crow;          /* row of the block column's diagonal tile in its handle */
+    int has_mirrors;
+    startrd_panel_mirrors_t mirrors;
 };
 
 struct panel_view {
@@ -81,6 +86,10 @@ static void panel_qr_cpu(void *buffers[], void *cl_arg)
     struct panel_view w = view(panel_buffers(buffers), a);
     lapack_int info;
 
+    if (a->has_mirrors) {
+        startrd_kernel_failure("panel_qr", "a signal between GPU streams on a CPU worker", -1);
+        return;
+    }
     if (updates_first()) {
         startrd_piece_t u;
 
@@ -109,9 +118,31 @@ static void panel_qr_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef STARTRD_USE_CUDA
-static void panel_qr_cuda(void *buffers[], void *cl_arg)
+/* V's rows from vrow down and T into each mirror, then the signal, posted
+ * whatever happened before so that no HEMM task waits for ever. */
+static void fill_mirrors(const struct panel_qr_args *a, const struct panel_view *w, cudaStream_t stream)
 {
-    const struct panel_qr_args *a = cl_arg;
+    const startrd_panel_mirrors_t *m = &a->mirrors;
+    size_t z = sizeof(cuDoubleComplex);
+    cudaError_t ce = cudaSuccess;
+
+    for (int i = 0; i < m->count && ce == cudaSuccess; i++) {
+        if (startrd_cuda_reach(m->device[i]) != 0)
+            break;
+        ce = cudaMemcpy2DAsync((cuDoubleComplex *)m->v[i] + a->vrow, (size_t)w->ldv * z, w->v + a->vrow,
+                               (size_t)w->ldv * z, (size_t)(w->vrows - a->vrow) * z, (size_t)w->nb,
+                               cudaMemcpyDeviceToDevice, stream);
+        if (ce == cudaSuccess)
+            ce = cudaMemcpy2DAsync((cuDoubleComplex *)m->t[i], (size_t)w->nb * z, w->t, (size_t)w->ldt * z,
+                                   (size_t)w->nb * z, (size_t)w->nb, cudaMemcpyDeviceToDevice, stream);
+    }
+    if (ce != cudaSuccess)
+        startrd_kernel_failure("panel_qr", "cudaMemcpy2DAsync", ce);
+    startrd_cuda_signal_post(m->done.signal, m->done.step);
+}
+
+static void factor_cuda(void *buffers[], const struct panel_qr_args *a)
+{
     struct panel_view w = view(panel_buffers(buffers), a);
     cudaStream_t stream = starpu_cuda_get_local_stream();
     const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
@@ -169,6 +200,16 @@ static void panel_qr_cuda(void *buffers[], void *cl_arg)
     if ((st = cudaFreeAsync(tau, stream)) != cudaSuccess)
         startrd_kernel_failure("panel_qr", "cudaFreeAsync", st);
 }
+
+static void panel_qr_cuda(void *buffers[], void *cl_arg)
+{
+    const struct panel_qr_args *a = cl_arg;
+    struct panel_view w = view(panel_buffers(buffers), a);
+
+    factor_cuda(buffers, a);
+    if (a->has_mirrors)
+        fill_mirrors(a, &w, starpu_cuda_get_local_stream());
+}
 #endif
 
 STARTRD_HISTORY_MODEL(panel_qr_model, "startrd_zpanel_qr");
@@ -183,7 +224,7 @@ static struct starpu_codelet panel_qr_codelet = {
 
 int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, int64_t crow, int64_t vrow,
                            starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t tau,
-                           starpu_data_handle_t P)
+                           starpu_data_handle_t P, const startrd_panel_mirrors_t *mirrors)
 {
     struct panel_qr_args *args = malloc(sizeof *args);
     double nb = (double)starpu_matrix_get_ny(column), m = (double)(starpu_matrix_get_nx(column) - crow) - nb;
@@ -193,8 +234,9 @@ int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, i
 
     if (args == NULL)
         return -ENOMEM;
-    args->vrow = vrow;
-    args->crow = crow;
+    *args = (struct panel_qr_args){.vrow = vrow, .crow = crow, .has_mirrors = mirrors != NULL};
+    if (mirrors != NULL)
+        args->mirrors = *mirrors;
     if (P != NULL) {
         descr[nbuffers++] = (struct starpu_data_descr){P, STARPU_R};
         flops += 16.0 * (m + nb) * nb * nb;

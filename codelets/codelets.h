@@ -7,7 +7,7 @@
 #include <stdatomic.h>
 
 #include "bulge_plan.h"
-#include "cuda_meeting.h"
+#include "cuda_signal.h"
 #include "forward.h"
 #include "q2_blocks.h"
 #include "starpu_include.h"
@@ -74,6 +74,37 @@ int startrd_task_zgemm(startrd_place_t place, char transa, char transb,
 /** B += A on whole handles. */
 int startrd_task_zgeadd(startrd_place_t place, starpu_data_handle_t A, starpu_data_handle_t B);
 
+/** A signal (cuda_signal.h) at one step; none where signal is NULL. */
+typedef struct startrd_step_signal {
+    startrd_cuda_signal_t *signal;
+    int64_t step;
+} startrd_step_signal_t;
+
+/** Where each of two GPUs' HEMM tasks of a step forms P from both partial
+ *  products: each posts @p mine once its Y is complete, and reads the other
+ *  task's Y in place, on its GPU, once @p theirs is posted. */
+typedef struct startrd_peer_product {
+    startrd_step_signal_t mine, theirs;
+    int side;             /* 0: this task's Y is the sum's first term, 1: its second */
+    int device;           /* the other task's CUDA device */
+    uintptr_t peer_y;     /* the other task's Y: the same shape, on the other GPU */
+} startrd_peer_product_t;
+
+/** Most GPUs whose HEMM tasks a panel task copies V and T for. */
+#define STARTRD_PANEL_MIRRORS 2
+
+/** Where a panel task copies V (rows from vrow down) and T for the HEMM
+ *  tasks of its step, which then wait for its signal instead of its end
+ *  (cuda_signal.h): copies homed on their GPUs, whose HEMM tasks read them
+ *  in place. */
+typedef struct startrd_panel_mirrors {
+    startrd_step_signal_t done;   /* posted once V and T are in every copy */
+    int count;
+    int device[STARTRD_PANEL_MIRRORS];    /* the CUDA device of each copy */
+    uintptr_t v[STARTRD_PANEL_MIRRORS];   /* N x nb, leading dimension N, as V */
+    uintptr_t t[STARTRD_PANEL_MIRRORS];   /* nb x nb, leading dimension nb */
+} startrd_panel_mirrors_t;
+
 /**
  * QR of the panel below the diagonal tile of a stage-1 block column, in place
  * (the diagonal tile starts at row @p crow of the column's handle); writes
@@ -81,11 +112,13 @@ int startrd_task_zgeadd(startrd_place_t place, starpu_data_handle_t A, starpu_da
  * compact WY factor to T, and the scalar factors to the vector @p tau (as
  * many as it holds).  With @p P (or NULL), the previous step's [W V W], the
  * task first updates the block column as startrd_task_zher2k_columns()
- * would; the diagonal tile must then start the handle (@p crow = 0).
+ * would; the diagonal tile must then start the handle (@p crow = 0).  With
+ * @p mirrors (or NULL; on a GPU only) it then copies V and T there and
+ * posts their signal.
  */
 int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, int64_t crow, int64_t vrow,
                            starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t tau,
-                           starpu_data_handle_t P);
+                           starpu_data_handle_t P, const startrd_panel_mirrors_t *mirrors);
 
 /** The previous step's update, where it was deferred from row0 (and
  *  column row0) down: its P, and the pair that receives both steps'
@@ -94,16 +127,6 @@ typedef struct startrd_deferred_update {
     starpu_data_handle_t prev, pair;
     int64_t row0;
 } startrd_deferred_update_t;
-
-/** Where each of two GPUs' HEMM tasks of a step forms P from both partial
- *  products: the other task's Y is read in place, on its GPU, once the
- *  meeting says it is complete (cuda_meeting.h). */
-typedef struct startrd_peer_product {
-    startrd_cuda_meeting_t *meeting;
-    int side;             /* 0: this task's Y is the sum's first term, 1: its second */
-    int64_t step;
-    uintptr_t peer_y;     /* the other task's Y: the same shape, on the other GPU */
-} startrd_peer_product_t;
 
 /** The operands of forming P = [W V W] (startrd_task_zform_wvw()); with
  *  @p peer (or NULL) Y is the sum of the task's partial product and the
@@ -123,11 +146,13 @@ typedef struct startrd_wvw_handles {
  * @p form (or NULL) the task then forms P from Y, V and @p form's handles
  * as startrd_task_zform_wvw() does: for the task that computes all of Y,
  * or, with form->peer, for each of two GPUs' tasks of the step (on a GPU
- * only).
+ * only).  With @p after.signal (or NULL; on a GPU only) the task's products
+ * wait for that signal: V (and T) are then copies that the panel task wrote
+ * and posted behind the runtime's back (startrd_panel_mirrors_t).
  */
 int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, starpu_data_handle_t Y,
                                int zero_y, int ncolumns, const starpu_data_handle_t *columns,
-                               const startrd_wvw_handles_t *form);
+                               const startrd_wvw_handles_t *form, startrd_step_signal_t after);
 
 /**
  * P = [W V W] for startrd_task_zher2k_columns(), rows @p row0 and below, with

@@ -54,6 +54,29 @@ enum { EAGER_COLUMNS = 16 };
  * longer of the two, and what it loses lengthens the step. */
 enum { NARROW_MAX_ROWS = 16384 };
 
+/* Where the steps run on one GPU, or on two that read each other's memory,
+ * the tasks of a step meet on the GPUs instead of through the runtime
+ * (cuda_signal.h): each panel task copies V and T to the GPUs of the
+ * step's HEMM tasks, which wait on their streams for its signal rather
+ * than for its end (0.10-0.17 ms a step on the chain at n = 16384 on two
+ * H200, as long on the panel's GPU as on the other); on two GPUs each HEMM
+ * task also reads the other's partial product in place and forms P itself
+ * (codelet_zhemm_columns.c).  Those copies, and the partial products, are
+ * homed on their GPUs at addresses fixed before any task runs, and the
+ * runtime only ever sees them read where they live. */
+enum { CHAIN_MAX_GPUS = STARTRD_PANEL_MIRRORS };
+
+struct gpu_chain {
+    int ngpu;                                                 /* 0: the runtime orders the steps */
+    int device[CHAIN_MAX_GPUS];
+    unsigned node[CHAIN_MAX_GPUS];
+    startrd_cuda_signal_t *panel_done[CHAIN_MAX_GPUS];        /* per GPU: its panel's V and T are copied */
+    startrd_cuda_signal_t *y_done[CHAIN_MAX_GPUS];            /* per GPU, on two: its product is complete */
+    starpu_data_handle_t V[2][CHAIN_MAX_GPUS], T[2][CHAIN_MAX_GPUS];
+    uintptr_t v[2][CHAIN_MAX_GPUS], t[2][CHAIN_MAX_GPUS];     /* their addresses; 0: not registered */
+    uintptr_t y[2][CHAIN_MAX_GPUS];                           /* on two GPUs, the partial products' */
+};
+
 struct stage1 {
     startrd_desc_t A;
     const int *part_group;             /* group of each partial product; NULL: one each */
@@ -74,8 +97,7 @@ struct stage1 {
     int64_t deferred_from;                 /* the last step left its update of block columns
                                             * from here on to this one; none if >= nt */
     starpu_data_handle_t ZM;               /* scratch of forming W */
-    startrd_cuda_meeting_t *meeting;       /* two GPUs' HEMM tasks read each other's Y; or NULL */
-    uintptr_t y_home[4];                   /* [2][2] with a meeting: Y's address on its GPU */
+    struct gpu_chain chain;
     starpu_data_handle_t *X;               /* [2][nparts] compact block rows of Y, when full */
     int64_t *jcols;                        /* the block column of each entry of cols */
     startrd_row_segment_t *segments;       /* scratch runs of rows gathered into Y */
@@ -167,8 +189,9 @@ static void register_workspaces(struct stage1 *s, double complex *tau)
         }
         startrd_workspace_register(&s->V[b], "V", N, nb);
         startrd_workspace_register(&s->T[b], "T", nb, nb);
-        for (int p = 0; p < s->nparts && s->meeting == NULL; p++)
-            startrd_workspace_register(&s->Y[b * s->nparts + p], "Y", N, nb);
+        for (int p = 0; p < s->nparts; p++)
+            if (s->Y[b * s->nparts + p] == NULL)   /* not homed on a GPU (open_chain()) */
+                startrd_workspace_register(&s->Y[b * s->nparts + p], "Y", N, nb);
         for (int c = 0; c < s->ncopies; c++) {
             startrd_workspace_register(&s->P[b * s->ncopies + c], "WVW", N, 3 * nb);
         }
@@ -177,29 +200,58 @@ static void register_workspaces(struct stage1 *s, double complex *tau)
         startrd_workspace_register(&s->pair[c], "WVW pair", N, 6 * nb);
 }
 
-/* With two GPUs that read each other's memory, each partial product's
- * home is its GPU, where the other GPU's HEMM task reads it in place (the
- * addresses must be known when the tasks are submitted); without the room
- * there, the partial products move between the GPUs instead. */
-static void register_meeting(struct stage1 *s, int nowners, const int *owner_worker)
+static void close_chain(struct stage1 *s)
 {
-    int64_t N = s->A.m, nb = s->A.nb;
+    struct gpu_chain *c = &s->chain;
 
-    if (nowners != 2 || s->allreduce != STARTRD_ALLREDUCE_HIERARCHICAL ||
-        (s->meeting = startrd_cuda_meeting_create(owner_worker[0], owner_worker[1])) == NULL)
-        return;
-    for (int i = 0; i < 4; i++) {
-        unsigned node = starpu_worker_get_memory_node((unsigned)owner_worker[i % 2]);
-
-        if ((s->y_home[i] = startrd_workspace_register_on(&s->Y[i], "Y", N, nb, node)) != 0)
-            continue;
-        while (i-- > 0)
-            startrd_workspace_unregister_on(s->Y[i], starpu_worker_get_memory_node((unsigned)owner_worker[i % 2]),
-                                            s->y_home[i]);
-        startrd_cuda_meeting_destroy(s->meeting);
-        s->meeting = NULL;
-        return;
+    for (int b = 0; b < 2; b++)
+        for (int g = 0; g < CHAIN_MAX_GPUS; g++) {
+            if (c->v[b][g] != 0)
+                startrd_workspace_unregister_on(c->V[b][g], c->node[g], c->v[b][g]);
+            if (c->t[b][g] != 0)
+                startrd_workspace_unregister_on(c->T[b][g], c->node[g], c->t[b][g]);
+            if (c->y[b][g] != 0)
+                startrd_workspace_unregister_on(s->Y[b * s->nparts + g], c->node[g], c->y[b][g]);
+            c->v[b][g] = c->t[b][g] = c->y[b][g] = 0;
+        }
+    for (int g = 0; g < CHAIN_MAX_GPUS; g++) {
+        startrd_cuda_signal_destroy(c->panel_done[g]);
+        startrd_cuda_signal_destroy(c->y_done[g]);
+        c->panel_done[g] = c->y_done[g] = NULL;
     }
+    c->ngpu = 0;
+}
+
+/* The chain on the GPUs where it applies (struct gpu_chain); without the
+ * room or the signals, the runtime orders the steps as elsewhere. */
+static void open_chain(struct stage1 *s, int nowners, const int *owner_worker)
+{
+    struct gpu_chain *c = &s->chain;
+    int64_t N = s->A.m, nb = s->A.nb;
+    int ok = 1;
+
+    if (nowners < 1 || nowners > CHAIN_MAX_GPUS || s->full ||
+        (nowners == 2 && (s->allreduce != STARTRD_ALLREDUCE_HIERARCHICAL ||
+                          !startrd_cuda_peers(owner_worker[0], owner_worker[1]))))
+        return;
+    for (int g = 0; g < nowners; g++)
+        if (starpu_worker_get_type(owner_worker[g]) != STARPU_CUDA_WORKER)
+            return;
+    c->ngpu = nowners;
+    for (int g = 0; g < nowners && ok; g++) {
+        c->device[g] = starpu_worker_get_devid(owner_worker[g]);
+        c->node[g] = starpu_worker_get_memory_node((unsigned)owner_worker[g]);
+        ok = (c->panel_done[g] = startrd_cuda_signal_create()) != NULL &&
+             (nowners == 1 || (c->y_done[g] = startrd_cuda_signal_create()) != NULL);
+        for (int b = 0; b < 2 && ok; b++) {
+            ok = (c->v[b][g] = startrd_workspace_register_on(&c->V[b][g], "V copy", N, nb, c->node[g])) != 0 &&
+                 (c->t[b][g] = startrd_workspace_register_on(&c->T[b][g], "T copy", nb, nb, c->node[g])) != 0 &&
+                 (nowners == 1 ||
+                  (c->y[b][g] = startrd_workspace_register_on(&s->Y[b * s->nparts + g], "Y", N, nb, c->node[g])) != 0);
+        }
+    }
+    if (!ok)
+        close_chain(s);
 }
 
 static void unregister_workspaces(struct stage1 *s)
@@ -211,11 +263,7 @@ static void unregister_workspaces(struct stage1 *s)
         starpu_data_unregister(s->V[b]);
         starpu_data_unregister(s->T[b]);
         for (int p = 0; p < s->nparts; p++) {
-            if (s->meeting != NULL)
-                startrd_workspace_unregister_on(s->Y[b * 2 + p],
-                                                starpu_worker_get_memory_node((unsigned)s->A.owner_worker[p]),
-                                                s->y_home[b * 2 + p]);
-            else
+            if (p >= CHAIN_MAX_GPUS || s->chain.y[b][p] == 0)   /* else close_chain()'s */
                 starpu_data_unregister(s->Y[b * s->nparts + p]);
             if (s->full)
                 starpu_data_unregister(s->X[b * s->nparts + p]);
@@ -284,15 +332,24 @@ static int panel(struct stage1 *s, int64_t k, starpu_data_handle_t P)
 {
     startrd_place_t place = on_owner_side(s, k, PRIO_CRITICAL);
     startrd_forward_t vt = {.handle = {s->V[k % 2], s->T[k % 2]}, .nhandles = 2};
-    int active[STARPU_NMAXWORKERS];
+    int active[STARPU_NMAXWORKERS], nactive = active_parts(s, k, active);
+    startrd_panel_mirrors_t mirrors = {.done = {s->chain.panel_done[s->chain.ngpu > 0 ? part_of(s, k) : 0], k},
+                                       .count = nactive};
 
-    /* Every GPU of the step reads V in its HEMM and V and T in its W. */
-    forward_to_parts(s, active, active_parts(s, k, active), &vt);
-    if (vt.nnodes > 0)
+    /* Every GPU of the step reads V in its HEMM and V and T in its W: the
+     * copies on the chain's GPUs, else V and T themselves. */
+    for (int i = 0; i < nactive && s->chain.ngpu > 0; i++) {
+        mirrors.device[i] = s->chain.device[active[i]];
+        mirrors.v[i] = s->chain.v[k % 2][active[i]];
+        mirrors.t[i] = s->chain.t[k % 2][active[i]];
+    }
+    if (s->chain.ngpu == 0)
+        forward_to_parts(s, active, nactive, &vt);
+    if (s->chain.ngpu == 0 && vt.nnodes > 0)
         place.forward = &vt;
     int ret = startrd_task_zpanel_qr(place, startrd_desc_column(&s->A, k),
                                      k * s->A.nb - startrd_desc_column_row0(&s->A, k), (k + 1) * s->A.nb,
-                                     s->V[k % 2], s->T[k % 2], s->tau[k], P);
+                                     s->V[k % 2], s->T[k % 2], s->tau[k], P, s->chain.ngpu > 0 ? &mirrors : NULL);
 
     return ret != 0 ? ret : starpu_data_acquire_cb(s->tau[k], STARPU_R, release_tau, s->tau[k]);
 }
@@ -364,7 +421,8 @@ static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *r
     starpu_data_handle_t *Y = s->Y + b * s->nparts;
     int spread = s->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL && s->ncopies > 1;
     int pair = nactive == 2 && s->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL;
-    int meet = pair && s->meeting != NULL;
+    int chained = s->chain.ngpu > 0, meet = pair && s->chain.ngpu == 2;
+    startrd_step_signal_t after = {chained ? s->chain.panel_done[part_of(s, k)] : NULL, k};
     startrd_forward_t y = {.nhandles = 1};
 
     /* Each of two partial products goes to the other GPU, whose W adds it. */
@@ -372,13 +430,15 @@ static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *r
         forward_to_parts(s, active, nactive, &y);
     s->w_formed = 0;
     for (int i = 0; i < nactive; i++) {
-        int p = active[i], count = columns_of_part(s, p, k + 1, s->A.nt, cols);
-        startrd_peer_product_t peer = {s->meeting, i, k, meet ? s->y_home[b * 2 + active[1 - i]] : 0};
+        int p = active[i], count = columns_of_part(s, p, k + 1, s->A.nt, cols), other = nactive == 2 ? active[1 - i] : p;
+        startrd_peer_product_t peer = {{meet ? s->chain.y_done[p] : NULL, k}, {meet ? s->chain.y_done[other] : NULL, k},
+                                       i, meet ? s->chain.device[other] : -1, meet ? s->chain.y[b][other] : 0};
+        starpu_data_handle_t V = chained ? s->chain.V[b][p] : s->V[b], T = chained ? s->chain.T[b][p] : s->T[b];
 
         for (int done = 0, c; done < count; done += c) {
             c = chunk(s, cols + done, count - done);
             int copy = copy_of_part(s, p);
-            startrd_wvw_handles_t form = {(k + 1) * s->A.nb, s->T[b], s->ZM, step_p(s, k, copy),
+            startrd_wvw_handles_t form = {(k + 1) * s->A.nb, T, s->ZM, step_p(s, k, copy),
                                           deferred_update(s, k, copy), meet ? &peer : NULL};
             int forms = (p == sole && c == count) || (meet && done + c == count);
             startrd_place_t place = on_part(s, p, PRIO_PRODUCT);
@@ -387,8 +447,8 @@ static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *r
                 y.handle[0] = Y[p];
                 place.forward = &y;
             }
-            *ret |= startrd_task_zhemm_columns(place, s->V[b], Y[p], done == 0, c,
-                                               cols + done, forms ? &form : NULL);
+            *ret |= startrd_task_zhemm_columns(place, V, Y[p], done == 0, c, cols + done, forms ? &form : NULL,
+                                               after);
             s->w_formed |= forms;
         }
     }
@@ -642,7 +702,7 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
         ret = STARTRD_ERR_MEMORY;
         goto out;
     }
-    register_meeting(&s, nowners, owner_worker);
+    open_chain(&s, nowners, owner_worker);
     register_workspaces(&s, s.tau_work);
     s.task_bytes = task_budget(&s.A);
     atomic_init(&s.nonfinite, 0);
@@ -654,7 +714,7 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
     starpu_task_wait_for_all();
     starpu_data_unregister(s.scanned);
     unregister_workspaces(&s);
-    startrd_cuda_meeting_destroy(s.meeting);
+    close_chain(&s);
     if (startrd_kernel_failures_take() > 0 && ret == 0)
         ret = STARTRD_ERR_KERNEL;
     if (ret == 0 && atomic_load(&s.nonfinite)) {
