@@ -63,7 +63,12 @@ enum { NARROW_MAX_ROWS = 16384 };
  * task also reads the other's partial product in place and forms P itself
  * (codelet_zhemm_columns.c).  Those copies, and the partial products, are
  * homed on their GPUs at addresses fixed before any task runs, and the
- * runtime only ever sees them read where they live. */
+ * runtime only ever sees them read where they live.  A worker whose task
+ * waits for a post holds meanwhile, so a wait must never be for a task the
+ * same worker has yet to run: a HEMM task of step k reads step k-1's P on
+ * its GPU, through the update of its block columns or, after a deferred
+ * update, as that update's P, so the runtime releases it only once step
+ * k-1's HEMM tasks have ended, and panel k waits for nothing more. */
 enum { CHAIN_MAX_GPUS = STARTRD_PANEL_MIRRORS };
 
 struct gpu_chain {
@@ -223,14 +228,17 @@ static void close_chain(struct stage1 *s)
 }
 
 /* The chain on the GPUs where it applies (struct gpu_chain); without the
- * room or the signals, the runtime orders the steps as elsewhere. */
+ * room or the signals, the runtime orders the steps as elsewhere.  Not
+ * where the block columns only visit the GPUs: there a worker's HEMM may
+ * be split over several tasks, of which only the last forms P and so reads
+ * the previous step's. */
 static void open_chain(struct stage1 *s, int nowners, const int *owner_worker)
 {
     struct gpu_chain *c = &s->chain;
     int64_t N = s->A.m, nb = s->A.nb;
     int ok = 1;
 
-    if (nowners < 1 || nowners > CHAIN_MAX_GPUS || s->full ||
+    if (nowners < 1 || nowners > CHAIN_MAX_GPUS || s->full || !s->A.gpu_home ||
         (nowners == 2 && (s->allreduce != STARTRD_ALLREDUCE_HIERARCHICAL ||
                           !startrd_cuda_peers(owner_worker[0], owner_worker[1]))))
         return;
@@ -430,8 +438,10 @@ static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *r
         forward_to_parts(s, active, nactive, &y);
     s->w_formed = 0;
     for (int i = 0; i < nactive; i++) {
-        int p = active[i], count = columns_of_part(s, p, k + 1, s->A.nt, cols), other = nactive == 2 ? active[1 - i] : p;
-        startrd_peer_product_t peer = {{meet ? s->chain.y_done[p] : NULL, k}, {meet ? s->chain.y_done[other] : NULL, k},
+        int p = active[i], count = columns_of_part(s, p, k + 1, s->A.nt, cols);
+        int other = nactive == 2 ? active[1 - i] : p;
+        startrd_peer_product_t peer = {{meet ? s->chain.y_done[p] : NULL, k},
+                                       {meet ? s->chain.y_done[other] : NULL, k},
                                        i, meet ? s->chain.device[other] : -1, meet ? s->chain.y[b][other] : 0};
         starpu_data_handle_t V = chained ? s->chain.V[b][p] : s->V[b], T = chained ? s->chain.T[b][p] : s->T[b];
 
