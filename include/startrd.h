@@ -88,9 +88,11 @@ typedef struct startrd_options {
                                  how many kernels one GPU holds; one below); $STARTRD_STAGE2_NGPU
                                  sets the default. */
     int stage1_ngpu;        /**< GPUs stage 1 spreads the matrix over, at most the reduction's: 0
-                                 chooses (all of them from n = 10240 on, the first one alone
-                                 below, where the exchange between GPUs costs each step more
-                                 than it shares); $STARTRD_STAGE1_NGPU sets the default. */
+                                 chooses (all of them from n = 10240 on, or from 6144 on two GPUs
+                                 that read each other's memory under the hierarchical scheme;
+                                 the first one alone below, where the exchange between GPUs
+                                 costs each step more than it shares); $STARTRD_STAGE1_NGPU sets
+                                 the default. */
     int panel_sms;          /**< Multiprocessors of a GPU that stage 1's trailing update leaves to
                                  the panel factored beside it, once the trailing matrix has at
                                  most 16384 rows: < 0 chooses (12), 0 keeps none, and so does a

@@ -249,8 +249,10 @@ static int64_t doc_kd(int64_t n, int64_t nb)
 static int stage1_option;
 
 /* Stage 1's documented GPUs in a call with @p ngpu: the option's count
- * (at most the call's), or by default all of them from n = 10240 on and
- * the first alone below. */
+ * (at most the call's), or by default the first alone below n = 6144, the
+ * smallest order from which it spreads (on two GPUs that read each other's
+ * memory; 10240 otherwise).  The test's orders all lie below it; -1, which
+ * no call reports, flags one that does not. */
 static int doc_stage1_gpus(int64_t n, int ngpu)
 {
     int g = ngpu < 0 ? startrd_gpu_count() : ngpu;
@@ -259,7 +261,7 @@ static int doc_stage1_gpus(int64_t n, int ngpu)
         return g;
     if (stage1_option > 0)
         return stage1_option < g ? stage1_option : g;
-    return n >= 10240 ? g : 1;
+    return n < 6144 ? 1 : -1;
 }
 
 /* The chase's documented GPUs in a call with @p ngpu: the first alone at

@@ -2,6 +2,7 @@
 #include "context.h"
 
 #include "cuda_lanes.h"
+#include "cuda_signal.h"
 #include "cuda_upload.h"
 #include "cuda_zgemm.h"
 #include "error.h"
@@ -490,10 +491,20 @@ static int stage_gpus(int ngpu, int option, int spread)
  * panel -> HEMM -> W -> next panel, which bounds small orders.  Stage 1 on
  * two H200 (startrd-bench --repeat 3, seconds on one GPU / spread over
  * two): n = 8192 0.157 / 0.195, 10240 0.257 / 0.233, 12288 0.379 / 0.325,
- * 14336 0.531 / 0.418. */
+ * 14336 0.531 / 0.418.  Two GPUs that read each other's memory meet on the
+ * devices instead (stage1_zhe2hb.c), and spread pays from 6144 on: two
+ * H100, two benches each, n = 4096 0.045 and 0.044 / 0.050 and 0.050,
+ * 5120 0.075 and 0.063 / 0.064 and 0.065, 6144 0.105 and 0.099 / 0.093
+ * and 0.094, 7168 0.134 and 0.127 / 0.117 and 0.116, 8192 0.153 and 0.165
+ * / 0.145 and 0.149, 10240 0.248 and 0.244 / 0.202 and 0.204. */
+enum { SPREAD_FROM = 10240, SPREAD_MEETING_FROM = 6144 };
+
 int startrd_context_stage1_gpus(const startrd_context_t *ctx, int64_t n, int ngpu)
 {
-    return stage_gpus(ngpu, ctx->opt.stage1_ngpu, n >= 10240);
+    int meet = ngpu == 2 && startrd_context_allreduce(ctx) == STARTRD_ALLREDUCE_HIERARCHICAL &&
+               startrd_cuda_peers(ctx->cuda_worker[0], ctx->cuda_worker[1]);
+
+    return stage_gpus(ngpu, ctx->opt.stage1_ngpu, n >= (meet ? SPREAD_MEETING_FROM : SPREAD_FROM));
 }
 
 /* Split, each sweep crosses from GPU to GPU, and the chain from sweep to
