@@ -115,9 +115,8 @@ static void form_cuda(void *buffers[], const struct hemm_columns_args *a)
     struct starpu_matrix_interface peer;
 
     if (a->has_peer) {
-        if (startrd_cuda_signal_post(a->peer.mine.signal, a->peer.mine.step) != 0 ||
-            startrd_cuda_reach(a->peer.device) != 0 ||
-            startrd_cuda_signal_wait(a->peer.theirs.signal, a->peer.theirs.step) != 0)
+        if (startrd_cuda_signal_post(a->peer.mine, a->peer.step) != 0 ||
+            startrd_cuda_signal_wait(a->peer.theirs, a->peer.step) != 0)
             return;
         peer = *(const struct starpu_matrix_interface *)o.y;
         peer.ptr = peer.dev_handle = a->peer.peer_y;

@@ -127,8 +127,6 @@ static void fill_mirrors(const struct panel_qr_args *a, const struct panel_view 
     cudaError_t ce = cudaSuccess;
 
     for (int i = 0; i < m->count && ce == cudaSuccess; i++) {
-        if (startrd_cuda_reach(m->device[i]) != 0)
-            break;
         ce = cudaMemcpy2DAsync((cuDoubleComplex *)m->v[i] + a->vrow, (size_t)w->ldv * z, w->v + a->vrow,
                                (size_t)w->ldv * z, (size_t)(w->vrows - a->vrow) * z, (size_t)w->nb,
                                cudaMemcpyDeviceToDevice, stream);

@@ -81,12 +81,13 @@ typedef struct startrd_step_signal {
 } startrd_step_signal_t;
 
 /** Where each of two GPUs' HEMM tasks of a step forms P from both partial
- *  products: each posts @p mine once its Y is complete, and reads the other
- *  task's Y in place, on its GPU, once @p theirs is posted. */
+ *  products: each posts @p mine at @p step once its Y is complete, and
+ *  reads the other task's Y in place, on its GPU (the two GPUs reach each
+ *  other's memory: startrd_cuda_open_peers()), once @p theirs is posted. */
 typedef struct startrd_peer_product {
-    startrd_step_signal_t mine, theirs;
+    startrd_cuda_signal_t *mine, *theirs;
+    int64_t step;
     int side;             /* 0: this task's Y is the sum's first term, 1: its second */
-    int device;           /* the other task's CUDA device */
     uintptr_t peer_y;     /* the other task's Y: the same shape, on the other GPU */
 } startrd_peer_product_t;
 
@@ -100,7 +101,6 @@ typedef struct startrd_peer_product {
 typedef struct startrd_panel_mirrors {
     startrd_step_signal_t done;   /* posted once V and T are in every copy */
     int count;
-    int device[STARTRD_PANEL_MIRRORS];    /* the CUDA device of each copy */
     uintptr_t v[STARTRD_PANEL_MIRRORS];   /* N x nb, leading dimension N, as V */
     uintptr_t t[STARTRD_PANEL_MIRRORS];   /* nb x nb, leading dimension nb */
 } startrd_panel_mirrors_t;

@@ -109,21 +109,37 @@ int startrd_cuda_peers(int worker_a, int worker_b)
     return ab && ba;
 }
 
-int startrd_cuda_reach(int device)
+/* Access from a's context to b's memory; already granted (StarPU grants
+ * it unless told not to copy between GPUs directly) counts as granted. */
+static cudaError_t grant(int a, int b)
 {
-    int current;
-    cudaError_t ce = cudaGetDevice(&current);
+    cudaError_t ce = cudaSetDevice(a);
 
-    if (ce == cudaSuccess && current == device)
-        return 0;
-    if (ce == cudaSuccess && (ce = cudaDeviceEnablePeerAccess(device, 0)) == cudaErrorPeerAccessAlreadyEnabled) {
+    if (ce == cudaSuccess && (ce = cudaDeviceEnablePeerAccess(b, 0)) == cudaErrorPeerAccessAlreadyEnabled) {
         (void)cudaGetLastError();
         ce = cudaSuccess;
     }
-    if (ce == cudaSuccess)
+    return ce;
+}
+
+int startrd_cuda_open_peers(int worker_a, int worker_b)
+{
+    int a, b, current;
+    cudaError_t ce;
+
+    if (!startrd_cuda_peers(worker_a, worker_b))
         return 0;
-    startrd_kernel_failure("reach", "cudaDeviceEnablePeerAccess", ce);
-    return -1;
+    a = starpu_worker_get_devid(worker_a);
+    b = starpu_worker_get_devid(worker_b);
+    if (a == b)
+        return 1;
+    if ((ce = cudaGetDevice(&current)) == cudaSuccess && (ce = grant(a, b)) == cudaSuccess)
+        ce = grant(b, a);
+    if (cudaSetDevice(current) == cudaSuccess && ce == cudaSuccess)
+        return 1;
+    (void)cudaGetLastError();
+    startrd_error("CUDA devices %d and %d cannot reach each other's memory: %s", a, b, cudaGetErrorString(ce));
+    return 0;
 }
 
 #else
@@ -165,9 +181,10 @@ int startrd_cuda_peers(int worker_a, int worker_b)
     return 0;
 }
 
-int startrd_cuda_reach(int device)
+int startrd_cuda_open_peers(int worker_a, int worker_b)
 {
-    (void)device;
-    return no_cuda();
+    (void)worker_a;
+    (void)worker_b;
+    return 0;
 }
 #endif

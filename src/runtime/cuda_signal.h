@@ -39,9 +39,10 @@ int startrd_cuda_signal_wait(startrd_cuda_signal_t *s, int64_t step);
  *  other's memory (or are one GPU), 0 otherwise and without CUDA. */
 int startrd_cuda_peers(int worker_a, int worker_b);
 
-/** Inside a CUDA codelet: the worker's GPU may read and write the memory
- *  of CUDA device @p device (StarPU grants it unless told not to copy
- *  between GPUs directly).  0, or -1 with the failure recorded. */
-int startrd_cuda_reach(int device);
+/** Where startrd_cuda_peers() holds, let each of the two GPUs read and
+ *  write the other's memory, for the kernels and copies of every worker
+ *  (the calling thread's device is left as it was).  1 once done, 0
+ *  otherwise (a failure is reported). */
+int startrd_cuda_open_peers(int worker_a, int worker_b);
 
 #endif

@@ -73,7 +73,6 @@ enum { CHAIN_MAX_GPUS = STARTRD_PANEL_MIRRORS };
 
 struct gpu_chain {
     int ngpu;                                                 /* 0: the runtime orders the steps */
-    int device[CHAIN_MAX_GPUS];
     unsigned node[CHAIN_MAX_GPUS];
     startrd_cuda_signal_t *panel_done[CHAIN_MAX_GPUS];        /* per GPU: its panel's V and T are copied */
     startrd_cuda_signal_t *y_done[CHAIN_MAX_GPUS];            /* per GPU, on two: its product is complete */
@@ -238,16 +237,16 @@ static void open_chain(struct stage1 *s, int nowners, const int *owner_worker)
     int64_t N = s->A.m, nb = s->A.nb;
     int ok = 1;
 
-    if (nowners < 1 || nowners > CHAIN_MAX_GPUS || s->full || !s->A.gpu_home ||
-        (nowners == 2 && (s->allreduce != STARTRD_ALLREDUCE_HIERARCHICAL ||
-                          !startrd_cuda_peers(owner_worker[0], owner_worker[1]))))
+    if (nowners < 1 || nowners > CHAIN_MAX_GPUS || s->full || !s->A.gpu_home)
         return;
     for (int g = 0; g < nowners; g++)
         if (starpu_worker_get_type(owner_worker[g]) != STARPU_CUDA_WORKER)
             return;
+    if (nowners == 2 && (s->allreduce != STARTRD_ALLREDUCE_HIERARCHICAL ||
+                         !startrd_cuda_open_peers(owner_worker[0], owner_worker[1])))
+        return;
     c->ngpu = nowners;
     for (int g = 0; g < nowners && ok; g++) {
-        c->device[g] = starpu_worker_get_devid(owner_worker[g]);
         c->node[g] = starpu_worker_get_memory_node((unsigned)owner_worker[g]);
         ok = (c->panel_done[g] = startrd_cuda_signal_create()) != NULL &&
              (nowners == 1 || (c->y_done[g] = startrd_cuda_signal_create()) != NULL);
@@ -347,7 +346,6 @@ static int panel(struct stage1 *s, int64_t k, starpu_data_handle_t P)
     /* Every GPU of the step reads V in its HEMM and V and T in its W: the
      * copies on the chain's GPUs, else V and T themselves. */
     for (int i = 0; i < nactive && s->chain.ngpu > 0; i++) {
-        mirrors.device[i] = s->chain.device[active[i]];
         mirrors.v[i] = s->chain.v[k % 2][active[i]];
         mirrors.t[i] = s->chain.t[k % 2][active[i]];
     }
@@ -440,9 +438,8 @@ static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *r
     for (int i = 0; i < nactive; i++) {
         int p = active[i], count = columns_of_part(s, p, k + 1, s->A.nt, cols);
         int other = nactive == 2 ? active[1 - i] : p;
-        startrd_peer_product_t peer = {{meet ? s->chain.y_done[p] : NULL, k},
-                                       {meet ? s->chain.y_done[other] : NULL, k},
-                                       i, meet ? s->chain.device[other] : -1, meet ? s->chain.y[b][other] : 0};
+        startrd_peer_product_t peer = {meet ? s->chain.y_done[p] : NULL, meet ? s->chain.y_done[other] : NULL, k,
+                                       i, meet ? s->chain.y[b][other] : 0};
         starpu_data_handle_t V = chained ? s->chain.V[b][p] : s->V[b], T = chained ? s->chain.T[b][p] : s->T[b];
 
         for (int done = 0, c; done < count; done += c) {
