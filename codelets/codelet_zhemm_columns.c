@@ -40,6 +40,7 @@ struct hemm_columns_args {
     int has_peer;        /* P is formed from this Y and peer's */
     startrd_peer_product_t peer;
     startrd_step_signal_t after;   /* the products wait for it; none if NULL */
+    startrd_step_signal_t t_done;  /* forming P waits for it; none if NULL */
 };
 
 /* The buffer after the last block column. */
@@ -86,7 +87,7 @@ static void hemm_columns_cpu(void *buffers[], void *cl_arg)
         cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, h.w, h.nv, h.below, &one,
                     h.c + h.w, h.ld, v + h.w, ldv, &one, y, ldy);
     }
-    if (a->has_peer || a->after.signal != NULL) {
+    if (a->has_peer || a->after.signal != NULL || a->t_done.signal != NULL) {
         startrd_kernel_failure("hemm_columns", "a signal between GPU streams on a CPU worker", -1);
     } else if (a->form_w) {
         startrd_wvw_operands_t o = wvw_operands(buffers, a);
@@ -107,8 +108,10 @@ static void hemm_columns_cpu(void *buffers[], void *cl_arg)
 #define WHOLE_HEMM_MAX_ROWS 8192
 
 /* P from this task's Y or, with a peer, from the sum of both GPUs' once
- * the other's is complete.  With a peer it runs even after a failure, so
- * that the other task's stream does not wait in vain. */
+ * the other's is complete, and once T is there where the panel task posts
+ * it: T is formed beside the products, off the chain from one panel to
+ * the next.  With a peer it runs even after a failure, so that the other
+ * task's stream does not wait in vain. */
 static void form_cuda(void *buffers[], const struct hemm_columns_args *a)
 {
     startrd_wvw_operands_t o = wvw_operands(buffers, a);
@@ -124,6 +127,8 @@ static void form_cuda(void *buffers[], const struct hemm_columns_args *a)
         o.y2 = a->peer.side == 0 ? (void *)&peer : o.y;
         o.y = a->peer.side == 0 ? o.y : (void *)&peer;
     }
+    if (a->t_done.signal != NULL && startrd_cuda_signal_wait(a->t_done.signal, a->t_done.step) != 0)
+        return;
     startrd_form_wvw_cuda(&o);
 }
 
@@ -268,7 +273,8 @@ int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, st
     }
     *args = (struct hemm_columns_args){.zero_y = zero_y, .form_w = nform, .row0 = form ? form->row0 : 0,
                                        .prev_row0 = form ? form->deferred.row0 : 0,
-                                       .has_peer = form != NULL && form->peer != NULL, .after = after};
+                                       .has_peer = form != NULL && form->peer != NULL, .after = after,
+                                       .t_done = form ? form->t_done : (startrd_step_signal_t){NULL, 0}};
     if (args->has_peer)
         args->peer = *form->peer;
     for (int i = 0; i < ncolumns; i++) {

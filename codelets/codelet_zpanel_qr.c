@@ -119,8 +119,9 @@ static void panel_qr_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef STARTRD_USE_CUDA
-/* V's rows from vrow down into each mirror. */
-static cudaError_t copy_v(const struct panel_qr_args *a, const struct panel_view *w, cudaStream_t stream)
+/* V's rows from vrow down into each mirror on @p stream, then V's signal,
+ * posted whatever happened before so that no HEMM task waits for ever. */
+static void send_v(const struct panel_qr_args *a, const struct panel_view *w, cudaStream_t stream)
 {
     const startrd_panel_mirrors_t *m = &a->mirrors;
     size_t z = sizeof(cuDoubleComplex);
@@ -130,19 +131,22 @@ static cudaError_t copy_v(const struct panel_qr_args *a, const struct panel_view
         ce = cudaMemcpy2DAsync((cuDoubleComplex *)m->v[i] + a->vrow, (size_t)w->ldv * z, w->v + a->vrow,
                                (size_t)w->ldv * z, (size_t)(w->vrows - a->vrow) * z, (size_t)w->nb,
                                cudaMemcpyDeviceToDevice, stream);
-    return ce;
+    if (ce != cudaSuccess)
+        startrd_kernel_failure("panel_qr", "cudaMemcpy2DAsync", ce);
+    startrd_cuda_signal_post_on(m->v_done.signal, m->v_done.step, stream);
 }
 
-/* T into each mirror, and V too unless a lane has taken it, then the
- * signal, posted whatever happened before so that no HEMM task waits for
- * ever. */
+/* V into each mirror unless a lane has taken it, then T, and T's signal,
+ * posted whatever happened before. */
 static void fill_mirrors(const struct panel_qr_args *a, const struct panel_view *w,
                          const startrd_cuda_lanes_t *lanes, cudaStream_t stream)
 {
     const startrd_panel_mirrors_t *m = &a->mirrors;
     size_t z = sizeof(cuDoubleComplex);
-    cudaError_t ce = lanes == NULL ? copy_v(a, w, stream) : cudaSuccess;
+    cudaError_t ce = cudaSuccess;
 
+    if (lanes == NULL)
+        send_v(a, w, stream);
     for (int i = 0; i < m->count && ce == cudaSuccess; i++)
         ce = cudaMemcpy2DAsync((cuDoubleComplex *)m->t[i], (size_t)w->nb * z, w->t, (size_t)w->ldt * z,
                                (size_t)w->nb * z, (size_t)w->nb, cudaMemcpyDeviceToDevice, stream);
@@ -154,10 +158,9 @@ static void fill_mirrors(const struct panel_qr_args *a, const struct panel_view 
 }
 
 /* The factorisation, V and T on the worker's stream.  With mirrors, V
- * goes to them on a lane as soon as it is formed, while T is computed: on
- * two H100 at n = 8192 the copies and the signal then end 13 us after T
- * (median per step) instead of 34.  Returns the lanes, or NULL where V is
- * left for fill_mirrors(). */
+ * goes to them on a lane as soon as it is formed, and the HEMM tasks start
+ * while T is computed.  Returns the lanes, or NULL where V is left for
+ * fill_mirrors(). */
 static const startrd_cuda_lanes_t *factor_cuda(void *buffers[], const struct panel_qr_args *a)
 {
     struct panel_view w = view(panel_buffers(buffers), a);
@@ -207,9 +210,8 @@ static const startrd_cuda_lanes_t *factor_cuda(void *buffers[], const struct pan
         startrd_kernel_failure("panel_qr", "zgeqr2_panel kernel", st);
     else if ((st = startrd_cuda_zpanel_v(w.m, w.nb, p, w.ldc, v, w.ldv, a->vrow, w.vrows, stream)) != cudaSuccess)
         startrd_kernel_failure("panel_qr", "zpanel_v kernel", st);
-    else if (a->has_mirrors && (lanes = startrd_cuda_fork()) != NULL &&
-             (st = copy_v(a, &w, lanes->stream[0])) != cudaSuccess)
-        startrd_kernel_failure("panel_qr", "cudaMemcpy2DAsync", st);
+    else if (a->has_mirrors && (lanes = startrd_cuda_fork()) != NULL && (send_v(a, &w, lanes->stream[0]), 0))
+        ;
     else if ((st = cublasZgemm(starpu_cublas_get_local_handle(), CUBLAS_OP_C, CUBLAS_OP_N, (int)w.nb,
                                (int)w.nb, (int)w.m, &one, v + a->vrow, (int)w.ldv, v + a->vrow,
                                (int)w.ldv, &zero, t, (int)w.ldt)) != CUBLAS_STATUS_SUCCESS)

@@ -95,11 +95,12 @@ typedef struct startrd_peer_product {
 #define STARTRD_PANEL_MIRRORS 2
 
 /** Where a panel task copies V (rows from vrow down) and T for the HEMM
- *  tasks of its step, which then wait for its signal instead of its end
+ *  tasks of its step, which then wait for its signals instead of its end
  *  (cuda_signal.h): copies homed on their GPUs, whose HEMM tasks read them
- *  in place. */
+ *  in place, V in their products and T only where they form P. */
 typedef struct startrd_panel_mirrors {
-    startrd_step_signal_t done;   /* posted once V and T are in every copy */
+    startrd_step_signal_t v_done;   /* posted once V is in every copy */
+    startrd_step_signal_t done;     /* posted once T is in every copy too */
     int count;
     uintptr_t v[STARTRD_PANEL_MIRRORS];   /* N x nb, leading dimension N, as V */
     uintptr_t t[STARTRD_PANEL_MIRRORS];   /* nb x nb, leading dimension nb */
@@ -114,7 +115,7 @@ typedef struct startrd_panel_mirrors {
  * task first updates the block column as startrd_task_zher2k_columns()
  * would; the diagonal tile must then start the handle (@p crow = 0).  With
  * @p mirrors (or NULL; on a GPU only) it then copies V and T there and
- * posts their signal.
+ * posts their signals.
  */
 int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, int64_t crow, int64_t vrow,
                            starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t tau,
@@ -130,12 +131,14 @@ typedef struct startrd_deferred_update {
 
 /** The operands of forming P = [W V W] (startrd_task_zform_wvw()); with
  *  @p peer (or NULL) Y is the sum of the task's partial product and the
- *  other GPU's. */
+ *  other GPU's; with @p t_done.signal (or NULL) T is a copy that the panel
+ *  task posts there (startrd_panel_mirrors_t). */
 typedef struct startrd_wvw_handles {
     int64_t row0;
     starpu_data_handle_t T, ZM, P;
     startrd_deferred_update_t deferred;
     const startrd_peer_product_t *peer;
+    startrd_step_signal_t t_done;
 } startrd_wvw_handles_t;
 
 /**
@@ -147,8 +150,8 @@ typedef struct startrd_wvw_handles {
  * as startrd_task_zform_wvw() does: for the task that computes all of Y,
  * or, with form->peer, for each of two GPUs' tasks of the step (on a GPU
  * only).  With @p after.signal (or NULL; on a GPU only) the task's products
- * wait for that signal: V (and T) are then copies that the panel task wrote
- * and posted behind the runtime's back (startrd_panel_mirrors_t).
+ * wait for that signal: V is then a copy that the panel task wrote and
+ * posted behind the runtime's back (startrd_panel_mirrors_t).
  */
 int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, starpu_data_handle_t Y,
                                int zero_y, int ncolumns, const starpu_data_handle_t *columns,

@@ -46,13 +46,18 @@ void startrd_cuda_signal_destroy(startrd_cuda_signal_t *s)
 
 int startrd_cuda_signal_post(startrd_cuda_signal_t *s, int64_t step)
 {
+    return startrd_cuda_signal_post_on(s, step, starpu_cuda_get_local_stream());
+}
+
+int startrd_cuda_signal_post_on(startrd_cuda_signal_t *s, int64_t step, cudaStream_t stream)
+{
     cudaEvent_t *mark = &s->mark[step % MARKS];
     const char *call = "cudaEventCreateWithFlags";
     cudaError_t ce = cudaSuccess;
 
     if (*mark == NULL)
         ce = cudaEventCreateWithFlags(mark, cudaEventDisableTiming);
-    if (ce == cudaSuccess && (ce = cudaEventRecord(*mark, starpu_cuda_get_local_stream())) != cudaSuccess)
+    if (ce == cudaSuccess && (ce = cudaEventRecord(*mark, stream)) != cudaSuccess)
         call = "cudaEventRecord";
     atomic_store_explicit(&s->posted, step + 1, memory_order_release);
     if (ce == cudaSuccess)

@@ -14,6 +14,8 @@
 
 #include <stdint.h>
 
+#include "starpu_include.h"
+
 typedef struct startrd_cuda_signal startrd_cuda_signal_t;
 
 /** A signal posted at steps 0, 1, 2, ... in increasing order (some may be
@@ -29,6 +31,12 @@ void startrd_cuda_signal_destroy(startrd_cuda_signal_t *s);
  *  failure recorded (the post is made all the same, so that no waiter
  *  waits for ever). */
 int startrd_cuda_signal_post(startrd_cuda_signal_t *s, int64_t step);
+
+#ifdef STARTRD_USE_CUDA
+/** As startrd_cuda_signal_post(), for the work queued so far on @p stream,
+ *  a stream of the calling worker's GPU. */
+int startrd_cuda_signal_post_on(startrd_cuda_signal_t *s, int64_t step, cudaStream_t stream);
+#endif
 
 /** Inside a CUDA codelet: the worker's stream holds what is queued after
  *  this call until the work posted for step @p step is done.  0, or -1 with

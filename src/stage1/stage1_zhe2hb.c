@@ -74,6 +74,7 @@ enum { CHAIN_MAX_GPUS = STARTRD_PANEL_MIRRORS };
 struct gpu_chain {
     int ngpu;                                                 /* 0: the runtime orders the steps */
     unsigned node[CHAIN_MAX_GPUS];
+    startrd_cuda_signal_t *v_done[CHAIN_MAX_GPUS];            /* per GPU: its panel's V is copied */
     startrd_cuda_signal_t *panel_done[CHAIN_MAX_GPUS];        /* per GPU: its panel's V and T are copied */
     startrd_cuda_signal_t *y_done[CHAIN_MAX_GPUS];            /* per GPU, on two: its product is complete */
     starpu_data_handle_t V[2][CHAIN_MAX_GPUS], T[2][CHAIN_MAX_GPUS];
@@ -219,9 +220,10 @@ static void close_chain(struct stage1 *s)
             c->v[b][g] = c->t[b][g] = c->y[b][g] = 0;
         }
     for (int g = 0; g < CHAIN_MAX_GPUS; g++) {
+        startrd_cuda_signal_destroy(c->v_done[g]);
         startrd_cuda_signal_destroy(c->panel_done[g]);
         startrd_cuda_signal_destroy(c->y_done[g]);
-        c->panel_done[g] = c->y_done[g] = NULL;
+        c->v_done[g] = c->panel_done[g] = c->y_done[g] = NULL;
     }
     c->ngpu = 0;
 }
@@ -248,7 +250,8 @@ static void open_chain(struct stage1 *s, int nowners, const int *owner_worker)
     c->ngpu = nowners;
     for (int g = 0; g < nowners && ok; g++) {
         c->node[g] = starpu_worker_get_memory_node((unsigned)owner_worker[g]);
-        ok = (c->panel_done[g] = startrd_cuda_signal_create()) != NULL &&
+        ok = (c->v_done[g] = startrd_cuda_signal_create()) != NULL &&
+             (c->panel_done[g] = startrd_cuda_signal_create()) != NULL &&
              (nowners == 1 || (c->y_done[g] = startrd_cuda_signal_create()) != NULL);
         for (int b = 0; b < 2 && ok; b++) {
             ok = (c->v[b][g] = startrd_workspace_register_on(&c->V[b][g], "V copy", N, nb, c->node[g])) != 0 &&
@@ -340,7 +343,8 @@ static int panel(struct stage1 *s, int64_t k, starpu_data_handle_t P)
     startrd_place_t place = on_owner_side(s, k, PRIO_CRITICAL);
     startrd_forward_t vt = {.handle = {s->V[k % 2], s->T[k % 2]}, .nhandles = 2};
     int active[STARPU_NMAXWORKERS], nactive = active_parts(s, k, active);
-    startrd_panel_mirrors_t mirrors = {.done = {s->chain.panel_done[s->chain.ngpu > 0 ? part_of(s, k) : 0], k},
+    int g = s->chain.ngpu > 0 ? part_of(s, k) : 0;
+    startrd_panel_mirrors_t mirrors = {.v_done = {s->chain.v_done[g], k}, .done = {s->chain.panel_done[g], k},
                                        .count = nactive};
 
     /* Every GPU of the step reads V in its HEMM and V and T in its W: the
@@ -428,7 +432,8 @@ static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *r
     int spread = s->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL && s->ncopies > 1;
     int pair = nactive == 2 && s->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL;
     int chained = s->chain.ngpu > 0, meet = pair && s->chain.ngpu == 2;
-    startrd_step_signal_t after = {chained ? s->chain.panel_done[part_of(s, k)] : NULL, k};
+    startrd_step_signal_t after = {chained ? s->chain.v_done[part_of(s, k)] : NULL, k};
+    startrd_step_signal_t t_done = {chained ? s->chain.panel_done[part_of(s, k)] : NULL, k};
     startrd_forward_t y = {.nhandles = 1};
 
     /* Each of two partial products goes to the other GPU, whose W adds it. */
@@ -446,7 +451,7 @@ static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *r
             c = chunk(s, cols + done, count - done);
             int copy = copy_of_part(s, p);
             startrd_wvw_handles_t form = {(k + 1) * s->A.nb, T, s->ZM, step_p(s, k, copy),
-                                          deferred_update(s, k, copy), meet ? &peer : NULL};
+                                          deferred_update(s, k, copy), meet ? &peer : NULL, t_done};
             int forms = (p == sole && c == count) || (meet && done + c == count);
             startrd_place_t place = on_part(s, p, PRIO_PRODUCT);
 
