@@ -68,7 +68,7 @@ typedef struct startrd_options {
     int nb;                 /**< Bandwidth of the intermediate band (and stage-1 block size), at
                                  most 1024; 0 chooses. */
     int dist_nb;            /**< Columns per block of the block-cyclic distribution over GPUs, a
-                                 multiple of nb; 0 chooses (up to 16 nb, at least 8 blocks
+                                 multiple of nb; 0 chooses (up to 16 nb, at least 4 blocks
                                  per GPU). */
     int check_finite;       /**< Scan A for NaN and Inf while copying it in (no extra pass);
                                  1 by default, 0 when $STARTRD_CHECK_FINITE is 0. */

@@ -87,14 +87,18 @@ static int check_arguments(char vect, char uplo, int n, const double complex *A,
 }
 
 /* Blocks of several block columns let a GPU update its neighbouring block
- * columns with a few large calls; eight or more blocks per GPU keep the
+ * columns with a few large calls; four or more blocks per GPU keep the
  * shrinking trailing matrix balanced between the GPUs.  On two H200, blocks
  * of 16 nb against 8 (stage 1, two runs each): n = 32768 3.337 and 3.330 s
  * against 3.443 and 3.379; 16384 0.773 and 0.802 against 0.860 and 0.810;
- * 4 nb was slower (3.59 and 0.84 s). */
+ * 4 nb was slower (3.59 and 0.84 s).  Where the steps are short, each
+ * block's calls cost the GPU's driving thread more than the GPU takes to
+ * run them, so fewer blocks win: n = 8192 on two H100, 0.212 / 0.214 /
+ * 0.215 / 0.216 s in all with blocks of 16 nb (four per GPU) against 0.226
+ * / 0.217 with 8 nb (eight per GPU). */
 static int64_t default_dist_nb(int64_t n, int64_t kd, int ngpu)
 {
-    int64_t per_block = kd > 0 && ngpu > 0 ? n / (kd * 8 * ngpu) : 1;
+    int64_t per_block = kd > 0 && ngpu > 0 ? n / (kd * 4 * ngpu) : 1;
 
     return kd * (per_block < 1 ? 1 : per_block > 16 ? 16 : per_block);
 }
