@@ -327,9 +327,11 @@ __device__ bool cholesky_blocked(cuDoubleComplex *X, cuDoubleComplex *D, cuDoubl
  * publishes row j through shared memory (two buffers, one barrier a step)
  * and every row below it updates its entries right of column j; a warp's
  * rows are consecutive, so once they are all above the step it only
- * passes the barriers.  Against the blocked LU of warp-factored diagonal
- * blocks (three block-wide barriers per LEAF columns and the inverses of
- * both diagonal triangles), 44 against 74 us at nb = 64 on an H100. */
+ * passes the barriers.  The blocked LU of warp-factored diagonal blocks
+ * (three block-wide barriers per LEAF columns and the inverses of both
+ * diagonal triangles) took 74 us of the second kernel at nb = 64 on an
+ * H100 (clock64); this one about 44, the kernel's time less its other
+ * phases'. */
 const int RT = THREADS / MAXNB, PER = MAXNB / RT;
 
 static_assert(THREADS == RT * MAXNB && MAXNB == RT * PER && 32 % RT == 0, "a row's threads in one warp");
