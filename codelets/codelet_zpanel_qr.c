@@ -16,8 +16,8 @@
  * task of its own, that update cost the chain from one panel to the next a
  * runtime round trip per step.  Given mirrors, it copies V's trailing rows
  * to the GPUs of the step's HEMM tasks as soon as V is formed, then T, and
- * posts a signal that their streams wait for (cuda_signal.h): they need not
- * wait for this task's end, another runtime round trip. */
+ * posts a signal after each that their streams wait for (cuda_signal.h):
+ * they need not wait for this task's end, another runtime round trip. */
 #include "codelets.h"
 #include "error.h"
 #include "cuda_lanes.h"
@@ -154,7 +154,25 @@ static void fill_mirrors(const struct panel_qr_args *a, const struct panel_view 
         startrd_kernel_failure("panel_qr", "cudaMemcpy2DAsync", ce);
     if (lanes != NULL)
         startrd_cuda_join(lanes);
-    startrd_cuda_signal_post(m->done.signal, m->done.step);
+    startrd_cuda_signal_post(m->t_done.signal, m->t_done.step);
+}
+
+/* T from V's Gram matrix and the scalar factors, which go to tau too. */
+static void form_t(const struct panel_view *w, int64_t vrow, const cuDoubleComplex *tau, cudaStream_t stream)
+{
+    const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
+    const cuDoubleComplex *v = (const cuDoubleComplex *)w->v + vrow;
+    long st;
+
+    if ((st = cublasZgemm(starpu_cublas_get_local_handle(), CUBLAS_OP_C, CUBLAS_OP_N, (int)w->nb, (int)w->nb,
+                          (int)w->m, &one, v, (int)w->ldv, v, (int)w->ldv, &zero, (cuDoubleComplex *)w->t,
+                          (int)w->ldt)) != CUBLAS_STATUS_SUCCESS)
+        startrd_kernel_failure("panel_qr", "cublasZgemm", st);
+    else if ((st = startrd_cuda_zlarft_gram(w->nb, tau, (cuDoubleComplex *)w->t, w->ldt, stream)) != cudaSuccess)
+        startrd_kernel_failure("panel_qr", "zlarft_gram kernel", st);
+    else if ((st = cudaMemcpyAsync(w->tau, tau, (size_t)w->ntau * sizeof *tau, cudaMemcpyDeviceToDevice, stream)) !=
+             cudaSuccess)
+        startrd_kernel_failure("panel_qr", "cudaMemcpyAsync", st);
 }
 
 /* The factorisation, V and T on the worker's stream.  With mirrors, V
@@ -165,8 +183,7 @@ static const startrd_cuda_lanes_t *factor_cuda(void *buffers[], const struct pan
 {
     struct panel_view w = view(panel_buffers(buffers), a);
     cudaStream_t stream = starpu_cuda_get_local_stream();
-    const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
-    cuDoubleComplex *p = (cuDoubleComplex *)w.p, *v = (cuDoubleComplex *)w.v, *t = (cuDoubleComplex *)w.t;
+    cuDoubleComplex *p = (cuDoubleComplex *)w.p, *v = (cuDoubleComplex *)w.v;
     cuDoubleComplex *tau, *work;
     int nblocks = startrd_cuda_zgeqr2_panel_blocks(w.m, w.nb);
     /* CholeskyQR2 wherever it applies, the Householder kernels behind it
@@ -210,16 +227,11 @@ static const startrd_cuda_lanes_t *factor_cuda(void *buffers[], const struct pan
         startrd_kernel_failure("panel_qr", "zgeqr2_panel kernel", st);
     else if ((st = startrd_cuda_zpanel_v(w.m, w.nb, p, w.ldc, v, w.ldv, a->vrow, w.vrows, stream)) != cudaSuccess)
         startrd_kernel_failure("panel_qr", "zpanel_v kernel", st);
-    else if (a->has_mirrors && (lanes = startrd_cuda_fork()) != NULL && (send_v(a, &w, lanes->stream[0]), 0))
-        ;
-    else if ((st = cublasZgemm(starpu_cublas_get_local_handle(), CUBLAS_OP_C, CUBLAS_OP_N, (int)w.nb,
-                               (int)w.nb, (int)w.m, &one, v + a->vrow, (int)w.ldv, v + a->vrow,
-                               (int)w.ldv, &zero, t, (int)w.ldt)) != CUBLAS_STATUS_SUCCESS)
-        startrd_kernel_failure("panel_qr", "cublasZgemm", st);
-    else if ((st = startrd_cuda_zlarft_gram(w.nb, tau, t, w.ldt, stream)) != cudaSuccess)
-        startrd_kernel_failure("panel_qr", "zlarft_gram kernel", st);
-    else if ((st = cudaMemcpyAsync(w.tau, tau, (size_t)w.ntau * sizeof *tau, cudaMemcpyDeviceToDevice, stream)) != cudaSuccess)
-        startrd_kernel_failure("panel_qr", "cudaMemcpyAsync", st);
+    else {
+        if (a->has_mirrors && (lanes = startrd_cuda_fork()) != NULL)
+            send_v(a, &w, lanes->stream[0]);
+        form_t(&w, a->vrow, tau, stream);
+    }
     if ((st = cudaFreeAsync(tau, stream)) != cudaSuccess)
         startrd_kernel_failure("panel_qr", "cudaFreeAsync", st);
     return lanes;

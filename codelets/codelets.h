@@ -100,7 +100,7 @@ typedef struct startrd_peer_product {
  *  in place, V in their products and T only where they form P. */
 typedef struct startrd_panel_mirrors {
     startrd_step_signal_t v_done;   /* posted once V is in every copy */
-    startrd_step_signal_t done;     /* posted once T is in every copy too */
+    startrd_step_signal_t t_done;   /* posted once T is in every copy too */
     int count;
     uintptr_t v[STARTRD_PANEL_MIRRORS];   /* N x nb, leading dimension N, as V */
     uintptr_t t[STARTRD_PANEL_MIRRORS];   /* nb x nb, leading dimension nb */

@@ -57,9 +57,10 @@ enum { NARROW_MAX_ROWS = 16384 };
 /* Where the steps run on one GPU, or on two that read each other's memory,
  * the tasks of a step meet on the GPUs instead of through the runtime
  * (cuda_signal.h): each panel task copies V and T to the GPUs of the
- * step's HEMM tasks, which wait on their streams for its signal rather
- * than for its end (0.10-0.17 ms a step on the chain at n = 16384 on two
- * H200, as long on the panel's GPU as on the other); on two GPUs each HEMM
+ * step's HEMM tasks, whose products wait on their streams for V's signal
+ * and whose forming of P for T's, rather than for the panel's end
+ * (0.10-0.17 ms a step on the chain at n = 16384 on two H200, as long on
+ * the panel's GPU as on the other); on two GPUs each HEMM
  * task also reads the other's partial product in place and forms P itself
  * (codelet_zhemm_columns.c).  Those copies, and the partial products, are
  * homed on their GPUs at addresses fixed before any task runs, and the
@@ -75,7 +76,7 @@ struct gpu_chain {
     int ngpu;                                                 /* 0: the runtime orders the steps */
     unsigned node[CHAIN_MAX_GPUS];
     startrd_cuda_signal_t *v_done[CHAIN_MAX_GPUS];            /* per GPU: its panel's V is copied */
-    startrd_cuda_signal_t *panel_done[CHAIN_MAX_GPUS];        /* per GPU: its panel's V and T are copied */
+    startrd_cuda_signal_t *t_done[CHAIN_MAX_GPUS];            /* per GPU: its panel's V and T are copied */
     startrd_cuda_signal_t *y_done[CHAIN_MAX_GPUS];            /* per GPU, on two: its product is complete */
     starpu_data_handle_t V[2][CHAIN_MAX_GPUS], T[2][CHAIN_MAX_GPUS];
     uintptr_t v[2][CHAIN_MAX_GPUS], t[2][CHAIN_MAX_GPUS];     /* their addresses; 0: not registered */
@@ -221,9 +222,9 @@ static void close_chain(struct stage1 *s)
         }
     for (int g = 0; g < CHAIN_MAX_GPUS; g++) {
         startrd_cuda_signal_destroy(c->v_done[g]);
-        startrd_cuda_signal_destroy(c->panel_done[g]);
+        startrd_cuda_signal_destroy(c->t_done[g]);
         startrd_cuda_signal_destroy(c->y_done[g]);
-        c->v_done[g] = c->panel_done[g] = c->y_done[g] = NULL;
+        c->v_done[g] = c->t_done[g] = c->y_done[g] = NULL;
     }
     c->ngpu = 0;
 }
@@ -251,7 +252,7 @@ static void open_chain(struct stage1 *s, int nowners, const int *owner_worker)
     for (int g = 0; g < nowners && ok; g++) {
         c->node[g] = starpu_worker_get_memory_node((unsigned)owner_worker[g]);
         ok = (c->v_done[g] = startrd_cuda_signal_create()) != NULL &&
-             (c->panel_done[g] = startrd_cuda_signal_create()) != NULL &&
+             (c->t_done[g] = startrd_cuda_signal_create()) != NULL &&
              (nowners == 1 || (c->y_done[g] = startrd_cuda_signal_create()) != NULL);
         for (int b = 0; b < 2 && ok; b++) {
             ok = (c->v[b][g] = startrd_workspace_register_on(&c->V[b][g], "V copy", N, nb, c->node[g])) != 0 &&
@@ -344,7 +345,7 @@ static int panel(struct stage1 *s, int64_t k, starpu_data_handle_t P)
     startrd_forward_t vt = {.handle = {s->V[k % 2], s->T[k % 2]}, .nhandles = 2};
     int active[STARPU_NMAXWORKERS], nactive = active_parts(s, k, active);
     int g = s->chain.ngpu > 0 ? part_of(s, k) : 0;
-    startrd_panel_mirrors_t mirrors = {.v_done = {s->chain.v_done[g], k}, .done = {s->chain.panel_done[g], k},
+    startrd_panel_mirrors_t mirrors = {.v_done = {s->chain.v_done[g], k}, .t_done = {s->chain.t_done[g], k},
                                        .count = nactive};
 
     /* Every GPU of the step reads V in its HEMM and V and T in its W: the
@@ -433,7 +434,7 @@ static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *r
     int pair = nactive == 2 && s->allreduce == STARTRD_ALLREDUCE_HIERARCHICAL;
     int chained = s->chain.ngpu > 0, meet = pair && s->chain.ngpu == 2;
     startrd_step_signal_t after = {chained ? s->chain.v_done[part_of(s, k)] : NULL, k};
-    startrd_step_signal_t t_done = {chained ? s->chain.panel_done[part_of(s, k)] : NULL, k};
+    startrd_step_signal_t t_done = {chained ? s->chain.t_done[part_of(s, k)] : NULL, k};
     startrd_forward_t y = {.nhandles = 1};
 
     /* Each of two partial products goes to the other GPU, whose W adds it. */
