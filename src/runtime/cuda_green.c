@@ -1,5 +1,6 @@
 #include "cuda_green.h"
 
+#include "cuda_driver.h"
 #include "error.h"
 
 #ifdef STARTRD_USE_CUDA
@@ -13,26 +14,6 @@ static struct {
     unsigned nsm;
 } devices[STARPU_MAXCUDADEVS];
 
-/* Driver entry point @p name, in the version of the headers the library
- * was built with, into @p fn: 0, or 1 where the driver lacks it (green
- * contexts came with CUDA 12.4, cuGreenCtxStreamCreate later). */
-static int entry(const char *name, void **fn)
-{
-    enum cudaDriverEntryPointQueryResult found;
-
-    *fn = NULL;
-    if (cudaGetDriverEntryPointByVersion(name, fn, CUDART_VERSION, cudaEnableDefault, &found) != cudaSuccess ||
-        found != cudaDriverEntryPointSuccess || *fn == NULL)
-        return 1;
-    return 0;
-}
-
-static int failed(const char *call, CUresult r)
-{
-    startrd_error("%s failed (CUDA driver status %d)", call, (int)r);
-    return -(int)r;
-}
-
 static int create(int dev, int keep_free, startrd_cuda_green_t *ctx, unsigned *nsm)
 {
     CUresult (*get_resource)(CUdevice, CUdevResource *, CUdevResourceType);
@@ -44,12 +25,13 @@ static int create(int dev, int keep_free, startrd_cuda_green_t *ctx, unsigned *n
     unsigned ngroups = 1;
     CUresult r;
 
-    if (entry("cuDeviceGetDevResource", (void **)&get_resource) ||
-        entry("cuDevSmResourceSplitByCount", (void **)&split) ||
-        entry("cuDevResourceGenerateDesc", (void **)&describe) || entry("cuGreenCtxCreate", (void **)&create_ctx))
+    if (startrd_cuda_driver_entry("cuDeviceGetDevResource", (void **)&get_resource) ||
+        startrd_cuda_driver_entry("cuDevSmResourceSplitByCount", (void **)&split) ||
+        startrd_cuda_driver_entry("cuDevResourceGenerateDesc", (void **)&describe) ||
+        startrd_cuda_driver_entry("cuGreenCtxCreate", (void **)&create_ctx))
         return 1;
     if ((r = get_resource((CUdevice)dev, &all, CU_DEV_RESOURCE_TYPE_SM)) != CUDA_SUCCESS)
-        return failed("cuDeviceGetDevResource", r);
+        return startrd_cuda_driver_failed("cuDeviceGetDevResource", r);
     if (keep_free <= 0 || (unsigned)keep_free >= all.sm.smCount)
         return 1;
     /* Without the co-scheduling constraint a share may be any even count,
@@ -60,11 +42,11 @@ static int create(int dev, int keep_free, startrd_cuda_green_t *ctx, unsigned *n
         (r == CUDA_SUCCESS && (ngroups != 1 || share.sm.smCount >= all.sm.smCount)))
         return 1;
     if (r != CUDA_SUCCESS)
-        return failed("cuDevSmResourceSplitByCount", r);
+        return startrd_cuda_driver_failed("cuDevSmResourceSplitByCount", r);
     if ((r = describe(&desc, &share, 1)) != CUDA_SUCCESS)
-        return failed("cuDevResourceGenerateDesc", r);
+        return startrd_cuda_driver_failed("cuDevResourceGenerateDesc", r);
     if ((r = create_ctx(ctx, desc, (CUdevice)dev, CU_GREEN_CTX_DEFAULT_STREAM)) != CUDA_SUCCESS)
-        return failed("cuGreenCtxCreate", r);
+        return startrd_cuda_driver_failed("cuGreenCtxCreate", r);
     *nsm = share.sm.smCount;
     return 0;
 }
@@ -76,14 +58,14 @@ int startrd_cuda_green_get(int keep_free, startrd_cuda_green_t *ctx, unsigned *n
     *ctx = NULL;
     *nsm = 0;
     if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= STARPU_MAXCUDADEVS)
-        return failed("cudaGetDevice", CUDA_ERROR_INVALID_DEVICE);
+        return startrd_cuda_driver_failed("cudaGetDevice", CUDA_ERROR_INVALID_DEVICE);
     pthread_mutex_lock(&lock);
     if (devices[dev].ctx == NULL || devices[dev].keep_free != keep_free) {
         /* Another share was asked for: the old one no longer has streams. */
         startrd_cuda_green_t old = devices[dev].ctx;
         CUresult (*destroy)(CUgreenCtx);
 
-        if (old != NULL && entry("cuGreenCtxDestroy", (void **)&destroy) == 0)
+        if (old != NULL && startrd_cuda_driver_entry("cuGreenCtxDestroy", (void **)&destroy) == 0)
             destroy(old);
         devices[dev].ctx = NULL;
         if ((st = create(dev, keep_free, &devices[dev].ctx, &devices[dev].nsm)) == 0)
@@ -100,10 +82,10 @@ int startrd_cuda_green_stream(startrd_cuda_green_t ctx, cudaStream_t *stream)
     CUresult (*create_stream)(CUstream *, CUgreenCtx, unsigned, int);
     CUresult r;
 
-    if (entry("cuGreenCtxStreamCreate", (void **)&create_stream))
-        return failed("cuGreenCtxStreamCreate (not in the driver)", CUDA_ERROR_NOT_FOUND);
+    if (startrd_cuda_driver_entry("cuGreenCtxStreamCreate", (void **)&create_stream))
+        return startrd_cuda_driver_failed("cuGreenCtxStreamCreate (not in the driver)", CUDA_ERROR_NOT_FOUND);
     if ((r = create_stream((CUstream *)stream, ctx, CU_STREAM_NON_BLOCKING, 0)) != CUDA_SUCCESS)
-        return failed("cuGreenCtxStreamCreate", r);
+        return startrd_cuda_driver_failed("cuGreenCtxStreamCreate", r);
     return 0;
 }
 

@@ -49,11 +49,7 @@ static size_t workspace_margin(const startrd_desc_t *A)
 static void free_gpu_columns(startrd_desc_t *A)
 {
     for (int p = 0; p < A->nowners; p++)
-        if (A->gpu_mat[p] != 0)
-            starpu_free_on_node(starpu_worker_get_memory_node((unsigned)A->owner_worker[p]), A->gpu_mat[p],
-                                A->gpu_bytes[p]);
-    memset(A->gpu_mat, 0, sizeof A->gpu_mat);
-    memset(A->gpu_bytes, 0, sizeof A->gpu_bytes);
+        startrd_device_memory_free(starpu_worker_get_memory_node((unsigned)A->owner_worker[p]), &A->gpu_mem[p]);
 }
 
 /* Block columns whose home is their owner GPU: no host copy of the matrix
@@ -85,18 +81,17 @@ static int home_columns_on_gpus(startrd_desc_t *A, const char *name)
             owned += startrd_desc_owner_index(A, j) == p;
         if (owned == 0)
             continue;
-        A->gpu_bytes[p] = (size_t)A->m * (size_t)(owned * A->nb) * sizeof(double complex);
-        if (available >= 0 && (size_t)available < A->gpu_bytes[p] + workspace_margin(A))
-            goto fail;
-        A->gpu_mat[p] = starpu_malloc_on_node(node, A->gpu_bytes[p]);
-        if (A->gpu_mat[p] == 0)
+        size_t bytes = (size_t)A->m * (size_t)(owned * A->nb) * sizeof(double complex);
+
+        if ((available >= 0 && (size_t)available < bytes + workspace_margin(A)) ||
+            startrd_device_memory_alloc(node, bytes, &A->gpu_mem[p]) != 0)
             goto fail;
     }
     for (int64_t j = 0; j < A->nt; j++) {
         int p = startrd_desc_owner_index(A, j);
         unsigned node = starpu_worker_get_memory_node((unsigned)A->owner_worker[p]);
         int64_t row0 = startrd_desc_column_row0(A, j);
-        uintptr_t ptr = A->gpu_mat[p] + ((size_t)(local[p]++ * A->nb) * (size_t)A->m + (size_t)row0) *
+        uintptr_t ptr = A->gpu_mem[p].ptr + ((size_t)(local[p]++ * A->nb) * (size_t)A->m + (size_t)row0) *
                                             sizeof(double complex);
 
         starpu_matrix_data_register(&A->handles[j], (int)node, ptr, (uint32_t)A->m, (uint32_t)(A->m - row0),

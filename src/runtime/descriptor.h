@@ -7,6 +7,7 @@
 #include <complex.h>
 #include <stdint.h>
 
+#include "device_memory.h"
 #include "starpu_include.h"
 
 typedef enum startrd_desc_layout {
@@ -39,8 +40,7 @@ typedef struct startrd_desc {
      * owner's block columns live on its GPU only, side by side with leading
      * dimension m, and mat is NULL (see descriptor.c). */
     int gpu_home;
-    uintptr_t gpu_mat[STARPU_NMAXWORKERS];
-    size_t gpu_bytes[STARPU_NMAXWORKERS];
+    startrd_device_memory_t gpu_mem[STARPU_NMAXWORKERS];
 } startrd_desc_t;
 
 /**

@@ -1,0 +1,127 @@
+#include "device_memory.h"
+
+#include "cuda_driver.h"
+#include "error.h"
+#include "starpu_include.h"
+
+#include <string.h>
+
+#ifdef STARTRD_USE_CUDA
+#include <cuda.h>
+#include <pthread.h>
+
+static struct {
+    CUresult (*granularity)(size_t *, const CUmemAllocationProp *, CUmemAllocationGranularity_flags);
+    CUresult (*reserve)(CUdeviceptr *, size_t, size_t, CUdeviceptr, unsigned long long);
+    CUresult (*address_free)(CUdeviceptr, size_t);
+    CUresult (*create)(CUmemGenericAllocationHandle *, size_t, const CUmemAllocationProp *, unsigned long long);
+    CUresult (*release)(CUmemGenericAllocationHandle);
+    CUresult (*map)(CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle, unsigned long long);
+    CUresult (*unmap)(CUdeviceptr, size_t);
+    CUresult (*set_access)(CUdeviceptr, size_t, const CUmemAccessDesc *, size_t);
+    int found;
+} vmm;
+static pthread_once_t vmm_once = PTHREAD_ONCE_INIT;
+
+static void find_vmm(void)
+{
+    vmm.found = !startrd_cuda_driver_entry("cuMemGetAllocationGranularity", (void **)&vmm.granularity) &&
+                !startrd_cuda_driver_entry("cuMemAddressReserve", (void **)&vmm.reserve) &&
+                !startrd_cuda_driver_entry("cuMemAddressFree", (void **)&vmm.address_free) &&
+                !startrd_cuda_driver_entry("cuMemCreate", (void **)&vmm.create) &&
+                !startrd_cuda_driver_entry("cuMemRelease", (void **)&vmm.release) &&
+                !startrd_cuda_driver_entry("cuMemMap", (void **)&vmm.map) &&
+                !startrd_cuda_driver_entry("cuMemUnmap", (void **)&vmm.unmap) &&
+                !startrd_cuda_driver_entry("cuMemSetAccess", (void **)&vmm.set_access);
+}
+
+/* @p bytes on device @p dev, mapped there only: 0, or 1 where the driver
+ * cannot (nothing left allocated). */
+static int map_on_device(int dev, size_t bytes, startrd_device_memory_t *m)
+{
+    CUmemAllocationProp prop = {.type = CU_MEM_ALLOCATION_TYPE_PINNED,
+                                .location = {.type = CU_MEM_LOCATION_TYPE_DEVICE, .id = dev}};
+    CUmemAccessDesc access = {.location = prop.location, .flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
+    CUmemGenericAllocationHandle handle;
+    CUdeviceptr ptr;
+    size_t granule;
+
+    pthread_once(&vmm_once, find_vmm);
+    if (!vmm.found || vmm.granularity(&granule, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED) != CUDA_SUCCESS ||
+        granule == 0)
+        return 1;
+    bytes = (bytes + granule - 1) / granule * granule;
+    if (vmm.reserve(&ptr, bytes, granule, 0, 0) != CUDA_SUCCESS)
+        return 1;
+    if (vmm.create(&handle, bytes, &prop, 0) != CUDA_SUCCESS) {
+        vmm.address_free(ptr, bytes);
+        return 1;
+    }
+    if (vmm.map(ptr, bytes, 0, handle, 0) != CUDA_SUCCESS) {
+        vmm.release(handle);
+        vmm.address_free(ptr, bytes);
+        return 1;
+    }
+    if (vmm.set_access(ptr, bytes, &access, 1) != CUDA_SUCCESS) {
+        vmm.unmap(ptr, bytes);
+        vmm.release(handle);
+        vmm.address_free(ptr, bytes);
+        return 1;
+    }
+    *m = (startrd_device_memory_t){.ptr = (uintptr_t)ptr, .bytes = bytes, .handle = handle, .mapped_here = 1};
+    return 0;
+}
+
+/* cudaFree() waits for the device to be idle; unmapping is not said to,
+ * so wait first. */
+static void unmap(int dev, const startrd_device_memory_t *m)
+{
+    int current;
+    CUresult r;
+
+    if (cudaGetDevice(&current) != cudaSuccess || cudaSetDevice(dev) != cudaSuccess ||
+        cudaDeviceSynchronize() != cudaSuccess || cudaSetDevice(current) != cudaSuccess)
+        startrd_error("freeing a GPU's block columns: waiting for GPU %d failed", dev);
+    r = vmm.unmap((CUdeviceptr)m->ptr, m->bytes);
+    if (r == CUDA_SUCCESS)
+        r = vmm.release((CUmemGenericAllocationHandle)m->handle);
+    if (r == CUDA_SUCCESS)
+        r = vmm.address_free((CUdeviceptr)m->ptr, m->bytes);
+    if (r != CUDA_SUCCESS)
+        startrd_cuda_driver_failed("freeing a GPU's block columns", (int)r);
+}
+#endif
+
+int startrd_device_memory_alloc(unsigned node, size_t bytes, startrd_device_memory_t *m)
+{
+    memset(m, 0, sizeof *m);
+#ifdef STARTRD_USE_CUDA
+    if (starpu_node_get_kind(node) == STARPU_CUDA_RAM &&
+        map_on_device(starpu_memory_node_get_devid(node), bytes, m) == 0) {
+        if (starpu_memory_allocate(node, m->bytes, 0) == 0)
+            return 0;
+        unmap(starpu_memory_node_get_devid(node), m);
+        memset(m, 0, sizeof *m);
+        return -1;
+    }
+#endif
+    m->ptr = starpu_malloc_on_node(node, bytes);
+    m->bytes = bytes;
+    return m->ptr != 0 ? 0 : -1;
+}
+
+void startrd_device_memory_free(unsigned node, startrd_device_memory_t *m)
+{
+    if (m->ptr == 0)
+        return;
+#ifdef STARTRD_USE_CUDA
+    if (m->mapped_here) {
+        unmap(starpu_memory_node_get_devid(node), m);
+        starpu_memory_deallocate(node, m->bytes);
+        memset(m, 0, sizeof *m);
+        return;
+    }
+#endif
+    starpu_free_on_node(node, m->ptr, m->bytes);
+    memset(m, 0, sizeof *m);
+}
