@@ -72,17 +72,10 @@ static int map_on_device(int dev, size_t bytes, startrd_device_memory_t *m)
     return 0;
 }
 
-/* cudaFree() waits for the device to be idle; unmapping is not said to,
- * so wait first. */
-static void unmap(int dev, const startrd_device_memory_t *m)
+static void unmap(const startrd_device_memory_t *m)
 {
-    int current;
-    CUresult r;
+    CUresult r = vmm.unmap((CUdeviceptr)m->ptr, m->bytes);
 
-    if (cudaGetDevice(&current) != cudaSuccess || cudaSetDevice(dev) != cudaSuccess ||
-        cudaDeviceSynchronize() != cudaSuccess || cudaSetDevice(current) != cudaSuccess)
-        startrd_error("freeing a GPU's block columns: waiting for GPU %d failed", dev);
-    r = vmm.unmap((CUdeviceptr)m->ptr, m->bytes);
     if (r == CUDA_SUCCESS)
         r = vmm.release((CUmemGenericAllocationHandle)m->handle);
     if (r == CUDA_SUCCESS)
@@ -100,7 +93,7 @@ int startrd_device_memory_alloc(unsigned node, size_t bytes, startrd_device_memo
         map_on_device(starpu_memory_node_get_devid(node), bytes, m) == 0) {
         if (starpu_memory_allocate(node, m->bytes, 0) == 0)
             return 0;
-        unmap(starpu_memory_node_get_devid(node), m);
+        unmap(m);
         memset(m, 0, sizeof *m);
         return -1;
     }
@@ -116,7 +109,7 @@ void startrd_device_memory_free(unsigned node, startrd_device_memory_t *m)
         return;
 #ifdef STARTRD_USE_CUDA
     if (m->mapped_here) {
-        unmap(starpu_memory_node_get_devid(node), m);
+        unmap(m);
         starpu_memory_deallocate(node, m->bytes);
         memset(m, 0, sizeof *m);
         return;

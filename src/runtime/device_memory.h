@@ -24,8 +24,9 @@ typedef struct startrd_device_memory {
  *  that node.  0, or -1 without the room (nothing allocated). */
 int startrd_device_memory_alloc(unsigned node, size_t bytes, startrd_device_memory_t *m);
 
-/** Give back what startrd_device_memory_alloc() took (none: nothing),
- *  once the GPU's work on it is done, as cudaFree() would wait for. */
+/** Give back what startrd_device_memory_alloc() took (none: nothing).  No
+ *  work on the GPU may still use it: unlike cudaFree(), this does not wait
+ *  for the GPU, which may already run the next work (stage 2's chase). */
 void startrd_device_memory_free(unsigned node, startrd_device_memory_t *m);
 
 #endif

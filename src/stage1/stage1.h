@@ -7,11 +7,15 @@
 
 #include "startrd.h"
 
+/** A stage-1 reduction in flight. */
+typedef struct startrd_stage1 startrd_stage1_t;
+
 /**
- * Reduce the n x n Hermitian matrix A (triangle @p uplo, leading dimension
- * lda) to a band of bandwidth nb by unitary similarity, with LAPACK
- * ZHETRD_HE2HB's output: the band in the diagonal and first nb off-diagonals
- * of A, the reflectors beyond it and their scalar factors in tau[0 .. n-nb-1].
+ * Start reducing the n x n Hermitian matrix A (triangle @p uplo, leading
+ * dimension lda) to a band of bandwidth nb by unitary similarity, with
+ * LAPACK ZHETRD_HE2HB's output: the band in the diagonal and first nb
+ * off-diagonals of A, the reflectors beyond it and their scalar factors in
+ * tau[0 .. n-nb-1].
  * Block columns are distributed in blocks of dist_nb columns over the
  * @p nowners CUDA workers of @p owner_worker; nowners = 0 runs on CPU workers.
  * side_worker[p] (NULL: owner_worker[p]) is a second worker of the same GPU
@@ -27,9 +31,30 @@
  * written by the copies back to A while the reduction of the last columns
  * runs; if n <= nb nothing is written.
  * With @p check_finite, a NaN or Inf in the referenced triangle gives
- * STARTRD_ERR_NONFINITE and leaves A unchanged.  Blocks until done.
- * @return 0 or a positive startrd_status.
+ * STARTRD_ERR_NONFINITE and leaves A unchanged.
+ * Returns once the tasks are submitted, with the reduction in @p *s (NULL
+ * when there is nothing to do), to be waited for with
+ * startrd_stage1_zhe2hb_wait() and then released with
+ * startrd_stage1_zhe2hb_release(): the GPUs' memory of the matrix and the
+ * runtime's handles can be given back while the next work runs.
+ * @return 0, or a positive startrd_status when nothing was submitted.
  */
+int startrd_stage1_zhe2hb_submit(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
+                                 int nowners, const int *owner_worker, const int *side_worker,
+                                 const int *part_group, startrd_allreduce_t allreduce,
+                                 double complex *A, int64_t lda, double complex *tau, double complex *AB,
+                                 int64_t ldab, int check_finite, startrd_stage1_t **s);
+
+/** Wait for the reduction @p s (NULL: none) to end; on success A and AB
+ *  hold its results.  0 or a positive startrd_status. */
+int startrd_stage1_zhe2hb_wait(startrd_stage1_t *s);
+
+/** After startrd_stage1_zhe2hb_wait(): on success give tau its values, and
+ *  free @p s (NULL: nothing) without waiting for the GPUs. */
+void startrd_stage1_zhe2hb_release(startrd_stage1_t *s);
+
+/** The three calls above in a row: blocks until done.  0 or a positive
+ *  startrd_status. */
 int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
                           int nowners, const int *owner_worker, const int *side_worker, const int *part_group,
                           startrd_allreduce_t allreduce,

@@ -83,7 +83,7 @@ struct gpu_chain {
     uintptr_t y[2][CHAIN_MAX_GPUS];                           /* on two GPUs, the partial products' */
 };
 
-struct stage1 {
+struct startrd_stage1 {
     startrd_desc_t A;
     const int *part_group;             /* group of each partial product; NULL: one each */
     startrd_allreduce_t allreduce;
@@ -113,22 +113,26 @@ struct stage1 {
     atomic_int nonfinite;                  /* a NaN or Inf was read from A */
     starpu_data_handle_t scanned;          /* orders copies out after all copies in */
     double complex *tau_work;              /* TAU until the reduction succeeded */
+    double complex *tau_out;               /* the caller's TAU */
     startrd_band_out_t band;               /* band.ab NULL: the copies back fill no band */
+    int ret;                               /* the submission's status */
+    int registered;                        /* the workspaces are registered */
+    int succeeded;                         /* TAU gets tau_work */
 };
 
 /* Which partial product (and, with GPUs, which GPU) block column j feeds. */
-static int part_of(const struct stage1 *s, int64_t j)
+static int part_of(const struct startrd_stage1 *s, int64_t j)
 {
     return s->A.nowners == 0 ? (int)(j % s->nparts) : startrd_desc_owner_index(&s->A, j);
 }
 
 /* Which copy of W partial product p's block columns are updated with. */
-static int copy_of_part(const struct stage1 *s, int p)
+static int copy_of_part(const struct startrd_stage1 *s, int p)
 {
     return s->A.nowners == 0 ? 0 : p;
 }
 
-static int copy_of(const struct stage1 *s, int64_t j)
+static int copy_of(const struct startrd_stage1 *s, int64_t j)
 {
     return copy_of_part(s, part_of(s, j));
 }
@@ -138,7 +142,7 @@ static int copy_of(const struct stage1 *s, int64_t j)
  * The parts are equal, and a scheduler placing them by uncalibrated models
  * (every panel's sizes are new) left one of two workers idle half of the
  * time. */
-static startrd_place_t on_part(const struct stage1 *s, int p, int priority)
+static startrd_place_t on_part(const struct startrd_stage1 *s, int p, int priority)
 {
     int cpu = s->A.nowners == 0;
     int worker = cpu ? (s->ncpu > 0 ? s->cpu_worker[p % s->ncpu] : -1) : s->A.owner_worker[p];
@@ -150,20 +154,20 @@ static startrd_place_t on_part(const struct stage1 *s, int p, int priority)
 /* The short chain from the partial products to W: on the GPU of the copy,
  * or on whichever CPU worker is free (pinned, it waited behind that
  * worker's share of the products). */
-static startrd_place_t on_copy(const struct stage1 *s, int c, int priority)
+static startrd_place_t on_copy(const struct startrd_stage1 *s, int c, int priority)
 {
     startrd_place_t anywhere = {.worker = -1, .priority = priority, .cpu_only = 1};
 
     return s->A.nowners == 0 ? anywhere : on_part(s, c, priority);
 }
 
-static startrd_place_t on_owner(const struct stage1 *s, int64_t j, int priority)
+static startrd_place_t on_owner(const struct startrd_stage1 *s, int64_t j, int priority)
 {
     return on_part(s, part_of(s, j), priority);
 }
 
 /* Beside the owner's updates, on its GPU's second stream. */
-static startrd_place_t on_owner_side(const struct stage1 *s, int64_t j, int priority)
+static startrd_place_t on_owner_side(const struct startrd_stage1 *s, int64_t j, int priority)
 {
     startrd_place_t place = on_owner(s, j, priority);
 
@@ -172,7 +176,7 @@ static startrd_place_t on_owner_side(const struct stage1 *s, int64_t j, int prio
     return place;
 }
 
-static void register_workspaces(struct stage1 *s, double complex *tau)
+static void register_workspaces(struct startrd_stage1 *s, double complex *tau)
 {
     int64_t N = s->A.m, nb = s->A.nb;
 
@@ -206,7 +210,7 @@ static void register_workspaces(struct stage1 *s, double complex *tau)
         startrd_workspace_register(&s->pair[c], "WVW pair", N, 6 * nb);
 }
 
-static void close_chain(struct stage1 *s)
+static void close_chain(struct startrd_stage1 *s)
 {
     struct gpu_chain *c = &s->chain;
 
@@ -216,8 +220,10 @@ static void close_chain(struct stage1 *s)
                 startrd_workspace_unregister_on(c->V[b][g], c->node[g], c->v[b][g]);
             if (c->t[b][g] != 0)
                 startrd_workspace_unregister_on(c->T[b][g], c->node[g], c->t[b][g]);
-            if (c->y[b][g] != 0)
+            if (c->y[b][g] != 0) {
                 startrd_workspace_unregister_on(s->Y[b * s->nparts + g], c->node[g], c->y[b][g]);
+                s->Y[b * s->nparts + g] = NULL;
+            }
             c->v[b][g] = c->t[b][g] = c->y[b][g] = 0;
         }
     for (int g = 0; g < CHAIN_MAX_GPUS; g++) {
@@ -234,7 +240,7 @@ static void close_chain(struct stage1 *s)
  * where the block columns only visit the GPUs: there a worker's HEMM may
  * be split over several tasks, of which only the last forms P and so reads
  * the previous step's. */
-static void open_chain(struct stage1 *s, int nowners, const int *owner_worker)
+static void open_chain(struct startrd_stage1 *s, int nowners, const int *owner_worker)
 {
     struct gpu_chain *c = &s->chain;
     int64_t N = s->A.m, nb = s->A.nb;
@@ -265,7 +271,7 @@ static void open_chain(struct stage1 *s, int nowners, const int *owner_worker)
         close_chain(s);
 }
 
-static void unregister_workspaces(struct stage1 *s)
+static void unregister_workspaces(struct startrd_stage1 *s)
 {
     for (int64_t k = 0; k + 1 < s->A.nt; k++)
         starpu_data_unregister(s->tau[k]);
@@ -274,7 +280,7 @@ static void unregister_workspaces(struct stage1 *s)
         starpu_data_unregister(s->V[b]);
         starpu_data_unregister(s->T[b]);
         for (int p = 0; p < s->nparts; p++) {
-            if (p >= CHAIN_MAX_GPUS || s->chain.y[b][p] == 0)   /* else close_chain()'s */
+            if (s->Y[b * s->nparts + p] != NULL)   /* else close_chain() did */
                 starpu_data_unregister(s->Y[b * s->nparts + p]);
             if (s->full)
                 starpu_data_unregister(s->X[b * s->nparts + p]);
@@ -287,13 +293,13 @@ static void unregister_workspaces(struct stage1 *s)
 }
 
 /* Step k's P for copy c. */
-static starpu_data_handle_t step_p(const struct stage1 *s, int64_t k, int c)
+static starpu_data_handle_t step_p(const struct startrd_stage1 *s, int64_t k, int c)
 {
     return s->P[(k % 2) * s->ncopies + c];
 }
 
 /* The previous step's update that step k's Y did not see, for copy c. */
-static startrd_deferred_update_t deferred_update(const struct stage1 *s, int64_t k, int c)
+static startrd_deferred_update_t deferred_update(const struct startrd_stage1 *s, int64_t k, int c)
 {
     startrd_deferred_update_t none = {NULL, NULL, 0};
 
@@ -304,7 +310,7 @@ static startrd_deferred_update_t deferred_update(const struct stage1 *s, int64_t
 
 /* The partial products that block columns k+1 .. nt-1 feed, in increasing
  * order, into @p active; returns how many. */
-static int active_parts(const struct stage1 *s, int64_t k, int *active)
+static int active_parts(const struct startrd_stage1 *s, int64_t k, int *active)
 {
     char fed[STARPU_NMAXWORKERS] = {0};
     int nactive = 0;
@@ -321,7 +327,7 @@ static int active_parts(const struct stage1 *s, int64_t k, int *active)
  * nactive-1] (none without GPUs, or on one): where outputs forwarded at
  * their writer's end start moving before StarPU releases the writer's
  * dependencies (forward.h). */
-static void forward_to_parts(const struct stage1 *s, const int *active, int nactive, startrd_forward_t *f)
+static void forward_to_parts(const struct startrd_stage1 *s, const int *active, int nactive, startrd_forward_t *f)
 {
     f->nnodes = 0;
     for (int i = 0; i < nactive && s->A.nowners > 1; i++)
@@ -339,7 +345,7 @@ static void release_tau(void *tau)
  * step's update to the column.  The scalar factors are brought home as soon
  * as they exist: fetched one by one when unregistered, each waited for a GPU
  * driver round trip, 1.9 s in all at n = 16384 on one H200. */
-static int panel(struct stage1 *s, int64_t k, starpu_data_handle_t P)
+static int panel(struct startrd_stage1 *s, int64_t k, starpu_data_handle_t P)
 {
     startrd_place_t place = on_owner_side(s, k, PRIO_CRITICAL);
     startrd_forward_t vt = {.handle = {s->V[k % 2], s->T[k % 2]}, .nhandles = 2};
@@ -367,7 +373,7 @@ static int panel(struct stage1 *s, int64_t k, starpu_data_handle_t P)
 
 /* The block columns j0 .. j1-1 that feed partial product p, in @p cols,
  * and their indices in s->jcols. */
-static int columns_of_part(struct stage1 *s, int p, int64_t j0, int64_t j1, starpu_data_handle_t *cols)
+static int columns_of_part(struct startrd_stage1 *s, int p, int64_t j0, int64_t j1, starpu_data_handle_t *cols)
 {
     int count = 0;
 
@@ -380,7 +386,7 @@ static int columns_of_part(struct stage1 *s, int p, int64_t j0, int64_t j1, star
 }
 
 /* How many of the @p count block columns from cols[0] one task takes. */
-static int chunk(const struct stage1 *s, const starpu_data_handle_t *cols, int count)
+static int chunk(const struct startrd_stage1 *s, const starpu_data_handle_t *cols, int count)
 {
     size_t bytes = starpu_data_get_size(cols[0]);
     int c = 1;
@@ -393,7 +399,7 @@ static int chunk(const struct stage1 *s, const starpu_data_handle_t *cols, int c
 /* Y[parts[0]] += Y[parts[i]] for i > 0, pairwise: a tree of depth
  * log2(n), in a fixed order, so the result does not vary from run to run.
  * On the GPUs that hold the sums, or on host cores for the host variant. */
-static void tree_sum(struct stage1 *s, starpu_data_handle_t *Y, const int *parts, int n, int *ret)
+static void tree_sum(struct startrd_stage1 *s, starpu_data_handle_t *Y, const int *parts, int n, int *ret)
 {
     for (int stride = 1; stride < n; stride *= 2)
         for (int i = 0; i + stride < n; i += 2 * stride) {
@@ -405,7 +411,7 @@ static void tree_sum(struct stage1 *s, starpu_data_handle_t *Y, const int *parts
         }
 }
 
-static int group_of(const struct stage1 *s, int p)
+static int group_of(const struct startrd_stage1 *s, int p)
 {
     return s->part_group != NULL ? s->part_group[p] : p;
 }
@@ -424,7 +430,7 @@ static int group_of(const struct stage1 *s, int p)
  * P; otherwise each task of W adds both, so that each product crosses
  * once, both ways at once, instead of going to one GPU and the sum coming
  * back after a task there. */
-static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
+static void hemm(struct startrd_stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
 {
     int active[STARPU_NMAXWORKERS], masters[STARPU_NMAXWORKERS];
     int b = k % 2, nmasters = 0, nactive = active_parts(s, k, active), sole = nactive == 1 ? active[0] : -1;
@@ -496,7 +502,7 @@ static void hemm(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *r
 }
 
 /* needed[c]: copy c of W updates some block column of step k. */
-static void copies_needed(const struct stage1 *s, int64_t k, char *needed)
+static void copies_needed(const struct startrd_stage1 *s, int64_t k, char *needed)
 {
     memset(needed, 0, STARPU_NMAXWORKERS);
     for (int64_t j = k + 1; j < s->A.nt; j++)
@@ -506,7 +512,7 @@ static void copies_needed(const struct stage1 *s, int64_t k, char *needed)
 /* Y = A22 * V with both triangles kept: each part's block rows, then on
  * every copy that needs it, the gathered Y.  The rows of a run of
  * consecutive block columns move as one segment. */
-static void hemm_rows(struct stage1 *s, int64_t k, const char *needed, starpu_data_handle_t *cols, int *ret)
+static void hemm_rows(struct startrd_stage1 *s, int64_t k, const char *needed, starpu_data_handle_t *cols, int *ret)
 {
     int b = k % 2, nsources = 0, nsegments = 0;
     int64_t nb = s->A.nb, row0 = (k + 1) * nb;
@@ -543,7 +549,7 @@ static void hemm_rows(struct stage1 *s, int64_t k, const char *needed, starpu_da
 
 /* P = [W V W] with W = X - 1/2 V T^H V^H X, X = Y T, on every copy some
  * column needs. */
-static void compute_w(struct stage1 *s, int64_t k, const char *needed, int *ret)
+static void compute_w(struct startrd_stage1 *s, int64_t k, const char *needed, int *ret)
 {
     int b = k % 2;
 
@@ -558,7 +564,7 @@ static void compute_w(struct stage1 *s, int64_t k, const char *needed, int *ret)
 
 /* The update of @p count block columns (indices jcol) at step k, @p narrow
  * where panel k+1 is factored beside it. */
-static int update_columns(const struct stage1 *s, startrd_place_t place, int64_t k, starpu_data_handle_t P,
+static int update_columns(const struct startrd_stage1 *s, startrd_place_t place, int64_t k, starpu_data_handle_t P,
                           int count, const starpu_data_handle_t *cols, const int64_t *jcol, int narrow)
 {
     return s->full ? startrd_task_zher2k_full_columns(place, P, (k + 1) * s->A.nb, count, cols, jcol)
@@ -567,7 +573,7 @@ static int update_columns(const struct stage1 *s, startrd_place_t place, int64_t
 
 /* Block columns j0 .. j1-1 at step k, with its P or, where @p paired, with
  * the pair of the previous step and this one. */
-static void update_range(struct stage1 *s, int64_t k, int64_t j0, int64_t j1, int paired,
+static void update_range(struct startrd_stage1 *s, int64_t k, int64_t j0, int64_t j1, int paired,
                          starpu_data_handle_t *cols, int *ret)
 {
     const int beside_panel = s->A.nowners > 0 && k + 2 < s->A.nt && s->n - (k + 1) * s->A.nb <= NARROW_MAX_ROWS;
@@ -591,7 +597,7 @@ static void update_range(struct stage1 *s, int64_t k, int64_t j0, int64_t j1, in
  * update when a task there ends and noticed its end 0.45 ms late (median,
  * n = 16384), which the panel waited for.  Block column k+1 is never
  * deferred (EAGER_COLUMNS > 0), so it takes step k's P alone. */
-static void update(struct stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
+static void update(struct startrd_stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
 {
     const int64_t nt = s->A.nt, jnext = k + 1, from = s->deferred_from;
     const int64_t defer_from = !s->full && from >= nt && k + 2 + EAGER_COLUMNS < nt ? k + 2 + EAGER_COLUMNS : nt;
@@ -638,7 +644,7 @@ static size_t task_budget(const startrd_desc_t *A)
  * pageable memory at 2-9 GB/s, and blocks the thread that drives its
  * streams meanwhile.  The copies in check what they copy for NaN and Inf;
  * the copies out also fill stage 2's band. */
-static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex *a, int64_t lda,
+static int copy_columns(struct startrd_stage1 *s, int to_user, char uplo, double complex *a, int64_t lda,
                         atomic_int *nonfinite, int priority)
 {
     const startrd_band_out_t *band = s->band.ab != NULL ? &s->band : NULL;
@@ -651,7 +657,7 @@ static int copy_columns(struct stage1 *s, int to_user, char uplo, double complex
     return ret;
 }
 
-static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t lda, int check_finite)
+static int insert_tasks(struct startrd_stage1 *s, char uplo, double complex *a, int64_t lda, int check_finite)
 {
     atomic_int *nonfinite = check_finite ? &s->nonfinite : NULL;
     int64_t nt = s->A.nt;
@@ -674,78 +680,134 @@ static int insert_tasks(struct stage1 *s, char uplo, double complex *a, int64_t 
     return ret | copy_columns(s, 1, uplo, a, lda, nonfinite, 0);
 }
 
+/* Frees @p s once its tasks have ended.  Unmapping the block columns
+ * (device_memory.h) leaves the GPUs running: stage 2's chase may have
+ * started. */
+static void release(struct startrd_stage1 *s)
+{
+    if (s->registered) {
+        starpu_data_unregister(s->scanned);
+        close_chain(s);
+        /* Unregistered, the scalar factors are home in tau_work. */
+        unregister_workspaces(s);
+    }
+    if (s->succeeded)
+        memcpy(s->tau_out, s->tau_work, (size_t)(s->n - s->A.nb) * sizeof *s->tau_out);
+    startrd_desc_finish(&s->A);
+    free(s->Y);
+    free(s->P);
+    free(s->pair);
+    free(s->X);
+    free(s->jcols);
+    free(s->segments);
+    free(s->tau);
+    free(s->cols);
+    free(s->tau_work);
+    free(s);
+}
+
+int startrd_stage1_zhe2hb_submit(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
+                                 int nowners, const int *owner_worker, const int *side_worker,
+                                 const int *part_group, startrd_allreduce_t allreduce,
+                                 double complex *A, int64_t lda, double complex *tau, double complex *AB,
+                                 int64_t ldab, int check_finite, startrd_stage1_t **out)
+{
+    int64_t N = (n + nb - 1) / nb * nb;
+    struct startrd_stage1 *s;
+    int ret;
+
+    *out = NULL;
+    if (n <= nb)
+        return 0;
+    if ((s = malloc(sizeof *s)) == NULL) {
+        startrd_error("stage 1: cannot allocate its state");
+        return STARTRD_ERR_MEMORY;
+    }
+    *s = (struct startrd_stage1){.n = n, .part_group = part_group, .allreduce = allreduce,
+                                 .side_worker = side_worker, .full = allreduce == STARTRD_ALLREDUCE_FULL,
+                                 .band = {AB, nb, ldab}, .ypair = -1, .deferred_from = INT64_MAX,
+                                 .tau_out = tau};
+    /* A zero-padded copy to whole tiles: the padding stays exactly zero
+     * through the reduction, so every task sees full nb-wide blocks. */
+    ret = startrd_desc_init(&s->A, "A", s->full ? STARTRD_DESC_FULL_COLUMNS : STARTRD_DESC_LOWER_COLUMNS, NULL,
+                            N, N, N, nb, nb, dist_nb, nowners, owner_worker);
+    if (ret != 0) {
+        free(s);
+        return ret;
+    }
+    s->ncpu = (int)starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, s->cpu_worker, STARPU_NMAXWORKERS);
+    /* On CPU workers, one partial product per worker: the HEMM and the
+     * update are split by partial product, so fewer would idle workers. */
+    s->nparts = nowners > 0 ? nowners : s->ncpu < 1 ? 1 : s->ncpu > MAX_CPU_PARTS ? MAX_CPU_PARTS : s->ncpu;
+    s->ncopies = nowners > 0 ? nowners : 1;
+    s->Y = calloc((size_t)(2 * s->nparts), sizeof *s->Y);
+    s->P = calloc((size_t)(2 * s->ncopies), sizeof *s->P);
+    s->pair = calloc((size_t)s->ncopies, sizeof *s->pair);
+    s->X = calloc((size_t)(2 * s->nparts), sizeof *s->X);
+    s->jcols = calloc((size_t)s->A.nt, sizeof *s->jcols);
+    s->segments = calloc((size_t)s->A.nt, sizeof *s->segments);
+    s->tau = calloc((size_t)s->A.nt, sizeof *s->tau);
+    s->cols = calloc((size_t)s->A.nt, sizeof *s->cols);
+    /* TAU reaches the caller only on success, like A. */
+    s->tau_work = malloc((size_t)(n - nb) * sizeof *s->tau_work);
+    if (s->Y == NULL || s->P == NULL || s->pair == NULL || s->X == NULL || s->jcols == NULL ||
+        s->segments == NULL || s->tau == NULL || s->cols == NULL || s->tau_work == NULL) {
+        startrd_error("stage 1: cannot allocate workspace handles");
+        release(s);
+        return STARTRD_ERR_MEMORY;
+    }
+    open_chain(s, nowners, owner_worker);
+    register_workspaces(s, s->tau_work);
+    s->registered = 1;
+    s->task_bytes = task_budget(&s->A);
+    atomic_init(&s->nonfinite, 0);
+    starpu_void_data_register(&s->scanned);
+    if (insert_tasks(s, uplo, A, lda, check_finite) != 0) {
+        startrd_error("stage 1: task submission failed");
+        s->ret = STARTRD_ERR_RUNTIME;
+    }
+    *out = s;
+    return 0;
+}
+
+int startrd_stage1_zhe2hb_wait(startrd_stage1_t *s)
+{
+    int ret;
+
+    if (s == NULL)
+        return 0;
+    starpu_task_wait_for_all();
+    /* Its cudaFree() calls wait for the GPUs to be idle, as they are now. */
+    close_chain(s);
+    ret = s->ret;
+    if (startrd_kernel_failures_take() > 0 && ret == 0)
+        ret = STARTRD_ERR_KERNEL;
+    if (ret == 0 && atomic_load(&s->nonfinite)) {
+        startrd_error("the matrix holds NaN or Inf; A is left unchanged");
+        ret = STARTRD_ERR_NONFINITE;
+    }
+    s->succeeded = ret == 0;
+    return ret;
+}
+
+void startrd_stage1_zhe2hb_release(startrd_stage1_t *s)
+{
+    if (s != NULL)
+        release(s);
+}
+
 int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
                           int nowners, const int *owner_worker, const int *side_worker, const int *part_group,
                           startrd_allreduce_t allreduce,
                           double complex *A, int64_t lda, double complex *tau, double complex *AB, int64_t ldab,
                           int check_finite)
 {
-    struct stage1 s = {.n = n, .part_group = part_group, .allreduce = allreduce, .side_worker = side_worker,
-                       .full = allreduce == STARTRD_ALLREDUCE_FULL, .band = {AB, nb, ldab}, .ypair = -1,
-                       .deferred_from = INT64_MAX};
-    int64_t N = (n + nb - 1) / nb * nb;
-    int ret;
+    startrd_stage1_t *s;
+    int ret = startrd_stage1_zhe2hb_submit(uplo, n, nb, dist_nb, nowners, owner_worker, side_worker, part_group,
+                                           allreduce, A, lda, tau, AB, ldab, check_finite, &s);
 
-    if (n <= nb)
-        return 0;
-    /* A zero-padded copy to whole tiles: the padding stays exactly zero
-     * through the reduction, so every task sees full nb-wide blocks. */
-    ret = startrd_desc_init(&s.A, "A", s.full ? STARTRD_DESC_FULL_COLUMNS : STARTRD_DESC_LOWER_COLUMNS, NULL, N, N,
-                            N, nb, nb, dist_nb, nowners, owner_worker);
-    if (ret != 0)
-        return ret;
-    s.ncpu = (int)starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, s.cpu_worker, STARPU_NMAXWORKERS);
-    /* On CPU workers, one partial product per worker: the HEMM and the
-     * update are split by partial product, so fewer would idle workers. */
-    s.nparts = nowners > 0 ? nowners : s.ncpu < 1 ? 1 : s.ncpu > MAX_CPU_PARTS ? MAX_CPU_PARTS : s.ncpu;
-    s.ncopies = nowners > 0 ? nowners : 1;
-    s.Y = calloc((size_t)(2 * s.nparts), sizeof *s.Y);
-    s.P = calloc((size_t)(2 * s.ncopies), sizeof *s.P);
-    s.pair = calloc((size_t)s.ncopies, sizeof *s.pair);
-    s.X = calloc((size_t)(2 * s.nparts), sizeof *s.X);
-    s.jcols = calloc((size_t)s.A.nt, sizeof *s.jcols);
-    s.segments = calloc((size_t)s.A.nt, sizeof *s.segments);
-    s.tau = calloc((size_t)s.A.nt, sizeof *s.tau);
-    s.cols = calloc((size_t)s.A.nt, sizeof *s.cols);
-    /* TAU reaches the caller only on success, like A. */
-    s.tau_work = malloc((size_t)(n - nb) * sizeof *s.tau_work);
-    if (s.Y == NULL || s.P == NULL || s.pair == NULL || s.X == NULL || s.jcols == NULL ||
-        s.segments == NULL || s.tau == NULL || s.cols == NULL || s.tau_work == NULL) {
-        startrd_error("stage 1: cannot allocate workspace handles");
-        ret = STARTRD_ERR_MEMORY;
-        goto out;
-    }
-    open_chain(&s, nowners, owner_worker);
-    register_workspaces(&s, s.tau_work);
-    s.task_bytes = task_budget(&s.A);
-    atomic_init(&s.nonfinite, 0);
-    starpu_void_data_register(&s.scanned);
-    if (insert_tasks(&s, uplo, A, lda, check_finite) != 0) {
-        startrd_error("stage 1: task submission failed");
-        ret = STARTRD_ERR_RUNTIME;
-    }
-    starpu_task_wait_for_all();
-    starpu_data_unregister(s.scanned);
-    unregister_workspaces(&s);
-    close_chain(&s);
-    if (startrd_kernel_failures_take() > 0 && ret == 0)
-        ret = STARTRD_ERR_KERNEL;
-    if (ret == 0 && atomic_load(&s.nonfinite)) {
-        startrd_error("the matrix holds NaN or Inf; A is left unchanged");
-        ret = STARTRD_ERR_NONFINITE;
-    }
     if (ret == 0)
-        memcpy(tau, s.tau_work, (size_t)(n - nb) * sizeof *tau);
-out:
-    startrd_desc_finish(&s.A);
-    free(s.Y);
-    free(s.P);
-    free(s.pair);
-    free(s.X);
-    free(s.jcols);
-    free(s.segments);
-    free(s.tau);
-    free(s.cols);
-    free(s.tau_work);
+        ret = startrd_stage1_zhe2hb_wait(s);
+    startrd_stage1_zhe2hb_release(s);
     return ret;
 }

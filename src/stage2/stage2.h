@@ -37,4 +37,25 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
                           int64_t ldab, double *d, double *e, double complex *hous, const int *cuda_workers,
                           int ngpu, int *chased_on);
 
+/** A chase made ready ahead of its band. */
+typedef struct startrd_stage2 startrd_stage2_t;
+
+/**
+ * startrd_stage2_zhb2st() in three steps, so that the chase's buffers are
+ * made ready while stage 1 still writes the band, and the chase starts as
+ * soon as stage 1 has ended, before stage 1 gives its own buffers back:
+ * prepare chooses where the chase runs (as startrd_stage2_zhb2st() does)
+ * and, for one GPU, pins and registers AB, d, e and HOUS (AB's content is
+ * not read yet); start submits the one-GPU chase; finish (with @p run) runs
+ * the chase where start did not, waits for it, and frees @p s, or (without)
+ * only gives back what prepare took.  prepare: 0 or a positive
+ * startrd_status, with *s NULL on failure; start and finish: 0 or a
+ * positive startrd_status.
+ */
+int startrd_stage2_zhb2st_prepare(char vect, char uplo, int64_t n, int64_t kd, double complex *AB, int64_t ldab,
+                                  double *d, double *e, double complex *hous, const int *cuda_workers, int ngpu,
+                                  startrd_stage2_t **s);
+int startrd_stage2_zhb2st_start(startrd_stage2_t *s);
+int startrd_stage2_zhb2st_finish(startrd_stage2_t *s, int run, int *chased_on);
+
 #endif

@@ -68,42 +68,80 @@ static void unpin(int pinned, const void *p, size_t bytes, const char *what)
         startrd_error("stage 2: cannot unpin %s", what);
 }
 
-/* The GPU chase: one task, the band in and (d, e) and HOUS out. */
-static int zhb2st_on_gpu(const startrd_bulge_plan_t *plan, char uplo, const double complex *AB, int64_t ldab,
-                         double *d, double *e, double complex *hous, int cuda_worker)
-{
-    starpu_data_handle_t hab = NULL, hd = NULL, he = NULL, hwork = NULL, hprogress = NULL, hhous = NULL;
-    int64_t n = plan->n;
-    size_t band_bytes = (size_t)(ldab * n) * sizeof *AB,
-           hous_bytes = (size_t)startrd_bulge_lhous(plan) * sizeof *hous;
-    int band_pinned = pin(AB, band_bytes), hous_pinned = plan->vect == 'V' && pin(hous, hous_bytes);
-    int ret;
+/* Where the chase runs, chosen before it starts. */
+enum chase_where { CHASE_ON_HOST, CHASE_ON_ONE_GPU, CHASE_SPLIT };
 
-    starpu_vector_data_register(&hab, STARPU_MAIN_RAM, (uintptr_t)AB, (uint32_t)(ldab * n), sizeof *AB);
-    starpu_vector_data_register(&hd, STARPU_MAIN_RAM, (uintptr_t)d, (uint32_t)n, sizeof *d);
-    starpu_vector_data_register(&he, STARPU_MAIN_RAM, (uintptr_t)e, (uint32_t)(n - 1), sizeof *e);
-    starpu_vector_data_register(&hwork, -1, 0, (uint32_t)(ldab * n), sizeof *AB);
-    starpu_vector_data_register(&hprogress, -1, 0, (uint32_t)startrd_zhb2st_chase_scratch_ints(plan),
+struct startrd_stage2 {
+    startrd_bulge_plan_t plan;
+    enum chase_where where;
+    char uplo;
+    double complex *AB, *hous;
+    int64_t ldab;
+    double *d, *e;
+    int cuda_worker;                   /* the one GPU's */
+    startrd_zhb2st_split_t sp;         /* the GPUs of a split chase */
+    starpu_data_handle_t hab, hd, he, hwork, hprogress, hhous;   /* the one GPU's task's */
+    int band_pinned, hous_pinned, submitted;
+};
+
+static size_t band_bytes(const struct startrd_stage2 *s)
+{
+    return (size_t)(s->ldab * s->plan.n) * sizeof *s->AB;
+}
+
+static size_t hous_bytes(const struct startrd_stage2 *s)
+{
+    return (size_t)startrd_bulge_lhous(&s->plan) * sizeof *s->hous;
+}
+
+/* The GPU chase is one task, the band in and (d, e) and HOUS out: its
+ * buffers pinned and registered ahead of it. */
+static void one_gpu_register(struct startrd_stage2 *s)
+{
+    const startrd_bulge_plan_t *plan = &s->plan;
+    int64_t n = plan->n;
+
+    s->band_pinned = pin(s->AB, band_bytes(s));
+    s->hous_pinned = plan->vect == 'V' && pin(s->hous, hous_bytes(s));
+    starpu_vector_data_register(&s->hab, STARPU_MAIN_RAM, (uintptr_t)s->AB, (uint32_t)(s->ldab * n), sizeof *s->AB);
+    starpu_vector_data_register(&s->hd, STARPU_MAIN_RAM, (uintptr_t)s->d, (uint32_t)n, sizeof *s->d);
+    starpu_vector_data_register(&s->he, STARPU_MAIN_RAM, (uintptr_t)s->e, (uint32_t)(n - 1), sizeof *s->e);
+    starpu_vector_data_register(&s->hwork, -1, 0, (uint32_t)(s->ldab * n), sizeof *s->AB);
+    starpu_vector_data_register(&s->hprogress, -1, 0, (uint32_t)startrd_zhb2st_chase_scratch_ints(plan),
                                 sizeof(int));
     if (plan->vect == 'V')
-        starpu_vector_data_register(&hhous, STARPU_MAIN_RAM, (uintptr_t)hous,
-                                    (uint32_t)startrd_bulge_lhous(plan), sizeof *hous);
-    ret = startrd_task_zhb2st_chase(cuda_worker, plan, uplo, hab, hd, he, hwork, hprogress, hhous);
-    if (ret != 0)
+        starpu_vector_data_register(&s->hhous, STARPU_MAIN_RAM, (uintptr_t)s->hous,
+                                    (uint32_t)startrd_bulge_lhous(plan), sizeof *s->hous);
+}
+
+static int one_gpu_submit(struct startrd_stage2 *s)
+{
+    int ret = startrd_task_zhb2st_chase(s->cuda_worker, &s->plan, s->uplo, s->hab, s->hd, s->he, s->hwork,
+                                        s->hprogress, s->hhous);
+
+    if (ret != 0) {
         startrd_error("stage 2: GPU task submission failed (%d)", ret);
-    starpu_task_wait_for_all();
-    starpu_data_unregister(hab);
-    unpin(band_pinned, AB, band_bytes, "the band in WORK");
-    starpu_data_unregister(hd);
-    starpu_data_unregister(he);
-    starpu_data_unregister(hwork);
-    starpu_data_unregister(hprogress);
-    if (hhous != NULL)
-        starpu_data_unregister(hhous);
-    unpin(hous_pinned, hous, hous_bytes, "HOUS2");
-    if (ret != 0)
         return STARTRD_ERR_RUNTIME;
-    return startrd_kernel_failures_take() > 0 ? STARTRD_ERR_KERNEL : 0;
+    }
+    s->submitted = 1;
+    return 0;
+}
+
+/* Waits for the task, if submitted, and gives its buffers back. */
+static int one_gpu_finish(struct startrd_stage2 *s)
+{
+    if (s->submitted)
+        starpu_task_wait_for_all();
+    starpu_data_unregister(s->hab);
+    unpin(s->band_pinned, s->AB, band_bytes(s), "the band in WORK");
+    starpu_data_unregister(s->hd);
+    starpu_data_unregister(s->he);
+    starpu_data_unregister(s->hwork);
+    starpu_data_unregister(s->hprogress);
+    if (s->hhous != NULL)
+        starpu_data_unregister(s->hhous);
+    unpin(s->hous_pinned, s->hous, hous_bytes(s), "HOUS2");
+    return s->submitted && startrd_kernel_failures_take() > 0 ? STARTRD_ERR_KERNEL : 0;
 }
 
 static void split_release(startrd_zhb2st_split_t *sp, size_t work_bytes, size_t progress_bytes)
@@ -180,53 +218,25 @@ out:
     return ret;
 }
 
-int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double complex *AB,
-                          int64_t ldab, double *d, double *e, double complex *hous, const int *cuda_workers,
-                          int ngpu, int *chased_on)
+/* The chase as ranks on every CPU worker, in place in the band. */
+static int zhb2st_on_host(const startrd_bulge_plan_t *plan, char uplo, double complex *AB, int64_t ldab,
+                          double *d, double *e, double complex *hous)
 {
-    const int64_t G = SWEEPS_PER_GROUP, width = 2 * G;
-    startrd_bulge_plan_t plan;
-    startrd_zhb2st_schedule_t x = {.plan = &plan, .uplo = uplo, .AB = AB, .hous = hous, .ldab = ldab, .G = G};
+    const int64_t G = SWEEPS_PER_GROUP, width = 2 * G, n = plan->n, kd = plan->kd;
+    startrd_zhb2st_schedule_t x = {.plan = plan, .uplo = uplo, .AB = AB, .hous = hous, .ldab = ldab, .G = G};
     int workers[STARPU_NMAXWORKERS];
     int nranks = (int)starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, workers, STARPU_NMAXWORKERS);
     int64_t *nwindows;
     int ret = 0;
 
-    if (chased_on != NULL)
-        *chased_on = 0;
-    if (startrd_bulge_plan_init(&plan, vect, n, kd) != 0) {
-        startrd_error("stage 2: invalid band n=%lld kd=%lld", (long long)n, (long long)kd);
-        return STARTRD_ERR_STATE;
-    }
-    if (ngpu > 0 && n >= 2 && kd >= 1 && kd <= STARTRD_STAGE2_GPU_MAX_KD) {
-        startrd_zhb2st_split_t sp = {.ngpu = ngpu < STARTRD_ZHB2ST_MAX_GPUS ? ngpu : STARTRD_ZHB2ST_MAX_GPUS};
-        int fits = fits_on_gpu(&plan, ldab, cuda_workers[0]), all_fit = fits;
-
-        for (int g = 0; g < sp.ngpu; g++) {
-            sp.workers[g] = cuda_workers[g];
-            sp.devices[g] = starpu_worker_get_devid(cuda_workers[g]);
-            all_fit = all_fit && (g == 0 || fits_on_gpu(&plan, ldab, cuda_workers[g]));
-        }
-        /* With kd = 1 the one sweep would leave d and e on several GPUs. */
-        if (sp.ngpu > 1 && vect == 'N' && kd >= 2 && all_fit && startrd_topology_peers_reachable(sp.ngpu, sp.devices)) {
-            if (chased_on != NULL)
-                *chased_on = sp.ngpu;
-            return zhb2st_split(&plan, uplo, AB, ldab, d, e, &sp);
-        }
-        if (fits) {
-            if (chased_on != NULL)
-                *chased_on = 1;
-            return zhb2st_on_gpu(&plan, uplo, AB, ldab, d, e, hous, cuda_workers[0]);
-        }
-    }
     if (nranks < 1) {
         startrd_error("stage 2 needs a CPU worker");
         return STARTRD_ERR_RUNTIME;
     }
     /* The kernels write only each reflector's own entries. */
-    if (vect == 'V')
-        memset(hous, 0, (size_t)startrd_bulge_lhous(&plan) * sizeof *hous);
-    x.nsweeps = startrd_bulge_nsweeps(&plan);
+    if (plan->vect == 'V')
+        memset(hous, 0, (size_t)startrd_bulge_lhous(plan) * sizeof *hous);
+    x.nsweeps = startrd_bulge_nsweeps(plan);
     x.ngroups = (x.nsweeps + G - 1) / G;
     size_t ngroups = (size_t)(x.ngroups > 0 ? x.ngroups : 1);
 
@@ -242,7 +252,7 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
     }
     /* A group reaches as far as its furthest sweep's last kernel, skewed. */
     for (int64_t s = 0; s < x.nsweeps; s++) {
-        int64_t nk = startrd_bulge_nkernels(&plan, s), last = nk - 1 + 2 * (s % G), S = s / G;
+        int64_t nk = startrd_bulge_nkernels(plan, s), last = nk - 1 + 2 * (s % G), S = s / G;
 
         x.nkernels += (double)nk;
         nwindows[S] = last / width + 1 > nwindows[S] ? last / width + 1 : nwindows[S];
@@ -278,4 +288,102 @@ out:
     free(x.done);
     free(x.work);
     return ret;
+}
+
+int startrd_stage2_zhb2st_prepare(char vect, char uplo, int64_t n, int64_t kd, double complex *AB, int64_t ldab,
+                                  double *d, double *e, double complex *hous, const int *cuda_workers, int ngpu,
+                                  startrd_stage2_t **out)
+{
+    struct startrd_stage2 *s = calloc(1, sizeof *s);
+
+    *out = NULL;
+    if (s == NULL) {
+        startrd_error("stage 2: cannot allocate its state");
+        return STARTRD_ERR_MEMORY;
+    }
+    if (startrd_bulge_plan_init(&s->plan, vect, n, kd) != 0) {
+        startrd_error("stage 2: invalid band n=%lld kd=%lld", (long long)n, (long long)kd);
+        free(s);
+        return STARTRD_ERR_STATE;
+    }
+    s->uplo = uplo;
+    s->AB = AB;
+    s->ldab = ldab;
+    s->d = d;
+    s->e = e;
+    s->hous = hous;
+    s->where = CHASE_ON_HOST;
+    if (ngpu > 0 && n >= 2 && kd >= 1 && kd <= STARTRD_STAGE2_GPU_MAX_KD) {
+        startrd_zhb2st_split_t *sp = &s->sp;
+        int fits = fits_on_gpu(&s->plan, ldab, cuda_workers[0]), all_fit = fits;
+
+        sp->ngpu = ngpu < STARTRD_ZHB2ST_MAX_GPUS ? ngpu : STARTRD_ZHB2ST_MAX_GPUS;
+        for (int g = 0; g < sp->ngpu; g++) {
+            sp->workers[g] = cuda_workers[g];
+            sp->devices[g] = starpu_worker_get_devid(cuda_workers[g]);
+            all_fit = all_fit && (g == 0 || fits_on_gpu(&s->plan, ldab, cuda_workers[g]));
+        }
+        /* With kd = 1 the one sweep would leave d and e on several GPUs. */
+        if (sp->ngpu > 1 && vect == 'N' && kd >= 2 && all_fit &&
+            startrd_topology_peers_reachable(sp->ngpu, sp->devices)) {
+            s->where = CHASE_SPLIT;
+        } else if (fits) {
+            s->where = CHASE_ON_ONE_GPU;
+            s->cuda_worker = cuda_workers[0];
+            one_gpu_register(s);
+        }
+    }
+    *out = s;
+    return 0;
+}
+
+int startrd_stage2_zhb2st_start(startrd_stage2_t *s)
+{
+    return s->where == CHASE_ON_ONE_GPU && !s->submitted ? one_gpu_submit(s) : 0;
+}
+
+int startrd_stage2_zhb2st_finish(startrd_stage2_t *s, int run, int *chased_on)
+{
+    int ret = 0;
+
+    if (chased_on != NULL)
+        *chased_on = 0;
+    if (s == NULL)
+        return 0;
+    switch (s->where) {
+    case CHASE_ON_ONE_GPU: {
+        int submitted = run ? startrd_stage2_zhb2st_start(s) : 0;
+
+        ret = one_gpu_finish(s);
+        if (submitted != 0)
+            ret = submitted;
+        if (chased_on != NULL)
+            *chased_on = 1;
+        break;
+    }
+    case CHASE_SPLIT:
+        if (run)
+            ret = zhb2st_split(&s->plan, s->uplo, s->AB, s->ldab, s->d, s->e, &s->sp);
+        if (chased_on != NULL)
+            *chased_on = s->sp.ngpu;
+        break;
+    case CHASE_ON_HOST:
+        if (run)
+            ret = zhb2st_on_host(&s->plan, s->uplo, s->AB, s->ldab, s->d, s->e, s->hous);
+        break;
+    }
+    free(s);
+    return ret;
+}
+
+int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double complex *AB,
+                          int64_t ldab, double *d, double *e, double complex *hous, const int *cuda_workers,
+                          int ngpu, int *chased_on)
+{
+    startrd_stage2_t *s;
+    int ret = startrd_stage2_zhb2st_prepare(vect, uplo, n, kd, AB, ldab, d, e, hous, cuda_workers, ngpu, &s);
+
+    if (chased_on != NULL)
+        *chased_on = 0;
+    return ret != 0 ? ret : startrd_stage2_zhb2st_finish(s, 1, chased_on);
 }
