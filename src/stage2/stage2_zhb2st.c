@@ -352,11 +352,11 @@ int startrd_stage2_zhb2st_finish(startrd_stage2_t *s, int run, int *chased_on)
         return 0;
     switch (s->where) {
     case CHASE_ON_ONE_GPU: {
-        int submitted = run ? startrd_stage2_zhb2st_start(s) : 0;
+        int started = run ? startrd_stage2_zhb2st_start(s) : 0;
 
         ret = one_gpu_finish(s);
-        if (submitted != 0)
-            ret = submitted;
+        if (started != 0)
+            ret = started;
         if (chased_on != NULL)
             *chased_on = 1;
         break;
