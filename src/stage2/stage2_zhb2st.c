@@ -294,25 +294,20 @@ int startrd_stage2_zhb2st_prepare(char vect, char uplo, int64_t n, int64_t kd, d
                                   double *d, double *e, double complex *hous, const int *cuda_workers, int ngpu,
                                   startrd_stage2_t **out)
 {
-    struct startrd_stage2 *s = calloc(1, sizeof *s);
+    struct startrd_stage2 *s = malloc(sizeof *s);
 
     *out = NULL;
     if (s == NULL) {
         startrd_error("stage 2: cannot allocate its state");
         return STARTRD_ERR_MEMORY;
     }
+    *s = (struct startrd_stage2){.where = CHASE_ON_HOST, .uplo = uplo, .AB = AB, .hous = hous, .ldab = ldab,
+                                 .d = d, .e = e};
     if (startrd_bulge_plan_init(&s->plan, vect, n, kd) != 0) {
         startrd_error("stage 2: invalid band n=%lld kd=%lld", (long long)n, (long long)kd);
         free(s);
         return STARTRD_ERR_STATE;
     }
-    s->uplo = uplo;
-    s->AB = AB;
-    s->ldab = ldab;
-    s->d = d;
-    s->e = e;
-    s->hous = hous;
-    s->where = CHASE_ON_HOST;
     if (ngpu > 0 && n >= 2 && kd >= 1 && kd <= STARTRD_STAGE2_GPU_MAX_KD) {
         startrd_zhb2st_split_t *sp = &s->sp;
         int fits = fits_on_gpu(&s->plan, ldab, cuda_workers[0]), all_fit = fits;
