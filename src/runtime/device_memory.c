@@ -53,23 +53,21 @@ static int map_on_device(int dev, size_t bytes, startrd_device_memory_t *m)
     bytes = (bytes + granule - 1) / granule * granule;
     if (vmm.reserve(&ptr, bytes, granule, 0, 0) != CUDA_SUCCESS)
         return 1;
-    if (vmm.create(&handle, bytes, &prop, 0) != CUDA_SUCCESS) {
-        vmm.address_free(ptr, bytes);
-        return 1;
-    }
-    if (vmm.map(ptr, bytes, 0, handle, 0) != CUDA_SUCCESS) {
-        vmm.release(handle);
-        vmm.address_free(ptr, bytes);
-        return 1;
-    }
-    if (vmm.set_access(ptr, bytes, &access, 1) != CUDA_SUCCESS) {
-        vmm.unmap(ptr, bytes);
-        vmm.release(handle);
-        vmm.address_free(ptr, bytes);
-        return 1;
-    }
+    if (vmm.create(&handle, bytes, &prop, 0) != CUDA_SUCCESS)
+        goto no_memory;
+    if (vmm.map(ptr, bytes, 0, handle, 0) != CUDA_SUCCESS)
+        goto no_mapping;
+    if (vmm.set_access(ptr, bytes, &access, 1) != CUDA_SUCCESS)
+        goto no_access;
     *m = (startrd_device_memory_t){.ptr = (uintptr_t)ptr, .bytes = bytes, .handle = handle, .mapped_here = 1};
     return 0;
+no_access:
+    vmm.unmap(ptr, bytes);
+no_mapping:
+    vmm.release(handle);
+no_memory:
+    vmm.address_free(ptr, bytes);
+    return 1;
 }
 
 static void unmap(const startrd_device_memory_t *m)

@@ -680,11 +680,12 @@ static int insert_tasks(struct startrd_stage1 *s, char uplo, double complex *a, 
     return ret | copy_columns(s, 1, uplo, a, lda, nonfinite, 0);
 }
 
-/* Frees @p s once its tasks have ended.  Unmapping the block columns
- * (device_memory.h) leaves the GPUs running: stage 2's chase may have
- * started. */
-static void release(struct startrd_stage1 *s)
+/* Unmapping the block columns (device_memory.h) leaves the GPUs running:
+ * stage 2's chase may have started. */
+void startrd_stage1_zhe2hb_release(startrd_stage1_t *s)
 {
+    if (s == NULL)
+        return;
     if (s->registered) {
         starpu_data_unregister(s->scanned);
         close_chain(s);
@@ -753,7 +754,7 @@ int startrd_stage1_zhe2hb_submit(char uplo, int64_t n, int64_t nb, int64_t dist_
     if (s->Y == NULL || s->P == NULL || s->pair == NULL || s->X == NULL || s->jcols == NULL ||
         s->segments == NULL || s->tau == NULL || s->cols == NULL || s->tau_work == NULL) {
         startrd_error("stage 1: cannot allocate workspace handles");
-        release(s);
+        startrd_stage1_zhe2hb_release(s);
         return STARTRD_ERR_MEMORY;
     }
     open_chain(s, nowners, owner_worker);
@@ -788,12 +789,6 @@ int startrd_stage1_zhe2hb_wait(startrd_stage1_t *s)
     }
     s->succeeded = ret == 0;
     return ret;
-}
-
-void startrd_stage1_zhe2hb_release(startrd_stage1_t *s)
-{
-    if (s != NULL)
-        release(s);
 }
 
 int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
