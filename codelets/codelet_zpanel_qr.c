@@ -119,20 +119,29 @@ static void panel_qr_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef STARTRD_USE_CUDA
+/* rows x cols of @p src (from row row0, leading dimension lds) into each
+ * mirror's buffer dst[i] (the same rows, leading dimension ldd) on
+ * @p stream. */
+static void copy_to_mirrors(int count, const uintptr_t *dst, int64_t ldd, const double complex *src, int64_t lds,
+                            int64_t row0, int64_t rows, int64_t cols, cudaStream_t stream)
+{
+    size_t z = sizeof *src;
+    cudaError_t ce = cudaSuccess;
+
+    for (int i = 0; i < count && ce == cudaSuccess; i++)
+        ce = cudaMemcpy2DAsync((double complex *)dst[i] + row0, (size_t)ldd * z, src + row0, (size_t)lds * z,
+                               (size_t)rows * z, (size_t)cols, cudaMemcpyDeviceToDevice, stream);
+    if (ce != cudaSuccess)
+        startrd_kernel_failure("panel_qr", "cudaMemcpy2DAsync", ce);
+}
+
 /* V's rows from vrow down into each mirror on @p stream, then V's signal,
  * posted whatever happened before so that no HEMM task waits for ever. */
 static void send_v(const struct panel_qr_args *a, const struct panel_view *w, cudaStream_t stream)
 {
     const startrd_panel_mirrors_t *m = &a->mirrors;
-    size_t z = sizeof(cuDoubleComplex);
-    cudaError_t ce = cudaSuccess;
 
-    for (int i = 0; i < m->count && ce == cudaSuccess; i++)
-        ce = cudaMemcpy2DAsync((cuDoubleComplex *)m->v[i] + a->vrow, (size_t)w->ldv * z, w->v + a->vrow,
-                               (size_t)w->ldv * z, (size_t)(w->vrows - a->vrow) * z, (size_t)w->nb,
-                               cudaMemcpyDeviceToDevice, stream);
-    if (ce != cudaSuccess)
-        startrd_kernel_failure("panel_qr", "cudaMemcpy2DAsync", ce);
+    copy_to_mirrors(m->count, m->v, w->ldv, w->v, w->ldv, a->vrow, w->vrows - a->vrow, w->nb, stream);
     startrd_cuda_signal_post_on(m->v_done.signal, m->v_done.step, stream);
 }
 
@@ -142,16 +151,10 @@ static void fill_mirrors(const struct panel_qr_args *a, const struct panel_view 
                          const startrd_cuda_lanes_t *lanes, cudaStream_t stream)
 {
     const startrd_panel_mirrors_t *m = &a->mirrors;
-    size_t z = sizeof(cuDoubleComplex);
-    cudaError_t ce = cudaSuccess;
 
     if (lanes == NULL)
         send_v(a, w, stream);
-    for (int i = 0; i < m->count && ce == cudaSuccess; i++)
-        ce = cudaMemcpy2DAsync((cuDoubleComplex *)m->t[i], (size_t)w->nb * z, w->t, (size_t)w->ldt * z,
-                               (size_t)w->nb * z, (size_t)w->nb, cudaMemcpyDeviceToDevice, stream);
-    if (ce != cudaSuccess)
-        startrd_kernel_failure("panel_qr", "cudaMemcpy2DAsync", ce);
+    copy_to_mirrors(m->count, m->t, w->nb, w->t, w->ldt, 0, w->nb, w->nb, stream);
     if (lanes != NULL)
         startrd_cuda_join(lanes);
     startrd_cuda_signal_post(m->t_done.signal, m->t_done.step);

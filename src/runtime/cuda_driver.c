@@ -7,7 +7,6 @@ int startrd_cuda_driver_entry(const char *name, void **fn)
 {
     enum cudaDriverEntryPointQueryResult found;
 
-    *fn = NULL;
     if (cudaGetDriverEntryPointByVersion(name, fn, CUDART_VERSION, cudaEnableDefault, &found) != cudaSuccess ||
         found != cudaDriverEntryPointSuccess || *fn == NULL) {
         *fn = NULL;

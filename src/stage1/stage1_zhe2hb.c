@@ -681,14 +681,13 @@ static int insert_tasks(struct startrd_stage1 *s, char uplo, double complex *a, 
 }
 
 /* Unmapping the block columns (device_memory.h) leaves the GPUs running:
- * stage 2's chase may have started. */
+ * stage 2's chase may have started.  The chain was closed by the wait. */
 void startrd_stage1_zhe2hb_release(startrd_stage1_t *s)
 {
     if (s == NULL)
         return;
     if (s->registered) {
         starpu_data_unregister(s->scanned);
-        close_chain(s);
         /* Unregistered, the scalar factors are home in tau_work. */
         unregister_workspaces(s);
     }
