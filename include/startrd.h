@@ -4,13 +4,22 @@
  *        symmetric tridiagonal form on several GPUs and the host cores,
  *        scheduled by the StarPU runtime.
  *
- * The library keeps one process-wide runtime context.  An application may
- * open it explicitly with startrd_init() to choose GPUs, CPU workers,
- * bandwidth and tracing, and close it with startrd_finalize(); if it does
- * not, the computational routines open it with default options on first use
- * and close it at process exit.  When the application has started StarPU
- * itself, the library runs on StarPU's existing workers and never shuts
- * StarPU down.
+ * The library keeps one process-wide runtime context (StarPU and the
+ * library's state on its workers).  An application may open it explicitly
+ * with startrd_init() to choose GPUs, CPU workers, bandwidth and tracing,
+ * and close it with startrd_finalize(); if it does not, the first call
+ * that computes opens it with default options and it closes at process
+ * exit.  Workspace queries, n = 0 and wrong arguments open nothing.  When
+ * the application has started StarPU itself, the library runs on StarPU's
+ * existing workers and never pauses or shuts StarPU down.
+ *
+ * What the context takes: one CPU worker per core of the process's CPU
+ * affinity that drives no GPU, the GPUs CUDA shows the process
+ * (CUDA_VISIBLE_DEVICES) or the first ngpu of them.  Between calls a
+ * StarPU the library started is paused, so the context costs no CPU.  Each
+ * worker sets its own thread's BLAS thread count to one; no other thread's
+ * count is ever changed, so the application's BLAS threading is its own
+ * during the library's calls and between them.
  *
  * Return values follow LAPACK: 0 on success, -i when the i-th argument is
  * wrong, a positive code (see ::startrd_status) for a run-time failure, with
@@ -121,31 +130,36 @@ const char *startrd_allreduce_name(startrd_allreduce_t scheme);
  * Starts StarPU with @p opt (NULL means defaults) unless the application
  * already did, with two CUDA workers (streams) per GPU unless
  * $STARPU_NWORKER_PER_CUDA says otherwise, and creates a cuBLAS handle for
- * every CUDA worker.  While the
- * context is open OpenBLAS runs single-threaded: StarPU's CPU workers hold
- * the cores, and a threaded BLAS beside them would oversubscribe them.  The
- * context opened implicitly by a first zhetrd_2stage_mgpu() call (a
- * workspace query included) stays open until exit; call startrd_init() and
- * startrd_finalize() around the reductions to bound it.  Calls nest:
- * each successful startrd_init() needs one startrd_finalize(); options of a
- * nested call are ignored.
+ * every CUDA worker.  StarPU is then paused until a call needs it.
  *
- * @return 0, -1 when @p opt holds an invalid value (ngpu or ncpu at
+ * A context the first call opened with the defaults, and not in use, gives
+ * way to the one @p opt asks for.  Calls nest: each successful
+ * startrd_init() needs one startrd_finalize(); a nested call with NULL
+ * joins the open context, and one with other options than the open
+ * context's is refused.
+ *
+ * @return 0; -1 when @p opt holds an invalid value (ngpu or ncpu at
  *         StarPU's worker limit or beyond, ncpu = 0, nb outside 0..1024,
  *         a negative dist_nb or one set with nb = 0 or not a multiple of
  *         nb, an allreduce or stage2 value outside its enumeration, a
  *         negative stage1_ngpu or stage2_ngpu; the library says which on
- *         stderr), or a positive ::startrd_status.
+ *         stderr); ::STARTRD_ERR_STATE when a context with other options is
+ *         open (opened by an earlier startrd_init(), or in use by a call);
+ *         ::STARTRD_ERR_RUNTIME when StarPU cannot start or the process's
+ *         BLAS keeps one thread count for the whole process (OpenBLAS
+ *         threaded by pthreads, unless OPENBLAS_NUM_THREADS=1); another
+ *         positive ::startrd_status.
  */
 int startrd_init(const startrd_options_t *opt);
 
 /**
  * @brief Close the runtime context opened by startrd_init().  The last call
- *        shuts StarPU down if, and only if, the library started it, and then
- *        converts the trace if one was recorded (StarPU writes it at shutdown:
- *        an application's own StarPU keeps its trace to itself).
- * @return 0, ::STARTRD_ERR_STATE when no context is open, or
- *         ::STARTRD_ERR_RUNTIME when the trace could not be converted.
+ *        (with no implicit context beside it) shuts StarPU down if, and only
+ *        if, the library started it, and then converts the trace if one was
+ *        recorded (StarPU writes it at shutdown: an application's own StarPU
+ *        keeps its trace to itself).
+ * @return 0, ::STARTRD_ERR_STATE when no startrd_init() is left to match,
+ *         or ::STARTRD_ERR_RUNTIME when the trace could not be converted.
  */
 int startrd_finalize(void);
 
@@ -204,11 +218,13 @@ int startrd_gpu_count(void);
  *               stage2_ngpu) says; startrd_last_stats() reports how many.
  *
  * Without an open context (startrd_init), one is opened with default options
- * on first use and closed at exit.  Concurrent calls from several threads are
- * serialised.
+ * on first use and closed at exit; a query or a wrong argument opens none.
+ * Concurrent calls from several threads are serialised.
  *
  * @return 0 on success; -i when argument i is invalid, in which case nothing
- *         is written; ::STARTRD_ERR_NONFINITE when the referenced triangle
+ *         is written (the arguments are checked in order, except that
+ *         lhous2 and lwork, whose minimum follows from ngpu, are checked
+ *         only once ngpu is valid); ::STARTRD_ERR_NONFINITE when the referenced triangle
  *         holds NaN or Inf (unless the check is off), in which case A, d, e and
  *         tau are left unchanged; another positive ::startrd_status for a
  *         run-time failure, explained by one line on stderr, after which the
@@ -241,7 +257,8 @@ int zhetrd_2stage_mgpu(char vect, char uplo, int n, double _Complex *A, int lda,
  *               the reflectors depends on.
  *
  * The blocks of columns of C are processed in parallel on the CPU workers.
- * @return 0; -i when argument i is invalid (nothing written); a positive
+ * @return 0; -i when argument i is invalid (nothing written; lhous2, whose
+ *         minimum follows from ngpu, is checked once ngpu is valid); a positive
  *         ::startrd_status for a run-time failure, explained on stderr.
  */
 int zunmtr_2stage_mgpu(char trans, char uplo, int n, int m, const double _Complex *A, int lda,

@@ -60,11 +60,14 @@ static void apply_case(char uplo, char trans, int n, int m, uint64_t seed)
     if (info == 0) {
         cblas_zgemm(CblasColMajor, trans == 'N' ? CblasNoTrans : CblasConjTrans, CblasNoTrans, n, m, n, &mone, Q, n,
                     C0, n, &one, C, n);
-        err = tst_frobenius(n, m, C, n) / (fmax(tst_frobenius(n, m, C0, n), DBL_MIN) * n * tst_eps());
+        err = tst_frobenius(n, m, C, n) / (tst_max_nan(tst_frobenius(n, m, C0, n), DBL_MIN) * n * tst_eps());
     }
 out:
-    tst_check(err < 30.0, "zunmtr trans=%c uplo=%c n=%d m=%d: ||C - op(Q) C0|| / (n eps ||C0||) %.3g", trans, uplo,
-              n, m, err);
+    /* Q is built from HOUS2 as documented, so a wrong layout would make the
+     * comparison itself meaningless. */
+    tst_check(err < 30.0 && layout,
+              "zunmtr trans=%c uplo=%c n=%d m=%d: ||C - op(Q) C0|| / (n eps ||C0||) %.3g, HOUS2 layout %s", trans,
+              uplo, n, m, err, layout ? "ok" : "wrong");
     free(A);
     free(tau);
     free(d);
@@ -95,7 +98,7 @@ static void vector_ratios(char uplo, int n, int m, const double complex *A0, int
 
             norm_a += creal(a * conj(a));
         }
-    norm_a = fmax(sqrt(norm_a), DBL_MIN);
+    norm_a = tst_max_nan(sqrt(norm_a), DBL_MIN);
     for (int j = 0; j < m; j++)
         for (int i = 0; i < n; i++)
             AT(R, n, i, j) = -w[j] * AT(Z, ldz, i, j);
@@ -156,9 +159,9 @@ static void subset_case(char uplo, int n, int il, int iu, uint64_t seed)
         if (info == 0 && m == iu - il + 1) {
             diff = 0.0;
             for (int k = 0; k < n; k++)
-                scale = fmax(scale, fabs(wref[k]));
+                scale = tst_max_nan(scale, fabs(wref[k]));
             for (int k = 0; k < m; k++)
-                diff = fmax(diff, fabs(w[k] - wref[il - 1 + k]));
+                diff = tst_max_nan(diff, fabs(w[k] - wref[il - 1 + k]));
             diff /= n * tst_eps() * scale;
             vector_ratios(uplo, n, m, A0, lda, Z, n, w, &resid, &orth);
         }

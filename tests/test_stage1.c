@@ -28,10 +28,11 @@ static double band_difference(char uplo, int64_t n, int64_t nb, const double com
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = uplo == 'L' ? j : (j > nb ? j - nb : 0); i <= (uplo == 'L' ? (j + nb < n ? j + nb : n - 1) : j);
              i++) {
-            diff = fmax(diff, cabs(a[j * lda + i] - b[j * lda + i]));
-            amax = fmax(amax, cabs(a0[j * lda + i]));
+            diff = tst_max_nan(diff, cabs(a[j * lda + i] - b[j * lda + i]));
+            amax = tst_max_nan(amax, cabs(a0[j * lda + i]));
         }
-    return amax > 0.0 ? diff / ((double)n * DBL_EPSILON * amax) : diff;
+    /* Tested for zero, not for > 0, so that a NaN amax reaches the ratio. */
+    return amax == 0.0 ? diff : diff / ((double)n * DBL_EPSILON * amax);
 }
 
 /* On the context's GPUs, or with @p cpu on its CPU workers.  With @p keep,

@@ -7,8 +7,9 @@
  * checks:
  *  - the eigenvalues of the tridiagonal (d, e) against those of LAPACK's
  *    ZHETRD_HB2ST on the same band and of ZHBEVD, within 10 n eps max|lambda|;
- *    max|d - d_hb2st| and max||e| - |e_hb2st|| are reported (the same
- *    reflectors, applied with sums in another order);
+ *    d against ZHETRD_HB2ST's within 30 n eps max|lambda| (the same
+ *    reflectors, applied with sums in another order), and
+ *    max||e| - |e_hb2st|| reported;
  *  - with VECT = 'V', Q2 formed from HOUS in the documented order
  *    (tst_form_q2, shared with the test of the public entry point):
  *    ||B - Q2 T Q2^H||_F / (n ||B||_F eps) < 30 and
@@ -254,8 +255,8 @@ static double eig_ratio(int64_t n, const double *l1, const double *l2)
     double diff = 0.0, scale = DBL_MIN;
 
     for (int64_t i = 0; i < n; i++) {
-        diff = fmax(diff, fabs(l1[i] - l2[i]));
-        scale = fmax(scale, fmax(fabs(l1[i]), fabs(l2[i])));
+        diff = tst_max_nan(diff, fabs(l1[i] - l2[i]));
+        scale = tst_max_nan(scale, tst_max_nan(fabs(l1[i]), fabs(l2[i])));
     }
     return diff / ((double)n * DBL_EPSILON * scale);
 }
@@ -277,9 +278,10 @@ static void check_q2(int64_t n, const double complex *B, const double complex *Q
     memcpy(M, B, (size_t)(n * n) * sizeof *M);
     cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, (int)n, (int)n, (int)n,
                 &mone, QT, (int)n, Q, (int)n, &one, M, (int)n);
-    nrmb = LAPACKE_zlange(LAPACK_COL_MAJOR, 'F', (lapack_int)n, (lapack_int)n, B, (lapack_int)n);
-    *resid = LAPACKE_zlange(LAPACK_COL_MAJOR, 'F', (lapack_int)n, (lapack_int)n, M, (lapack_int)n)
-        / ((double)n * nrmb * DBL_EPSILON);
+    /* tst_frobenius, not LAPACKE_zlange: that one returns a negative
+     * "norm" on a NaN, which passes the check. */
+    nrmb = tst_frobenius(n, n, B, n);
+    *resid = tst_frobenius(n, n, M, n) / ((double)n * nrmb * DBL_EPSILON);
 
     for (int64_t i = 0; i < n * n; i++)
         M[i] = 0.0;
@@ -287,8 +289,7 @@ static void check_q2(int64_t n, const double complex *B, const double complex *Q
         M[i + i * n] = 1.0;
     cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, (int)n, (int)n, (int)n,
                 &mone, Q, (int)n, Q, (int)n, &one, M, (int)n);
-    *orth = LAPACKE_zlange(LAPACK_COL_MAJOR, 'F', (lapack_int)n, (lapack_int)n, M, (lapack_int)n)
-        / ((double)n * DBL_EPSILON);
+    *orth = tst_frobenius(n, n, M, n) / ((double)n * DBL_EPSILON);
     free(QT);
     free(M);
 }
@@ -351,7 +352,7 @@ static bool run_case(char uplo, int64_t n, int64_t kd, uint64_t seed)
     startrd_bulge_plan_t pv, pn;
     struct run ref, nref;
     int nsame;
-    double r_hb2st, r_hbevd, resid, orth, ddiff = 0.0, ediff = 0.0;
+    double r_hb2st, r_hbevd, r_d, resid, orth, ddiff = 0.0, ediff = 0.0;
     bool layout_ok, ok;
 
     gen_band(uplo, n, kd, seed, B, AB0, ABL);
@@ -381,10 +382,16 @@ static bool run_case(char uplo, int64_t n, int64_t kd, uint64_t seed)
     r_hb2st = eig_ratio(n, lam, laml);
     r_hbevd = eig_ratio(n, lam, lamb);
     for (int64_t i = 0; i < n; i++) {
-        ddiff = fmax(ddiff, fabs(ref.d[i] - dl[i]));
+        ddiff = tst_max_nan(ddiff, fabs(ref.d[i] - dl[i]));
         if (i < n - 1)
-            ediff = fmax(ediff, fabs(fabs(ref.e[i]) - fabs(el[i])));
+            ediff = tst_max_nan(ediff, fabs(fabs(ref.e[i]) - fabs(el[i])));
     }
+    /* d and |e| against LAPACK's, in units of n eps ||B||_2 (lam is
+     * ascending), against TOL_Q rather than TOL_EIG: they are no backward
+     * error but follow how rounding propagates through the sweeps, and were
+     * measured too close to TOL_EIG to hold it with margin. */
+    r_d = tst_max_nan(ddiff, ediff) / ((double)n * DBL_EPSILON
+                   * tst_max_nan(tst_max_nan(fabs(lam[0]), fabs(lam[n - 1])), DBL_MIN));
 
     /* HOUS was zeroed by the driver, so the layout check covers the zeros. */
     if (tst_form_q2(n, kd, ref.hous, Q, n, &layout_ok) != 0) {
@@ -393,12 +400,12 @@ static bool run_case(char uplo, int64_t n, int64_t kd, uint64_t seed)
     }
     check_q2(n, B, Q, ref.d, ref.e, &resid, &orth);
 
-    ok = r_hb2st < TOL_EIG && r_hbevd < TOL_EIG && resid < TOL_Q && orth < TOL_Q
+    ok = r_hb2st < TOL_EIG && r_hbevd < TOL_EIG && r_d < TOL_Q && resid < TOL_Q && orth < TOL_Q
         && nsame == 2 + NVORD + NNORD && layout_ok;
-    printf("uplo=%c n=%4lld kd=%3lld  eig/hb2st %5.2f  eig/hbevd %5.2f  |d-d_hb2st| %7.1e"
+    printf("uplo=%c n=%4lld kd=%3lld  eig/hb2st %5.2f  eig/hbevd %5.2f  d,|e|/hb2st %5.2f"
            "  ||e|-|e_hb2st|| %7.1e  resid %5.2f  orth %5.2f  orders %d/%d identical"
            "  layout %s  %s\n",
-           uplo, (long long)n, (long long)kd, r_hb2st, r_hbevd, ddiff, ediff, resid, orth,
+           uplo, (long long)n, (long long)kd, r_hb2st, r_hbevd, r_d, ediff, resid, orth,
            nsame, 2 + NVORD + NNORD, layout_ok ? "ok" : "BAD", ok ? "PASS" : "FAIL");
 
     run_free(&ref);
@@ -442,7 +449,7 @@ static bool reflect_case(char which, char uplo, int m, int n, uint64_t seed)
     }
     for (size_t x = 0; x < (size_t)ld * (size_t)n; x++) {
         r[x] = c[x];
-        cmax = fmax(cmax, cabs(c[x]));
+        cmax = tst_max_nan(cmax, cabs(c[x]));
     }
     lapack_int lm = m, ln = n, lld = ld, one = 1;
     if (which == 'H') {
@@ -457,11 +464,11 @@ static bool reflect_case(char which, char uplo, int m, int n, uint64_t seed)
             bool stored = which != 'H' || (uplo == 'L' ? i >= j : i <= j);
 
             if (stored)
-                diff = fmax(diff, cabs(c[i + (size_t)j * ld] - r[i + (size_t)j * ld]));
+                diff = tst_max_nan(diff, cabs(c[i + (size_t)j * ld] - r[i + (size_t)j * ld]));
             if (which == 'H' && i == j)
-                imag_diag = fmax(imag_diag, fabs(cimag(c[i + (size_t)j * ld])));
+                imag_diag = tst_max_nan(imag_diag, fabs(cimag(c[i + (size_t)j * ld])));
         }
-    double ratio = diff / ((double)(m > 0 ? m : 1) * cabs(tau) * vnorm2 * fmax(cmax, 1.0) * DBL_EPSILON);
+    double ratio = diff / ((double)(m > 0 ? m : 1) * cabs(tau) * vnorm2 * tst_max_nan(cmax, 1.0) * DBL_EPSILON);
     ok = ratio < 10.0 && imag_diag == 0.0;
     printf("reflector %c%c m=%3d n=%3d: error %.2f, imag(diag) %.1e  %s\n",
            which, which == 'H' ? uplo : ' ', m, n, ratio, imag_diag, ok ? "PASS" : "FAIL");

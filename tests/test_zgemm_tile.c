@@ -74,12 +74,12 @@ static void run_case(const startrd_context_t *ctx, const struct gemm_case *c)
                 &alpha, a, (int)(ar > 0 ? ar : 1), b, (int)(br > 0 ? br : 1), &beta, ref, (int)(c->m > 0 ? c->m : 1));
     double diff = 0.0, scale = 0.0;
     for (int64_t x = 0; x < c->m * c->n; x++) {
-        diff = fmax(diff, cabs(cm[x] - ref[x]));
-        scale = fmax(scale, cabs(ref[x]));
+        diff = tst_max_nan(diff, cabs(cm[x] - ref[x]));
+        scale = tst_max_nan(scale, cabs(ref[x]));
     }
     /* Blocking changes the summation order: each entry may differ by about
      * k roundings of products of O(1) entries. */
-    double ratio = diff / ((double)(c->k + 1) * DBL_EPSILON * fmax(scale, 1.0));
+    double ratio = diff / ((double)(c->k + 1) * DBL_EPSILON * tst_max_nan(scale, 1.0));
     tst_check(ret == 0 && startrd_kernel_failures_take() == 0 && ratio < 10.0,
               "zgemm %c%c m=%lld n=%lld k=%lld nb=%lld dist=%lld: error/(k*eps*max|C|) = %.3g",
               c->transa, c->transb, (long long)c->m, (long long)c->n, (long long)c->k,

@@ -76,6 +76,13 @@ typedef enum tst_kind {
 double tst_eps(void);
 
 /**
+ * The larger of a and b, or NaN if either is NaN: fmax() drops a NaN
+ * argument, so a maximum or a clamped scale built with it hides a NaN from
+ * the `ratio < tolerance` check that follows.
+ */
+double tst_max_nan(double a, double b);
+
+/**
  * Printable name of a matrix kind ("random", "zero", ...), or "unknown".
  */
 const char *tst_kind_name(tst_kind kind);

@@ -15,14 +15,14 @@ build=$top/build-bundle
 stage=$(mktemp -d)
 dest=$stage/startrd-bundle
 
-starpu_prefix=$(bash "$top/tools/setup.sh" | tail -n 1)
+read -r starpu_prefix openblas_prefix < <(bash "$top/tools/setup.sh" | tail -n 1)
 if [ ! -x "$top/configure" ] || [ "$top/configure.ac" -nt "$top/configure" ]; then
     (cd "$top" && autoreconf -fi)
 fi
 mkdir -p "$build"
 # Static libstartrd: the programs are then plain binaries, not libtool wrappers.
 [ -f "$build/Makefile" ] ||
-    (cd "$build" && "$top/configure" -q --with-starpu="$starpu_prefix" --disable-shared --enable-static)
+    (cd "$build" && "$top/configure" -q --with-starpu="$starpu_prefix" --with-openblas="$openblas_prefix" --disable-shared --enable-static)
 make -C "$build" -j"$(nproc)" >/dev/null
 make -C "$build" -j"$(nproc)" check TESTS= >/dev/null
 make -C "$build" install DESTDIR="$stage/root" prefix=/ >/dev/null

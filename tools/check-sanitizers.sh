@@ -2,7 +2,7 @@
 # Builds the library for CPU workers with AddressSanitizer, UndefinedBehavior-
 # Sanitizer and LeakSanitizer in build-sanitize/ and runs the test suite
 # there: memory errors, undefined behaviour and leaks of the library fail it.
-#   tools/check-sanitizers.sh STARPU_PREFIX
+#   tools/check-sanitizers.sh STARPU_PREFIX OPENBLAS_PREFIX
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,7 +11,7 @@ flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize
 
 mkdir -p "$build"
 if [ ! -f "$build/Makefile" ]; then
-    (cd "$build" && "$top/configure" -q --with-starpu="$1" --without-cuda --disable-shared \
+    (cd "$build" && "$top/configure" -q --with-starpu="$1" --with-openblas="$2" --without-cuda --disable-shared \
         CFLAGS="$flags" LDFLAGS="-fsanitize=address,undefined") > /dev/null
 fi
 make -C "$build" -j"$(nproc)" > /dev/null

@@ -14,14 +14,14 @@ build=$top/build
 usage() { echo "usage: $0 reduce|check" >&2; exit 2; }
 [ $# -eq 1 ] || usage
 
-starpu_prefix=$(bash "$top/tools/setup.sh" | tail -n 1)
+read -r starpu_prefix openblas_prefix < <(bash "$top/tools/setup.sh" | tail -n 1)
 
 if [ ! -x "$top/configure" ] || [ "$top/configure.ac" -nt "$top/configure" ]; then
     (cd "$top" && autoreconf -fi)
 fi
 mkdir -p "$build"
 if [ ! -f "$build/Makefile" ]; then
-    (cd "$build" && "$top/configure" --with-starpu="$starpu_prefix")
+    (cd "$build" && "$top/configure" --with-starpu="$starpu_prefix" --with-openblas="$openblas_prefix")
 fi
 make -C "$build" -j"$(nproc)" >/dev/null
 
@@ -34,7 +34,7 @@ check)
     status=0
     make -C "$build" -j"$(nproc)" check || status=$?
     # The same suite once more, the CPU path built with ASan, UBSan and LSan.
-    bash "$top/tools/check-sanitizers.sh" "$starpu_prefix" || status=$?
+    bash "$top/tools/check-sanitizers.sh" "$starpu_prefix" "$openblas_prefix" || status=$?
     # Each test program ends with "N passed, M failed"; add them up.
     cat "$build"/tests/*.log "$top"/build-sanitize/tests/*.log 2>/dev/null |
         awk '/^[0-9]+ passed, [0-9]+ failed$/ {p += $1; f += $3}

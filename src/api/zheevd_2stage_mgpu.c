@@ -25,16 +25,17 @@ int zunmtr_2stage_mgpu(char trans, char uplo, int n, int m, const double _Comple
 {
     static const char *const names[] = {"trans", "uplo", "n", "m", "A", "lda", "tau",
                                         "hous2", "lhous2", "C", "ldc", "ngpu"};
-    startrd_context_t *ctx;
+    startrd_context_t *ctx, view;
     startrd_bulge_plan_t plan;
     int info = 0;
     int64_t kd;
 
     trans = (char)toupper((unsigned char)trans);
     uplo = (char)toupper((unsigned char)uplo);
-    if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
-        return info;
-    kd = startrd_context_bandwidth(ctx, n, ngpu < 0 ? ctx->ncuda : ngpu);
+    /* Arguments are checked without opening a context; HOUS2's size follows
+     * from the bandwidth, which follows from ngpu, checked before it. */
+    startrd_context_preview(&view);
+    kd = startrd_context_bandwidth(&view, n, ngpu < 0 || ngpu > view.ncuda ? view.ncuda : ngpu);
     if (n >= 0)
         startrd_bulge_plan_init(&plan, 'V', n, kd);
     if (trans != 'N' && trans != 'C')
@@ -53,18 +54,24 @@ int zunmtr_2stage_mgpu(char trans, char uplo, int n, int m, const double _Comple
         info = -7;
     else if (hous2 == NULL && n > 1)
         info = -8;
+    else if (ngpu > view.ncuda)
+        info = -12;
     else if (lhous2 < startrd_bulge_lhous(&plan))
         info = -9;
     else if (C == NULL && n > 0 && m > 0)
         info = -10;
     else if (ldc < (n > 1 ? n : 1))
         info = -11;
-    else if (ngpu > ctx->ncuda)
-        info = -12;
-    if (info != 0)
+    if (info != 0) {
         report_argument("zunmtr_2stage_mgpu", info, names);
-    else
-        info = startrd_apply_q(trans, uplo, n, m, kd, A, lda, tau, hous2, C, ldc, STARTRD_Q2_AUTO);
+        return info;
+    }
+    if (n == 0 || m == 0)
+        return 0;
+    if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
+        return info;
+    kd = startrd_context_bandwidth(ctx, n, ngpu < 0 ? ctx->ncuda : ngpu);
+    info = startrd_apply_q(trans, uplo, n, m, kd, A, lda, tau, hous2, C, ldc, STARTRD_Q2_AUTO);
     startrd_context_release();
     return info;
 }
@@ -116,6 +123,15 @@ static int back_transform(char uplo, int n, int m, const double *Zr, const doubl
     return zunmtr_2stage_mgpu('N', uplo, n, m, A, lda, r->tau, r->hous2, r->lhous2, C, ldc, ngpu);
 }
 
+/* Whether ngpu names GPUs a call can have, without opening a context. */
+static int ngpu_valid(int ngpu)
+{
+    startrd_context_t view;
+
+    startrd_context_preview(&view);
+    return ngpu <= view.ncuda;
+}
+
 /* The drivers' first five arguments, as LAPACK's ZHEEVD checks them. */
 static int check_matrix(char jobz, char uplo, int n, const double _Complex *A, int lda)
 {
@@ -132,7 +148,7 @@ static int check_matrix(char jobz, char uplo, int n, const double _Complex *A, i
     return 0;
 }
 
-/* Divide and conquer, whose merges are GEMMs, on every core. */
+/* Divide and conquer, whose merges are GEMMs, with the caller's BLAS threads. */
 static lapack_int tridiagonal_vectors(int n, double *d, double *e, double *Z)
 {
     lapack_int st;
@@ -152,6 +168,7 @@ static int tridiagonal_failed(const char *solver, lapack_int info)
 int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda, double *w, int ngpu)
 {
     static const char *const names[] = {"jobz", "uplo", "n", "A", "lda", "w", "ngpu"};
+    startrd_context_t *ctx;
     struct reduction r;
     double _Complex *C = NULL;
     double *Zr = NULL;
@@ -162,19 +179,23 @@ int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda,
     info = check_matrix(jobz, uplo, n, A, lda);
     if (info == 0 && w == NULL && n > 0)
         info = -6;
+    else if (info == 0 && !ngpu_valid(ngpu))
+        info = -7;
     if (info != 0) {
         report_argument("zheevd_2stage_mgpu", info, names);
         return info;
     }
     if (n == 0)
         return 0;
+    /* One call from the reduction to the back-transformation. */
+    if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
+        return info;
     info = reduce(jobz, uplo, n, A, lda, w, ngpu, &r);
-    /* zhetrd_2stage_mgpu numbers ngpu 13th. */
-    if (info == -13)
-        info = -7;
     if (info == 0 && jobz == 'N') {
+        startrd_context_host_parallel(1);
         lapack_int st = LAPACKE_dsterf(n, w, r.e);
 
+        startrd_context_host_parallel(0);
         info = st != 0 ? tridiagonal_failed("dsterf", st) : 0;
     } else if (info == 0) {
         Zr = malloc((size_t)n * (size_t)n * sizeof *Zr);
@@ -197,6 +218,7 @@ int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda,
     reduction_free(&r);
     free(Zr);
     free(C);
+    startrd_context_release();
     return info;
 }
 
@@ -205,6 +227,7 @@ int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda
 {
     static const char *const names[] = {"jobz", "uplo", "n", "A", "lda", "il", "iu",
                                         "m", "w", "Z", "ldz", "ngpu"};
+    startrd_context_t *ctx;
     struct reduction r;
     double *Zr = NULL;
     lapack_int found = 0, *isuppz = NULL, tryrac = 1;
@@ -225,6 +248,8 @@ int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda
         info = -10;
     else if (info == 0 && ldz < (jobz == 'V' && n > 1 ? n : 1))
         info = -11;
+    else if (info == 0 && !ngpu_valid(ngpu))
+        info = -12;
     if (info != 0) {
         report_argument("zheevdx_2stage_mgpu", info, names);
         return info;
@@ -232,12 +257,12 @@ int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda
     *m = 0;
     if (n == 0)
         return 0;
+    if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
+        return info;
     /* Only the eigenvalues come from the reduction's d; the solver needs both. */
     double *d = malloc((size_t)n * sizeof *d);
 
     info = d == NULL ? STARTRD_ERR_MEMORY : reduce(jobz, uplo, n, A, lda, d, ngpu, &r);
-    if (info == -13)
-        info = -12;
     if (info == 0) {
         int count = iu - il + 1;
 
@@ -268,5 +293,6 @@ int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda
     free(d);
     free(Zr);
     free(isuppz);
+    startrd_context_release();
     return info;
 }

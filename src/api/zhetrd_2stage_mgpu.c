@@ -51,12 +51,16 @@ struct sizes {
     int ngpu;  /* the reduction's GPUs */
 };
 
+/* LAPACK's order, except that the sizes of HOUS2 and WORK follow from ngpu
+ * (the bandwidth does), so a wrong ngpu is reported before them. */
 static int check_arguments(char vect, char uplo, int n, const double complex *A, int lda,
                            const double *d, const double *e, const double complex *tau,
                            const double complex *hous2, int lhous2,
                            const double complex *work, int lwork, int ngpu,
                            const struct sizes *sz, int query)
 {
+    int ngpu_ok = ngpu <= sz->ngpu;
+
     if (vect != 'N' && vect != 'V')
         return -1;
     if (uplo != 'U' && uplo != 'L')
@@ -75,15 +79,25 @@ static int check_arguments(char vect, char uplo, int n, const double complex *A,
         return -8;
     if (hous2 == NULL && lhous2 != 0)
         return -9;
-    if (!query && hous2 != NULL && lhous2 < sz->lhmin)
+    if (ngpu_ok && !query && hous2 != NULL && lhous2 < sz->lhmin)
         return -10;
     if (work == NULL && lwork != 0)
         return -11;
-    if (!query && work != NULL && lwork < sz->lwmin)
+    if (ngpu_ok && !query && work != NULL && lwork < sz->lwmin)
         return -12;
-    if (ngpu > sz->ngpu)
+    if (!ngpu_ok)
         return -13;
     return 0;
+}
+
+/* The reduction's GPUs, bandwidth and workspace sizes in @p ctx (an open
+ * context or a preview of one). */
+static void size_up(struct sizes *sz, const startrd_context_t *ctx, char vect, int n, int ngpu)
+{
+    sz->ngpu = ctx->ncuda;
+    sz->kd = startrd_context_bandwidth(ctx, n, ngpu < 0 || ngpu > sz->ngpu ? sz->ngpu : ngpu);
+    sz->lwmin = (2 * sz->kd + 1) * (n > 1 ? n : 1);
+    sz->lhmin = (vect == 'N' || vect == 'V') && n >= 0 ? hous2_size(vect, n, sz->kd) : 1;
 }
 
 /* Blocks of several block columns let a GPU update its neighbouring block
@@ -178,40 +192,45 @@ int zhetrd_2stage_mgpu(char vect, char uplo, int n, double _Complex *A, int lda,
 {
     static const char *const names[] = {"vect", "uplo", "n", "A", "lda", "d", "e", "tau",
                                         "hous2", "lhous2", "work", "lwork", "ngpu"};
-    startrd_context_t *ctx;
+    startrd_context_t *ctx, view;
     struct sizes sz;
     int query = lwork == -1 || lhous2 == -1, info;
 
     vect = (char)toupper((unsigned char)vect);
     uplo = (char)toupper((unsigned char)uplo);
-    info = startrd_context_acquire(NULL, 1, &ctx);
-    if (info != 0)
-        return info;
-    pthread_mutex_lock(&reduction_lock);
-    sz.ngpu = ctx->ncuda;
-    sz.kd = startrd_context_bandwidth(ctx, n, ngpu < 0 ? sz.ngpu : ngpu);
-    sz.lwmin = (2 * sz.kd + 1) * (n > 1 ? n : 1);
-    sz.lhmin = (vect == 'N' || vect == 'V') && n >= 0 ? hous2_size(vect, n, sz.kd) : 1;
-    info = check_arguments(vect, uplo, n, A, lda, d, e, tau, hous2, lhous2, work, lwork, ngpu,
-                           &sz, query);
-    if (info != 0) {
-        startrd_error("zhetrd_2stage_mgpu: argument %d (%s) has an illegal value", -info,
-                      names[-info - 1]);
-    } else if (query) {
+    /* Arguments and queries are answered without opening a context. */
+    startrd_context_preview(&view);
+    size_up(&sz, &view, vect, n, ngpu);
+    info = check_arguments(vect, uplo, n, A, lda, d, e, tau, hous2, lhous2, work, lwork, ngpu, &sz, query);
+    if (info == 0 && query) {
         if (work != NULL)
             work[0] = (double)sz.lwmin;
         if (hous2 != NULL)
             hous2[0] = (double)sz.lhmin;
-    } else if (n > 0) {
-        if (ngpu >= 0)
-            sz.ngpu = ngpu;
-        info = reduce(vect, uplo, n, A, lda, d, e, tau, hous2, work, ctx, &sz);
-        if (info == 0 && work != NULL)
-            work[0] = (double)sz.lwmin;
-        if (info == 0 && hous2 != NULL && vect == 'N')
-            hous2[0] = (double)sz.lhmin;
+        return 0;
     }
-    pthread_mutex_unlock(&reduction_lock);
-    startrd_context_release();
+    if (info == 0 && n == 0)
+        return 0;
+    if (info == 0 && (info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
+        return info;
+    if (info == 0) {
+        pthread_mutex_lock(&reduction_lock);
+        /* Another thread may have opened the context since the preview. */
+        size_up(&sz, ctx, vect, n, ngpu);
+        info = check_arguments(vect, uplo, n, A, lda, d, e, tau, hous2, lhous2, work, lwork, ngpu, &sz, 0);
+        if (info == 0) {
+            if (ngpu >= 0)
+                sz.ngpu = ngpu;
+            info = reduce(vect, uplo, n, A, lda, d, e, tau, hous2, work, ctx, &sz);
+            if (info == 0 && work != NULL)
+                work[0] = (double)sz.lwmin;
+            if (info == 0 && hous2 != NULL && vect == 'N')
+                hous2[0] = (double)sz.lhmin;
+        }
+        pthread_mutex_unlock(&reduction_lock);
+        startrd_context_release();
+    }
+    if (info < 0)
+        startrd_error("zhetrd_2stage_mgpu: argument %d (%s) has an illegal value", -info, names[-info - 1]);
     return info;
 }

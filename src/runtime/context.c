@@ -6,15 +6,13 @@
 #include "cuda_upload.h"
 #include "cuda_zgemm.h"
 #include "error.h"
+#include "host_blas.h"
 #include "topology.h"
 #include "trace.h"
 
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
-#ifdef HAVE_OPENBLAS_SET_NUM_THREADS
-#include <cblas.h>
-#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,30 +22,17 @@
  * 0.738-0.757 in one of their two rounds (docs/architecture.md). */
 enum { DEFAULT_PANEL_SMS = 12 };
 
+/* The context is open while it holds references: one per startrd_init()
+ * not yet finalized, one for a context opened implicitly (released at
+ * exit), and one per call in flight.  StarPU's workers poll for tasks, so
+ * between calls a StarPU the library started is paused, its workers
+ * blocked, and costs the application no CPU. */
 static pthread_mutex_t context_lock = PTHREAD_MUTEX_INITIALIZER;
 static startrd_context_t context;
 static int implicit_reference;     /* the reference released at exit */
-#ifdef HAVE_OPENBLAS_SET_NUM_THREADS
-static int blas_threads_saved;
-#endif
-
-/* StarPU binds a CPU worker to every core it does not give to a GPU: a
- * threaded BLAS underneath, in the library's tasks or in the application's
- * own calls while the context is open, oversubscribes them (the bulge
- * chasing ran 300x slower, a reference ZHEEVD beside idle workers 20x). */
-static void blas_serial(int on)
-{
-#ifdef HAVE_OPENBLAS_SET_NUM_THREADS
-    if (on) {
-        blas_threads_saved = openblas_get_num_threads();
-        openblas_set_num_threads(1);
-    } else {
-        openblas_set_num_threads(blas_threads_saved);
-    }
-#else
-    (void)on;
-#endif
-}
+static int explicit_references;    /* startrd_init() calls not yet finalized */
+static int calls;                  /* startrd_context_acquire() calls not yet released */
+static int paused;                 /* the library paused its StarPU */
 
 static const char *const allreduce_names[] = {"hierarchical", "host", "full", "auto"};
 
@@ -115,10 +100,14 @@ static int gpus_to_drive(const startrd_options_t *opt)
 
     if (opt->ngpu == 0)
         return 0;
+    const char *ncuda = getenv("STARPU_NCUDA");
+
     if (cudaGetDeviceCount(&count) != cudaSuccess) {
         (void)cudaGetLastError();   /* no driver or no device: not an error here */
         return 0;
     }
+    if (ncuda != NULL && atoi(ncuda) >= 0 && atoi(ncuda) < count)
+        count = atoi(ncuda);
     return opt->ngpu > 0 && opt->ngpu < count ? opt->ngpu : count;
 #else
     (void)opt;
@@ -264,6 +253,8 @@ static int open_context(const startrd_options_t *opt)
     static int cublas_ready;   /* handles created for an application's StarPU */
     int ret;
 
+    if ((ret = startrd_host_blas_check()) != 0)
+        return ret;
     context.owns_starpu = !starpu_is_initialized();
     if (context.owns_starpu) {
         ret = start_starpu(opt);
@@ -304,12 +295,15 @@ static int open_context(const startrd_options_t *opt)
             stop_starpu();
         return ret;
     }
-    blas_serial(1);
+    /* The workers' tasks call BLAS beside each other, one per core. */
+    starpu_execute_on_each_worker(startrd_host_blas_serial_here, NULL, STARPU_CPU | STARPU_CUDA);
+    paused = 0;
     context.opt = *opt;
+    /* Owned copies: the caller's strings may go. */
     context.trace_dir = opt->trace_dir != NULL ? strdup(opt->trace_dir) : NULL;
+    context.gpu_groups = opt->gpu_groups != NULL ? strdup(opt->gpu_groups) : NULL;
     context.opt.trace_dir = context.trace_dir;
-    context.opt.gpu_groups = NULL;   /* read once, into gpu_group; the caller's string may go */
-    context.refcount = 1;
+    context.opt.gpu_groups = context.gpu_groups;
     return 0;
 }
 
@@ -343,7 +337,10 @@ static int close_context(void)
     int ret = 0;
 
     context.refcount = 0;
-    blas_serial(0);
+    if (paused) {
+        starpu_resume();
+        paused = 0;
+    }
     if (context.owns_starpu)
         starpu_task_wait_for_all();
     startrd_cuda_upload_close();
@@ -355,14 +352,44 @@ static int close_context(void)
             ret = startrd_trace_convert(context.trace_dir);
     }
     free(context.trace_dir);
-    context.trace_dir = NULL;
+    free(context.gpu_groups);
+    context.trace_dir = context.gpu_groups = NULL;
     return ret;
+}
+
+/* Pause the StarPU the library started once no call is in flight, resume
+ * it when one begins: paused, its workers wait on a condition instead of
+ * polling.  An application's own StarPU is left as it is. */
+static void set_idle(int idle)
+{
+    if (!context.owns_starpu || idle == paused)
+        return;
+    if (idle)
+        starpu_pause();
+    else
+        starpu_resume();
+    paused = idle;
+}
+
+static int drop_reference(void)
+{
+    if (--context.refcount == 0) {
+        implicit_reference = 0;
+        return close_context();
+    }
+    if (calls == 0)
+        set_idle(1);
+    return 0;
 }
 
 static void release_implicit_at_exit(void)
 {
-    if (implicit_reference)
-        startrd_context_release();
+    pthread_mutex_lock(&context_lock);
+    if (implicit_reference) {
+        implicit_reference = 0;
+        (void)drop_reference();
+    }
+    pthread_mutex_unlock(&context_lock);
 }
 
 /* Says which option is out of range, and its value, since startrd_init()
@@ -399,8 +426,27 @@ static int options_valid(const startrd_options_t *opt)
     return 1;
 }
 
+static int same_text(const char *a, const char *b)
+{
+    return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* Whether @p opt asks for the context that is open. */
+static int same_options(const startrd_options_t *opt)
+{
+    const startrd_options_t *o = &context.opt;
+
+    return opt->ngpu == o->ngpu && opt->ncpu == o->ncpu && same_text(opt->scheduler, o->scheduler) &&
+           opt->nb == o->nb && opt->dist_nb == o->dist_nb && opt->check_finite == o->check_finite &&
+           same_text(opt->trace_dir, o->trace_dir) && opt->allreduce == o->allreduce &&
+           same_text(opt->gpu_groups, o->gpu_groups) && opt->stage2 == o->stage2 &&
+           opt->stage1_ngpu == o->stage1_ngpu && opt->stage2_ngpu == o->stage2_ngpu &&
+           opt->panel_sms == o->panel_sms;
+}
+
 int startrd_context_acquire(const startrd_options_t *opt, int implicit, startrd_context_t **ctx)
 {
+    static int at_exit_registered;
     startrd_options_t defaults;
     int ret = 0;
 
@@ -412,52 +458,104 @@ int startrd_context_acquire(const startrd_options_t *opt, int implicit, startrd_
         return -1;
 
     pthread_mutex_lock(&context_lock);
-    if (context.refcount > 0) {
-        context.refcount++;
-    } else {
+    if (context.refcount == 0) {
         ret = open_context(opt);
         /* An implicit context holds one extra reference until exit, so that
          * consecutive calls do not restart StarPU each time. */
         if (ret == 0 && implicit) {
             context.refcount++;
-            if (!implicit_reference) {
-                implicit_reference = 1;
-                atexit(release_implicit_at_exit);
-            }
+            implicit_reference = 1;
+            if (!at_exit_registered)
+                at_exit_registered = atexit(release_implicit_at_exit) == 0;
         }
     }
-    if (ret == 0)
+    if (ret == 0) {
+        context.refcount++;
+        calls++;
+        set_idle(0);
         *ctx = &context;
+    }
     pthread_mutex_unlock(&context_lock);
     return ret;
 }
 
 int startrd_context_release(void)
 {
-    int ret = 0;
+    int ret;
 
     pthread_mutex_lock(&context_lock);
-    if (context.refcount == 0) {
-        startrd_error("finalize called with no open context");
+    if (calls == 0) {
+        startrd_error("the runtime context was released more often than acquired");
         ret = STARTRD_ERR_STATE;
-    } else if (--context.refcount == 0) {
-        implicit_reference = 0;
-        ret = close_context();
+    } else {
+        calls--;
+        ret = drop_reference();
     }
     pthread_mutex_unlock(&context_lock);
     return ret;
 }
 
+void startrd_context_preview(startrd_context_t *view)
+{
+    pthread_mutex_lock(&context_lock);
+    if (context.refcount > 0) {
+        view->opt = context.opt;
+        view->ncuda = context.ncuda;
+    } else {
+        startrd_options_init(&view->opt);
+        view->ncuda = gpus_to_drive(&view->opt);
+    }
+    pthread_mutex_unlock(&context_lock);
+}
+
 int startrd_init(const startrd_options_t *opt)
 {
-    startrd_context_t *ctx;
+    startrd_options_t defaults;
+    int ret = 0;
 
-    return startrd_context_acquire(opt, 0, &ctx);
+    startrd_options_init(&defaults);
+    if (opt != NULL && !options_valid(opt))
+        return -1;
+
+    pthread_mutex_lock(&context_lock);
+    /* A context the first call opened with the defaults, idle and held by
+     * no one else, gives way to the one asked for. */
+    if (context.refcount > 0 && opt != NULL && !same_options(opt) && implicit_reference &&
+        explicit_references == 0 && calls == 0) {
+        implicit_reference = 0;
+        ret = drop_reference();
+    }
+    if (ret == 0 && context.refcount > 0 && opt != NULL && !same_options(opt)) {
+        startrd_error("startrd_init: a context with other options is open (%s); startrd_finalize() it first",
+                      calls > 0 ? "a call is running on it" : "opened by an earlier startrd_init()");
+        ret = STARTRD_ERR_STATE;
+    }
+    if (ret == 0 && context.refcount == 0)
+        ret = open_context(opt != NULL ? opt : &defaults);
+    if (ret == 0) {
+        context.refcount++;
+        explicit_references++;
+        if (calls == 0)
+            set_idle(1);
+    }
+    pthread_mutex_unlock(&context_lock);
+    return ret;
 }
 
 int startrd_finalize(void)
 {
-    return startrd_context_release();
+    int ret;
+
+    pthread_mutex_lock(&context_lock);
+    if (explicit_references == 0) {
+        startrd_error("startrd_finalize: no startrd_init() to match");
+        ret = STARTRD_ERR_STATE;
+    } else {
+        explicit_references--;
+        ret = drop_reference();
+    }
+    pthread_mutex_unlock(&context_lock);
+    return ret;
 }
 
 int startrd_gpu_count(void)
@@ -537,15 +635,8 @@ startrd_allreduce_t startrd_context_allreduce(const startrd_context_t *ctx)
 
 void startrd_context_host_parallel(int on)
 {
-#ifdef HAVE_OPENBLAS_SET_NUM_THREADS
-    if (on) {
+    if (on)
         starpu_pause();
-        openblas_set_num_threads(blas_threads_saved > 0 ? blas_threads_saved : 1);
-    } else {
-        openblas_set_num_threads(1);
+    else
         starpu_resume();
-    }
-#else
-    (void)on;
-#endif
 }

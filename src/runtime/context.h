@@ -18,23 +18,30 @@ typedef struct startrd_context {
     int gpu_group[STARPU_NMAXWORKERS];         /* per GPU, its group in the hierarchical sum */
     startrd_options_t opt;
     char *trace_dir;               /* owned copy of opt.trace_dir */
+    char *gpu_groups;              /* owned copy of opt.gpu_groups */
 } startrd_context_t;
 
 /**
- * Open the context (as startrd_init()) or, when @p implicit is set and none
- * is open, open one with defaults that is closed at process exit.  On
- * success *ctx points to the open context; every successful call needs one
- * startrd_context_release().
+ * Begin a call: the open context, or one opened with @p opt (NULL: the
+ * defaults) that closes with the last release, or with @p implicit at
+ * process exit.  StarPU runs from here to the matching
+ * startrd_context_release(), and is paused between calls when the library
+ * started it.  On success *ctx points to the open context.
  */
 int startrd_context_acquire(const startrd_options_t *opt, int implicit, startrd_context_t **ctx);
 
-/** Drop one reference taken by startrd_context_acquire(). */
+/** End a call begun by startrd_context_acquire(). */
 int startrd_context_release(void);
 
-/** Between tasks, host LAPACK calls on every core: with @p on, StarPU's
- *  workers stop polling for tasks (they would compete with BLAS threads)
- *  and OpenBLAS gets back the threads it had before the context; off
- *  undoes it.  No task may be submitted in between. */
+/** Without opening anything, the options and GPU count (ncuda) a call would
+ *  get now: the open context's, or those of the context it would open with
+ *  the defaults.  Only those two fields of @p view are set. */
+void startrd_context_preview(startrd_context_t *view);
+
+/** Inside a call, between tasks, host LAPACK on the caller's thread with
+ *  the caller's BLAS threads: with @p on, StarPU's workers stop polling
+ *  for tasks, which would compete with those threads; off undoes it.  No
+ *  task may be submitted in between. */
 void startrd_context_host_parallel(int on);
 
 /** Run @p set_up on every worker of the kinds @p where (STARPU_CPU,
