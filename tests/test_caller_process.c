@@ -126,6 +126,38 @@ static void check_nothing_opened(void)
               info);
 }
 
+/* Sizes queried for every GPU, then a call with one GPU more than there
+ * are, whose bandwidth would need other sizes: the wrong ngpu is what is
+ * reported, not the workspaces it would have set. */
+static void check_ngpu_first(void)
+{
+    enum { N = 300 };
+    double complex size_work = 0, size_hous = 0, *A = calloc(N * N, sizeof *A), *tau = malloc(sizeof *tau * N),
+                   *work = NULL, *hous2 = NULL;
+    double d[N], e[N];
+    int info = zhetrd_2stage_mgpu('V', 'L', N, A, N, d, e, tau, &size_hous, -1, &size_work, -1, -1), too_many;
+
+    /* No context is open yet: more GPUs than a node has. */
+    too_many = startrd_gpu_count() < 0 ? 64 : startrd_gpu_count() + 1;
+    if (info == 0 && A != NULL && tau != NULL) {
+        work = malloc(sizeof *work * (size_t)creal(size_work));
+        hous2 = malloc(sizeof *hous2 * (size_t)creal(size_hous));
+    }
+    if (!tst_check(work != NULL && hous2 != NULL, "query with ngpu = -1: info %d", info))
+        goto out;
+    info = zhetrd_2stage_mgpu('V', 'L', N, A, N, d, e, tau, hous2, (int)creal(size_hous), work, (int)creal(size_work),
+                              too_many);
+    tst_check(info == -13, "zhetrd_2stage_mgpu with ngpu = %d and the sizes queried for ngpu = -1: %d (-13)", too_many,
+              info);
+    info = zunmtr_2stage_mgpu('N', 'L', N, 1, A, N, tau, hous2, 1, work, N, too_many);
+    tst_check(info == -12, "zunmtr_2stage_mgpu with ngpu = %d and lhous2 = 1: %d (-12)", too_many, info);
+out:
+    free(A);
+    free(tau);
+    free(work);
+    free(hous2);
+}
+
 /* One reduction of order 200 in the open (or an implicit) context, checked
  * against LAPACK; the bandwidth it used in *nb. */
 static void check_one_reduction(const char *what, int *nb)
@@ -255,6 +287,7 @@ int main(void)
                    "an empty StarPU home"))
         return tst_summary();
     check_nothing_opened();
+    check_ngpu_first();
     check_threads_and_idle();
     check_init_options();
     check_alternation();

@@ -572,9 +572,10 @@ static void argument_cases(char vect, int64_t n, int64_t nb, int ngpu,
                   (long long)n);
         goto out;
     }
-    for (int i = 1; i <= 13; i++) {
+    for (int i = 1; i <= 14; i++) {
         args_t a = args_of(vect, uplo, &b, ngpu);
         const char *what = "";
+        int want = -i;
         switch (i) {
         case 1: a.vect = 'X'; what = "vect = 'X'"; break;
         case 2: a.uplo = 'X'; what = "uplo = 'X'"; break;
@@ -592,6 +593,14 @@ static void argument_cases(char vect, int64_t n, int64_t nb, int ngpu,
             a.ngpu = startrd_gpu_count() + 1;
             what = "ngpu = available+1";
             break;
+        case 14:
+            /* The workspaces' minimum follows from ngpu: ngpu comes first. */
+            a.ngpu = startrd_gpu_count() + 1;
+            a.lhous2 = (int)lh - 1;
+            a.lwork = (int)lw - 1;
+            want = -13;
+            what = "ngpu = available+1, lhous2 and lwork = minimum-1";
+            break;
         }
         if (!bufs_copy(&snap, &b)) {
             tst_check(false, "arguments: out of memory");
@@ -600,8 +609,8 @@ static void argument_cases(char vect, int64_t n, int64_t nb, int ngpu,
         int info = invoke(&a);
         bool untouched = bufs_same(&b, &snap);
         bufs_free(&snap);
-        tst_check(info == -i && untouched,
-                  "argument %2d vect=%c nb=%lld n=%lld (%s): info %d, %s", i,
+        tst_check(info == want && untouched,
+                  "argument %2d vect=%c nb=%lld n=%lld (%s): info %d, %s", -want,
                   vect, (long long)nb, (long long)n, what, info,
                   untouched ? "nothing written" : "ARRAYS CHANGED");
     }
