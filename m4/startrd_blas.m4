@@ -2,15 +2,17 @@
 # ------------------
 # BLAS, CBLAS, LAPACK, LAPACKE and the reference matrix generators (zlatms,
 # for the tests): by default from the OpenBLAS that tools/setup.sh builds,
-# which holds all of them in one library (--with-openblas=PREFIX), else from
-# BLAS_LIBS or the system's OpenBLAS with LAPACKE and libtmglib beside it.
+# which holds all of them in one library (--with-openblas=PREFIX, else found
+# in /opt/startrd-deps), else from BLAS_LIBS or the system's OpenBLAS with
+# LAPACKE and libtmglib beside it.
 # Sets BLAS_LIBS (for libtool, whose -R records the run path in the
 # library and the programs), BLAS_PC_LIBS (the same for startrd.pc's users),
 # BLAS_CFLAGS, LAPACKE_LIBS, TMG_LIBS, OPENMP_CFLAGS and STARTRD_BLAS_NAME.
 AC_DEFUN([STARTRD_CHECK_BLAS], [
   AC_ARG_WITH([openblas],
     [AS_HELP_STRING([--with-openblas=PREFIX], [OpenBLAS with LAPACK and LAPACKE installed in PREFIX (tools/setup.sh prints it)])],
-    [], [with_openblas=])
+    [], [AS_IF([test "x$BLAS_LIBS" = x],
+               [with_openblas=`ls -d /opt/startrd-deps/openblas-* 2>/dev/null | sort -r | head -n 1`])])
   AC_ARG_VAR([BLAS_LIBS], [linker flags for CBLAS and LAPACK (default: --with-openblas, else the system's OpenBLAS)])
   BLAS_CFLAGS=
   startrd_blas_dir=
