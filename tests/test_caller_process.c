@@ -84,7 +84,7 @@ out:
  * compared with the first, until told to stop. */
 struct blas_loop {
     atomic_int stop;
-    int rounds, wrong;
+    int threads, rounds, wrong;
 };
 
 static void *blas_loop_run(void *arg)
@@ -94,6 +94,10 @@ static void *blas_loop_run(void *arg)
     double complex *a = malloc(sizeof *a * N * N), *c = malloc(sizeof *c * N * N), *c0 = malloc(sizeof *c0 * N * N);
     const double complex one = 1, zero = 0;
 
+    /* An OpenMP BLAS keeps a count per thread, and OpenBLAS resizes buffers
+     * that all threads share whenever a call's count differs from the last
+     * one's: threads that call BLAS at once must agree on their count. */
+    omp_set_num_threads(loop->threads);
     if (a == NULL || c == NULL || c0 == NULL || tst_gen(TST_KIND_RANDOM, N, a, N, 99) != 0) {
         loop->wrong = -1;
         goto out;
@@ -228,7 +232,7 @@ static void check_init_options(void)
 static void check_alternation(void)
 {
     static const int sizes[] = {1, 57, 200, 333, 600};
-    struct blas_loop loop = {.rounds = 0, .wrong = 0};
+    struct blas_loop loop = {.threads = omp_get_max_threads(), .rounds = 0, .wrong = 0};
     pthread_t thread;
     int round = 0;
 

@@ -189,49 +189,6 @@ out:
 }
 #endif
 
-#ifdef STARTRD_USE_CUDA
-/* A GPU allocation that fails: with all but a few MiB of the first GPU's
- * memory taken by the test itself, a reduction of n = 4096 on that GPU
- * cannot place its workspaces there.  It must either fall back (the matrix
- * homed in host memory) and be right, or return STARTRD_ERR_MEMORY with A
- * as it was; and once the memory is back, the same call works. */
-static void gpu_allocation_failure(void)
-{
-    const int n = 4096;
-    struct problem p = {0};
-    void *hog = NULL;
-    size_t free_bytes = 0, total = 0, taken = 0;
-    bool unchanged = false;
-
-    if (starpu_cuda_worker_get_count() == 0) {
-        printf("# GPU allocation failure: no CUDA worker\n");
-        return;
-    }
-    if (problem_init(&p, 'L', n, 17) != 0 || cudaSetDevice(0) != cudaSuccess ||
-        cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
-        tst_check(false, "GPU allocation failure: setup");
-        problem_free(&p);
-        return;
-    }
-    /* Take what is free but 8 MiB, in steps down to the largest block that
-     * can still be had. */
-    for (size_t ask = free_bytes - ((size_t)8 << 20); ask > ((size_t)64 << 20) && hog == NULL; ask -= (size_t)64 << 20)
-        if (cudaMalloc(&hog, ask) == cudaSuccess)
-            taken = ask;
-        else
-            (void)cudaGetLastError();
-    reduce(&p);
-    unchanged = p.info == STARTRD_ERR_MEMORY && memcmp(p.a, p.a0, sizeof *p.a * (size_t)n * (size_t)n) == 0;
-    tst_check(hog != NULL && ((p.info == 0 && eig_ratio(&p) <= 30.0) || unchanged),
-              "n = %d with %zu of %zu MiB of GPU 0 taken: info %d (0 and right, or %d with A unchanged)", n,
-              taken >> 20, total >> 20, p.info, STARTRD_ERR_MEMORY);
-    cudaFree(hog);
-    reduce(&p);
-    tst_check(p.info == 0 && eig_ratio(&p) <= 30.0, "the same reduction once the memory is back: info %d", p.info);
-    problem_free(&p);
-}
-#endif
-
 static void *reduce_thread(void *arg)
 {
     reduce(arg);
@@ -434,9 +391,6 @@ int main(void)
 
 #ifndef __SANITIZE_ADDRESS__
     host_allocation_failure();
-#endif
-#ifdef STARTRD_USE_CUDA
-    gpu_allocation_failure();
 #endif
 
     /* Two threads at once, on the context opened implicitly by the first call. */
