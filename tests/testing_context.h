@@ -6,6 +6,7 @@
 #include "context.h"
 #include "testing.h"
 
+#include <omp.h>
 #include <stdio.h>
 
 /** The context with @p ngpu GPUs and @p ncpu CPU workers (startrd_options_t's
@@ -18,6 +19,10 @@ static inline startrd_context_t *tst_open_context_with(int ngpu, int ncpu)
     startrd_options_init(&opt);
     opt.ngpu = ngpu;
     opt.ncpu = ncpu;
+    /* The test holds a call open while it computes its references on this
+     * thread, so StarPU's workers poll on every core: a threaded BLAS here
+     * would spin against them. */
+    omp_set_num_threads(1);
     if (startrd_context_acquire(&opt, 0, &ctx) != 0) {
         tst_check(false, "runtime context");
         return NULL;
