@@ -145,6 +145,8 @@ static pid_t start_child(int index, const cpu_set_t *all, int gpus, const char *
 
         snprintf(device, sizeof device, "%d", index);
         setenv("CUDA_VISIBLE_DEVICES", device, 1);
+        /* Every GPU it sees: the one it is given, whatever the suite asked. */
+        setenv("STARTRD_NGPU", "-1", 1);
     } else {
         setenv("STARTRD_NGPU", "0", 1);
     }
