@@ -479,20 +479,26 @@ int startrd_context_acquire(const startrd_options_t *opt, int implicit, startrd_
     return ret;
 }
 
-int startrd_context_release(void)
+/* Drops one reference of the kind @p count counts, or says @p unmatched. */
+static int release_counted(int *count, const char *unmatched)
 {
     int ret;
 
     pthread_mutex_lock(&context_lock);
-    if (calls == 0) {
-        startrd_error("the runtime context was released more often than acquired");
+    if (*count == 0) {
+        startrd_error("%s", unmatched);
         ret = STARTRD_ERR_STATE;
     } else {
-        calls--;
+        (*count)--;
         ret = drop_reference();
     }
     pthread_mutex_unlock(&context_lock);
     return ret;
+}
+
+int startrd_context_release(void)
+{
+    return release_counted(&calls, "the runtime context was released more often than acquired");
 }
 
 void startrd_context_preview(startrd_context_t *view)
@@ -544,18 +550,7 @@ int startrd_init(const startrd_options_t *opt)
 
 int startrd_finalize(void)
 {
-    int ret;
-
-    pthread_mutex_lock(&context_lock);
-    if (explicit_references == 0) {
-        startrd_error("startrd_finalize: no startrd_init() to match");
-        ret = STARTRD_ERR_STATE;
-    } else {
-        explicit_references--;
-        ret = drop_reference();
-    }
-    pthread_mutex_unlock(&context_lock);
-    return ret;
+    return release_counted(&explicit_references, "startrd_finalize: no startrd_init() to match");
 }
 
 int startrd_gpu_count(void)
