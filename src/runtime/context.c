@@ -519,7 +519,6 @@ int startrd_init(const startrd_options_t *opt)
     startrd_options_t defaults;
     int ret = 0;
 
-    startrd_options_init(&defaults);
     if (opt != NULL && !options_valid(opt))
         return -1;
 
@@ -536,8 +535,11 @@ int startrd_init(const startrd_options_t *opt)
                       calls > 0 ? "a call is running on it" : "opened by an earlier startrd_init()");
         ret = STARTRD_ERR_STATE;
     }
-    if (ret == 0 && context.refcount == 0)
+    if (ret == 0 && context.refcount == 0) {
+        if (opt == NULL)
+            startrd_options_init(&defaults);
         ret = open_context(opt != NULL ? opt : &defaults);
+    }
     if (ret == 0) {
         context.refcount++;
         explicit_references++;
