@@ -1,7 +1,8 @@
 /* What long scientific runs rely on: NaN and Inf are reported, not chased;
  * repeated calls and init/finalize cycles do not grow memory; concurrent
  * calls from two threads both succeed; the same input gives bitwise the
- * same d and e. */
+ * same d and e; host and GPU memory that runs out is reported, or worked
+ * around, and never waited for. */
 #include "starpu_include.h"
 #include "startrd.h"
 #include "testing.h"
@@ -186,6 +187,64 @@ out:
     free(tau);
     free(d);
     free(e);
+}
+#endif
+
+#ifdef STARTRD_USE_CUDA
+/* Take all but about @p leave bytes of GPU 0's free memory, as another
+ * program or the caller's own arrays would: NULL where it cannot. */
+static void *hold_gpu_memory(size_t leave, size_t *taken, size_t *total)
+{
+    size_t free_bytes = 0;
+    void *hog = NULL;
+
+    *taken = 0;
+    if (cudaSetDevice(0) != cudaSuccess || cudaMemGetInfo(&free_bytes, total) != cudaSuccess ||
+        free_bytes < leave + ((size_t)128 << 20))
+        return NULL;
+    /* From what is free less @p leave down, by 16 MiB, to the largest block
+     * that can still be had. */
+    for (size_t ask = free_bytes - leave; ask > ((size_t)64 << 20) && hog == NULL; ask -= (size_t)16 << 20)
+        if (cudaMalloc(&hog, ask) == cudaSuccess)
+            *taken = ask;
+        else
+            (void)cudaGetLastError();
+    return hog;
+}
+
+/* GPU memory that others hold: with all but @p leave bytes of the first
+ * GPU taken, a reduction of order @p n must end, and either be right or
+ * return STARTRD_ERR_MEMORY with A as it was (with @p must_run, be right:
+ * the block columns then visit the GPU a few at a time).  Once the memory
+ * is back, the same call works.  A call that never ends is stopped by the
+ * alarm, which fails the test. */
+static void gpu_memory_held_by_others(size_t leave, int n, bool must_run)
+{
+    struct problem p = {0};
+    size_t taken = 0, total = 0;
+    void *hog;
+    bool unchanged;
+
+    if (starpu_cuda_worker_get_count() == 0) {
+        printf("# GPU memory held by others: no CUDA worker\n");
+        return;
+    }
+    if (problem_init(&p, 'L', n, 17) != 0 || (hog = hold_gpu_memory(leave, &taken, &total)) == NULL) {
+        tst_check(false, "GPU memory held by others: setup");
+        problem_free(&p);
+        return;
+    }
+    alarm(600);
+    reduce(&p);
+    alarm(0);
+    unchanged = p.info == STARTRD_ERR_MEMORY && memcmp(p.a, p.a0, sizeof *p.a * (size_t)n * (size_t)n) == 0;
+    tst_check((p.info == 0 && eig_ratio(&p) <= 30.0) || (!must_run && unchanged),
+              "n = %d with %zu of %zu MiB of GPU 0 held by the caller: info %d (0 and right%s)", n,
+              taken >> 20, total >> 20, p.info, must_run ? "" : ", or STARTRD_ERR_MEMORY with A unchanged");
+    cudaFree(hog);
+    reduce(&p);
+    tst_check(p.info == 0 && eig_ratio(&p) <= 30.0, "the same reduction once the memory is back: info %d", p.info);
+    problem_free(&p);
 }
 #endif
 
@@ -391,6 +450,10 @@ int main(void)
 
 #ifndef __SANITIZE_ADDRESS__
     host_allocation_failure();
+#endif
+#ifdef STARTRD_USE_CUDA
+    gpu_memory_held_by_others((size_t)8 << 20, 4096, false);
+    gpu_memory_held_by_others((size_t)640 << 20, 4096, true);
 #endif
 
     /* Two threads at once, on the context opened implicitly by the first call. */

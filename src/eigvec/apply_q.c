@@ -8,6 +8,7 @@
 #include "apply_q.h"
 
 #include "codelets.h"
+#include "device_memory.h"
 #include "error.h"
 #include "startrd.h"
 
@@ -28,13 +29,12 @@ struct q2_groups {
     starpu_data_handle_t *hV, *hY;
 };
 
-static int q2_groups_submit(struct q2_groups *g, const startrd_bulge_plan_t *plan, starpu_data_handle_t hous)
+/* g->qb planned by startrd_q2_blocks_init(). */
+static int q2_groups_submit(struct q2_groups *g, starpu_data_handle_t hous)
 {
     size_t per_group, offset = 0;
     int ret = 0;
 
-    if (startrd_q2_blocks_init(&g->qb, plan, Q2_CHUNKS_PER_CPU * (int)starpu_cpu_worker_get_count()) != 0)
-        return STARTRD_ERR_MEMORY;
     per_group = (size_t)(g->qb.h * g->qb.b);
     g->V = malloc((size_t)g->qb.ngroups * per_group * sizeof *g->V);
     g->Y = malloc((size_t)g->qb.ngroups * per_group * sizeof *g->Y);
@@ -74,14 +74,36 @@ static void q2_groups_release(struct q2_groups *g)
     startrd_q2_blocks_free(&g->qb);
 }
 
+/* The bytes one GPU task holds at once. */
+static size_t working_set(const struct q2_groups *g, int blocked, int64_t mq, int64_t n, int64_t width)
+{
+    size_t bytes = ((size_t)mq * (size_t)mq + (size_t)n * (size_t)width) * sizeof(double complex);
+
+    if (blocked)
+        bytes += 2 * (size_t)g->qb.ngroups * (size_t)(g->qb.h * g->qb.b) * sizeof(double complex);
+    return bytes;
+}
+
+/* Whether every GPU can hold @p bytes and 256 MiB for cuBLAS's and StarPU's
+ * own buffers, in what this call may use of it. */
+static int gpus_hold(size_t bytes)
+{
+    for (unsigned node = 0; node < starpu_memory_nodes_get_count(); node++) {
+        starpu_ssize_t room = startrd_device_memory_room(node);
+
+        if (starpu_node_get_kind(node) == STARPU_CUDA_RAM && room >= 0 && (size_t)room < bytes + ((size_t)256 << 20))
+            return 0;
+    }
+    return 1;
+}
+
 int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, const double complex *A, int64_t lda,
                     const double complex *tau, const double complex *hous2, double complex *C, int64_t ldc,
                     startrd_q2_method_t method)
 {
     const int64_t mq = n - kd;
     const unsigned ncuda = starpu_cuda_worker_get_count();
-    /* A block sized for a GPU would hold one CPU core for a minute. */
-    const unsigned long long where = ncuda > 0 ? STARPU_CUDA : STARPU_CPU;
+    unsigned long long where = STARPU_CPU;
     int64_t width = BLOCK_COLUMNS, nblocks;
     startrd_bulge_plan_t plan;
     struct q2_groups groups = {0};
@@ -98,10 +120,22 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
         return STARTRD_ERR_STATE;
     }
     blocked = plan.nsweeps > 0 && (method == STARTRD_Q2_BLOCKS || (method == STARTRD_Q2_AUTO && ncuda > 0));
+    if (blocked &&
+        startrd_q2_blocks_init(&groups.qb, &plan, Q2_CHUNKS_PER_CPU * (int)starpu_cpu_worker_get_count()) != 0) {
+        startrd_error("back-transformation: cannot allocate the plan of Q2's blocks");
+        return STARTRD_ERR_MEMORY;
+    }
     if (ncuda > 0) {
-        int64_t share = (m + GPU_BLOCKS_PER_WORKER * ncuda - 1) / (GPU_BLOCKS_PER_WORKER * ncuda);
+        int64_t share = (m + GPU_BLOCKS_PER_WORKER * ncuda - 1) / (GPU_BLOCKS_PER_WORKER * ncuda),
+                gpu_width = share > width ? (share + 63) / 64 * 64 : width;
 
-        width = share > width ? (share + 63) / 64 * 64 : width;
+        /* A block sized for a GPU would hold one CPU core for a minute; but
+         * a GPU task holds all of V, the groups of Q2 and its block at once,
+         * and where a GPU cannot, the blocks go to the CPU workers. */
+        if (gpus_hold(working_set(&groups, blocked, mq, n, gpu_width))) {
+            where = STARPU_CUDA;
+            width = gpu_width;
+        }
     }
     nblocks = (m + width - 1) / width;
     blocks = calloc((size_t)nblocks, sizeof *blocks);
@@ -121,6 +155,8 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
         startrd_error("back-transformation: cannot allocate %lld bytes", (long long)(mq * mq * 16));
         free(blocks);
         free(vcopy);
+        if (blocked)
+            startrd_q2_blocks_free(&groups.qb);
         return STARTRD_ERR_MEMORY;
     }
     /* Read only: the casts let StarPU register the caller's const arrays. */
@@ -130,7 +166,7 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
     starpu_vector_data_register(&H, STARPU_MAIN_RAM, (uintptr_t)hous2, (uint32_t)startrd_bulge_lhous(&plan),
                                 sizeof *hous2);
     if (blocked)
-        ret = q2_groups_submit(&groups, &plan, H);
+        ret = q2_groups_submit(&groups, H);
     for (int64_t b = 0; b < nblocks && ret == 0; b++) {
         int64_t cols = m - b * width < width ? m - b * width : width;
         int q2 = 0, q1 = 0;

@@ -5,6 +5,7 @@
 #include "cuda_signal.h"
 #include "cuda_upload.h"
 #include "cuda_zgemm.h"
+#include "device_memory.h"
 #include "error.h"
 #include "host_blas.h"
 #include "topology.h"
@@ -471,7 +472,8 @@ int startrd_context_acquire(const startrd_options_t *opt, int implicit, startrd_
     }
     if (ret == 0) {
         context.refcount++;
-        calls++;
+        if (calls++ == 0)
+            startrd_device_memory_count_others();
         set_idle(0);
         *ctx = &context;
     }
@@ -489,7 +491,8 @@ static int release_counted(int *count, const char *unmatched)
         startrd_error("%s", unmatched);
         ret = STARTRD_ERR_STATE;
     } else {
-        (*count)--;
+        if (--*count == 0 && count == &calls)
+            startrd_device_memory_uncount_others();
         ret = drop_reference();
     }
     pthread_mutex_unlock(&context_lock);

@@ -1,4 +1,6 @@
 #include "descriptor.h"
+
+#include "device_memory.h"
 #include "error.h"
 #include "startrd.h"
 
@@ -31,19 +33,47 @@ static void register_tile(const startrd_desc_t *A, starpu_data_handle_t *h, cons
     starpu_data_set_name(*h, name);
 }
 
-/* Room each GPU keeps beside its block columns for the stage-1 workspaces
- * StarPU allocates there, in block columns' worth (m x nb): V, W and the
- * partial products, double buffered, with copies of the other GPUs'
- * partial products; the update's [W V W], double buffered, and the pair of
- * two steps' operands (six); scratch (with the four columns the copies
- * out's staging buffers took before those copies went through CPU workers'
- * pinned buffers, kept as headroom), and the panel factorisation's
- * workspace. */
-static size_t workspace_margin(const startrd_desc_t *A)
+/* The stage-1 workspaces StarPU allocates on each GPU beside its block
+ * columns, in block columns' worth (m x nb): V, W and the partial products,
+ * double buffered, with copies of the other GPUs' partial products; the
+ * update's [W V W], double buffered, and the pair of two steps' operands
+ * (six); scratch (with the four columns the copies out's staging buffers
+ * took before those copies went through CPU workers' pinned buffers, kept
+ * as headroom), and the panel factorisation's workspace. */
+static size_t workspace_bytes(const startrd_desc_t *A)
 {
     size_t column = (size_t)A->m * (size_t)A->nb * sizeof(double complex);
 
-    return (size_t)(26 + 4 * A->nowners) * column + ((size_t)512 << 20);
+    return (size_t)(26 + 4 * A->nowners) * column;
+}
+
+/* Room each GPU keeps beside its block columns when they are homed there:
+ * the workspaces and 512 MiB for StarPU's and cuBLAS's own buffers. */
+static size_t workspace_margin(const startrd_desc_t *A)
+{
+    return workspace_bytes(A) + ((size_t)512 << 20);
+}
+
+/* Whether every owner GPU can hold the workspaces, the two block columns of
+ * a task and 256 MiB for StarPU's and cuBLAS's own buffers, the least with
+ * which a reduction there can run (the block columns then only visit);
+ * says which one cannot. */
+static int gpus_hold_working_set(const startrd_desc_t *A, const char *name)
+{
+    size_t column = (size_t)A->m * (size_t)A->nb * sizeof(double complex),
+           least = workspace_bytes(A) + 2 * column + ((size_t)256 << 20);
+
+    for (int p = 0; p < A->nowners; p++) {
+        unsigned node = starpu_worker_get_memory_node((unsigned)A->owner_worker[p]);
+        starpu_ssize_t room = startrd_device_memory_room(node);
+
+        if (starpu_node_get_kind(node) == STARPU_CUDA_RAM && room >= 0 && (size_t)room < least) {
+            startrd_error("%s: GPU %d has %zu MiB for this call, the rest held by others; the reduction needs %zu",
+                          name, starpu_memory_node_get_devid(node), (size_t)room >> 20, least >> 20);
+            return 0;
+        }
+    }
+    return 1;
 }
 
 static void free_gpu_columns(startrd_desc_t *A)
@@ -73,7 +103,8 @@ static int home_columns_on_gpus(startrd_desc_t *A, const char *name)
     for (int p = 0; p < A->nowners; p++) {
         unsigned node = starpu_worker_get_memory_node((unsigned)A->owner_worker[p]);
         int64_t owned = 0;
-        starpu_ssize_t available = starpu_memory_get_available(node);
+        starpu_ssize_t room = startrd_device_memory_room(node),
+                       available = room < 0 ? -1 : room - (starpu_ssize_t)starpu_memory_get_used(node);
 
         if (starpu_node_get_kind(node) != STARPU_CUDA_RAM)
             goto fail;
@@ -83,7 +114,7 @@ static int home_columns_on_gpus(startrd_desc_t *A, const char *name)
             continue;
         size_t bytes = (size_t)A->m * (size_t)(owned * A->nb) * sizeof(double complex);
 
-        if ((available >= 0 && (size_t)available < bytes + workspace_margin(A)) ||
+        if ((room >= 0 && (available < 0 || (size_t)available < bytes + workspace_margin(A))) ||
             startrd_device_memory_alloc(node, bytes, &A->gpu_mem[p]) != 0)
             goto fail;
     }
@@ -141,6 +172,10 @@ int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t
     }
     if (mat == NULL && layout != STARTRD_DESC_TILES && home_columns_on_gpus(A, name))
         return 0;
+    if (!gpus_hold_working_set(A, name)) {
+        startrd_desc_finish(A);
+        return STARTRD_ERR_MEMORY;
+    }
 
     A->mat = mat;
     if (mat == NULL && ld * n > 0) {

@@ -116,3 +116,54 @@ void startrd_device_memory_free(unsigned node, startrd_device_memory_t *m)
     starpu_free_on_node(node, m->ptr, m->bytes);
     memset(m, 0, sizeof *m);
 }
+
+static starpu_ssize_t others[STARPU_MAXNODES];  /* counted on each node by count_others() */
+
+#ifdef STARTRD_USE_CUDA
+/* What others hold on GPU memory node @p node beyond StarPU's own use and
+ * the share StarPU leaves out of its limit: 0 where the driver cannot say. */
+static starpu_ssize_t held_by_others(unsigned node)
+{
+    size_t free_bytes = 0, total_bytes = 0;
+    int current, devid = starpu_memory_node_get_devid(node);
+    cudaError_t ce = cudaGetDevice(&current);
+    starpu_ssize_t limit = starpu_memory_get_total(node), others_bytes;
+
+    if (ce == cudaSuccess && (ce = cudaSetDevice(devid)) == cudaSuccess)
+        ce = cudaMemGetInfo(&free_bytes, &total_bytes);
+    if (cudaSetDevice(current) != cudaSuccess || ce != cudaSuccess || limit <= 0) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    others_bytes = limit - (starpu_ssize_t)starpu_memory_get_used(node) - (starpu_ssize_t)free_bytes;
+    return others_bytes > 0 ? others_bytes : 0;
+}
+#endif
+
+void startrd_device_memory_count_others(void)
+{
+#ifdef STARTRD_USE_CUDA
+    for (unsigned node = 0; node < starpu_memory_nodes_get_count() && node < STARPU_MAXNODES; node++)
+        if (starpu_node_get_kind(node) == STARPU_CUDA_RAM && (others[node] = held_by_others(node)) > 0)
+            starpu_memory_allocate(node, (size_t)others[node], STARPU_MEMORY_OVERFLOW);
+#endif
+}
+
+void startrd_device_memory_uncount_others(void)
+{
+    for (unsigned node = 0; node < STARPU_MAXNODES; node++)
+        if (others[node] > 0) {
+            starpu_memory_deallocate(node, (size_t)others[node]);
+            others[node] = 0;
+        }
+}
+
+starpu_ssize_t startrd_device_memory_room(unsigned node)
+{
+    starpu_ssize_t total = starpu_memory_get_total(node), room;
+
+    if (total < 0 || node >= STARPU_MAXNODES)
+        return total;
+    room = total - others[node];
+    return room > 0 ? room : 0;
+}

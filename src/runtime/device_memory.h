@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "starpu_include.h"
+
 typedef struct startrd_device_memory {
     uintptr_t ptr;              /* 0: none */
     size_t bytes;               /* as allocated, rounded up to the driver's granularity when mapped here */
@@ -28,5 +30,19 @@ int startrd_device_memory_alloc(unsigned node, size_t bytes, startrd_device_memo
  *  work on the GPU may still use it: unlike cudaFree(), this does not wait
  *  for the GPU, which may already run the next work (stage 2's chase). */
 void startrd_device_memory_free(unsigned node, startrd_device_memory_t *m);
+
+/** Count the memory that others (other programs, the caller's own
+ *  allocations) hold on each GPU now against StarPU's share of that GPU,
+ *  so that StarPU evicts what it holds instead of asking the driver for
+ *  memory that is not there, where it waits without end.  Done when a call
+ *  begins; startrd_device_memory_uncount_others() undoes it when the last
+ *  call ends. */
+void startrd_device_memory_count_others(void);
+void startrd_device_memory_uncount_others(void);
+
+/** The bytes StarPU can hold on memory node @p node during this call:
+ *  its limit (STARPU_LIMIT_CUDA_MEM, or most of the GPU) less what others
+ *  held when the call began; negative where StarPU knows no limit. */
+starpu_ssize_t startrd_device_memory_room(unsigned node);
 
 #endif

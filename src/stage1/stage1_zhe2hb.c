@@ -30,6 +30,7 @@
 
 #include "codelets.h"
 #include "descriptor.h"
+#include "device_memory.h"
 #include "error.h"
 #include "startrd.h"
 
@@ -619,7 +620,7 @@ static void update(struct startrd_stage1 *s, int64_t k, starpu_data_handle_t *co
  * Where StarPU manages a limited memory the block columns only visit (a GPU
  * whose columns are copies of the host's, when the matrix did not fit
  * there; or a limit set with STARPU_LIMIT_*_MEM), a task takes columns of at
- * most a quarter of it, leaving room for the workspaces and for the next
+ * most a quarter of what this call may use of it, leaving room for the workspaces and for the next
  * task's columns to arrive; a task over more could never start. */
 static size_t task_budget(const startrd_desc_t *A)
 {
@@ -630,10 +631,10 @@ static size_t task_budget(const startrd_desc_t *A)
     for (int p = 0; p < (A->nowners > 0 ? A->nowners : 1); p++) {
         unsigned node = A->nowners > 0 ? starpu_worker_get_memory_node((unsigned)A->owner_worker[p])
                                        : STARPU_MAIN_RAM;
-        starpu_ssize_t total = starpu_memory_get_total(node);
+        starpu_ssize_t room = startrd_device_memory_room(node);
 
-        if (total > 0 && (size_t)total / 4 < budget)
-            budget = (size_t)total / 4;
+        if (room >= 0 && (size_t)room / 4 < budget)
+            budget = (size_t)room / 4;
     }
     return budget;
 }

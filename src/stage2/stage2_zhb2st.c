@@ -9,6 +9,7 @@
 #include "stage2.h"
 
 #include "codelets.h"
+#include "device_memory.h"
 #include "error.h"
 #include "kernels_stage2.h"
 #include "startrd.h"
@@ -36,14 +37,14 @@ void startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const doub
 static int fits_on_gpu(const startrd_bulge_plan_t *plan, int64_t ldab, int cuda_worker)
 {
     double bytes = 2.0 * (double)(ldab * plan->n) * sizeof(double complex);
-    starpu_ssize_t total = starpu_memory_get_total(starpu_worker_get_memory_node((unsigned)cuda_worker));
+    starpu_ssize_t room = startrd_device_memory_room(starpu_worker_get_memory_node((unsigned)cuda_worker));
 
     if (plan->vect == 'V') {
         if (startrd_bulge_lhous(plan) > UINT32_MAX)
             return 0;
         bytes += (double)startrd_bulge_lhous(plan) * sizeof(double complex);
     }
-    return total <= 0 || bytes <= 0.5 * (double)total;   /* <= 0: StarPU does not know */
+    return room < 0 || bytes <= 0.5 * (double)room;   /* < 0: StarPU knows no limit */
 }
 
 /*
