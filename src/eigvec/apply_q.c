@@ -84,14 +84,14 @@ static size_t working_set(const struct q2_groups *g, int blocked, int64_t mq, in
     return bytes;
 }
 
-/* Whether every GPU can hold @p bytes and 256 MiB for cuBLAS's and StarPU's
- * own buffers, in what this call may use of it. */
+/* Whether every GPU can hold @p bytes and 32 MiB for cuBLAS's own buffers,
+ * in what this call may use of it. */
 static int gpus_hold(size_t bytes)
 {
     for (unsigned node = 0; node < starpu_memory_nodes_get_count(); node++) {
         starpu_ssize_t room = startrd_device_memory_room(node);
 
-        if (starpu_node_get_kind(node) == STARPU_CUDA_RAM && room >= 0 && (size_t)room < bytes + ((size_t)256 << 20))
+        if (starpu_node_get_kind(node) == STARPU_CUDA_RAM && room >= 0 && (size_t)room < bytes + ((size_t)32 << 20))
             return 0;
     }
     return 1;

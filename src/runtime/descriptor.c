@@ -33,42 +33,37 @@ static void register_tile(const startrd_desc_t *A, starpu_data_handle_t *h, cons
     starpu_data_set_name(*h, name);
 }
 
-/* The stage-1 workspaces StarPU allocates on each GPU beside its block
- * columns, in block columns' worth (m x nb): V, W and the partial products,
- * double buffered, with copies of the other GPUs' partial products; the
- * update's [W V W], double buffered, and the pair of two steps' operands
- * (six); scratch (with the four columns the copies out's staging buffers
- * took before those copies went through CPU workers' pinned buffers, kept
- * as headroom), and the panel factorisation's workspace. */
-static size_t workspace_bytes(const startrd_desc_t *A)
+/* Room each GPU keeps beside its block columns for the stage-1 workspaces
+ * StarPU allocates there, in block columns' worth (m x nb): V, W and the
+ * partial products, double buffered, with copies of the other GPUs'
+ * partial products; the update's [W V W], double buffered, and the pair of
+ * two steps' operands (six); scratch (with the four columns the copies
+ * out's staging buffers took before those copies went through CPU workers'
+ * pinned buffers, kept as headroom), and the panel factorisation's
+ * workspace. */
+static size_t workspace_margin(const startrd_desc_t *A)
 {
     size_t column = (size_t)A->m * (size_t)A->nb * sizeof(double complex);
 
-    return (size_t)(26 + 4 * A->nowners) * column;
+    return (size_t)(26 + 4 * A->nowners) * column + ((size_t)512 << 20);
 }
 
-/* Room each GPU keeps beside its block columns when they are homed there:
- * the workspaces and 512 MiB for StarPU's and cuBLAS's own buffers. */
-static size_t workspace_margin(const startrd_desc_t *A)
-{
-    return workspace_bytes(A) + ((size_t)512 << 20);
-}
-
-/* Whether every owner GPU can hold the workspaces, the two block columns of
- * a task and 256 MiB for StarPU's and cuBLAS's own buffers, the least with
- * which a reduction there can run (the block columns then only visit);
- * says which one cannot. */
+/* Whether every owner GPU has room for the least a task there holds at
+ * once: a few block columns with V, W, T and a partial product beside them
+ * (eight columns' worth), and 32 MiB for cuBLAS's own buffers.  Below that
+ * no task could start and the reduction would wait without end; above it
+ * StarPU evicts what the tasks no longer need.  Says which GPU cannot. */
 static int gpus_hold_working_set(const startrd_desc_t *A, const char *name)
 {
     size_t column = (size_t)A->m * (size_t)A->nb * sizeof(double complex),
-           least = workspace_bytes(A) + 2 * column + ((size_t)256 << 20);
+           least = 8 * column + ((size_t)32 << 20);
 
     for (int p = 0; p < A->nowners; p++) {
         unsigned node = starpu_worker_get_memory_node((unsigned)A->owner_worker[p]);
         starpu_ssize_t room = startrd_device_memory_room(node);
 
         if (starpu_node_get_kind(node) == STARPU_CUDA_RAM && room >= 0 && (size_t)room < least) {
-            startrd_error("%s: GPU %d has %zu MiB for this call, the rest held by others; the reduction needs %zu",
+            startrd_error("%s: GPU %d has %zu MiB for this call (StarPU's limit less what others hold); the reduction needs %zu",
                           name, starpu_memory_node_get_devid(node), (size_t)room >> 20, least >> 20);
             return 0;
         }
