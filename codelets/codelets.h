@@ -256,6 +256,15 @@ int startrd_task_zapply_q2(const startrd_bulge_plan_t *plan, char trans, starpu_
 int startrd_task_zunmqr_q1(unsigned long long where, char trans, int64_t kd, starpu_data_handle_t V,
                            starpu_data_handle_t tau, starpu_data_handle_t C);
 
+/* One divide-and-conquer merge's eigenvectors for a block of columns Q
+ * (m x cols) from the subproblems' vectors Q2top (n1 x n12) and Q2bot
+ * ((m-n1) x n23), both vectors, and the rank-one update's vectors S
+ * (k x cols), whose rows s_bottom.. multiply Q2bot (codelet_dmerge_gemm.c,
+ * LAPACK's DLAED3).  @p where as for startrd_task_zunmqr_q1(). */
+int startrd_task_dmerge_gemm(unsigned long long where, int64_t n1, int64_t n12, int64_t n23, int64_t s_bottom,
+                             starpu_data_handle_t Q2top, starpu_data_handle_t Q2bot, starpu_data_handle_t S,
+                             starpu_data_handle_t Q);
+
 /* The blocked Q2 (q2_blocks.h): V and Y of the groups of one chunk, from
  * HOUS2 (codelet_zq2_blocks.c); C := Q2 C or Q2^H C by all chunks, V[c]
  * and Y[c] for c < qb->nchunks (codelet_zapply_q2_blocks.c).  qb must

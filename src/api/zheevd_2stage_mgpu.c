@@ -8,6 +8,7 @@
 #include "context.h"
 #include "error.h"
 #include "stats.h"
+#include "tridiag_dc.h"
 
 #include <ctype.h>
 #include <lapacke.h>
@@ -148,15 +149,11 @@ static int check_matrix(char jobz, char uplo, int n, const double _Complex *A, i
     return 0;
 }
 
-/* Divide and conquer, whose merges are GEMMs, with the caller's BLAS threads. */
-static lapack_int tridiagonal_vectors(int n, double *d, double *e, double *Z)
+/* Divide and conquer: its merges' products on the GPUs, the rest with the
+ * caller's threads (tridiag_dc.h). */
+static int tridiagonal_vectors(int n, double *d, double *e, double *Z)
 {
-    lapack_int st;
-
-    startrd_context_host_parallel(1);
-    st = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', n, d, e, Z, n);
-    startrd_context_host_parallel(0);
-    return st;
+    return startrd_tridiag_dc(n, d, e, Z, n, 0);
 }
 
 static int tridiagonal_failed(const char *solver, lapack_int info)
@@ -205,10 +202,10 @@ int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda,
             info = STARTRD_ERR_MEMORY;
         } else {
             double t0 = starpu_timing_now();
-            lapack_int st = tridiagonal_vectors(n, w, r.e, Zr);
+            int st = tridiagonal_vectors(n, w, r.e, Zr);
             double t1 = starpu_timing_now();
 
-            info = st != 0 ? tridiagonal_failed("dstedc", st) : back_transform(uplo, n, n, Zr, A, lda, &r, C, n, ngpu);
+            info = st != 0 ? st : back_transform(uplo, n, n, Zr, A, lda, &r, C, n, ngpu);
             if (info == 0)
                 startrd_stats_record_vectors((t1 - t0) * 1e-6, (starpu_timing_now() - t1) * 1e-6);
         }

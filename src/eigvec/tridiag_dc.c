@@ -1,0 +1,533 @@
+/* Cuppen's divide and conquer as LAPACK's DSTEDC and DLAED0 run it, with
+ * the same deflation (DLAED2), secular equations (DLAED4) and merging of
+ * the eigenvalues' order (DLAMRG), so that the eigenvalues and vectors are
+ * LAPACK's to rounding.  What changes is where the work runs:
+ *  - the leaves, blocks of at most DEFAULT_LEAF rows, by LAPACK's DSTEDC, one per
+ *    OpenMP thread;
+ *  - each merge level's deflation, secular equations and rank-one vectors
+ *    (DLAED3's loops, O(k^2) each) spread over the OpenMP threads across
+ *    the level's merges, with StarPU's workers paused;
+ *  - the level's products, the O(n^3) of the method, as tasks on the GPUs
+ *    (on the CPU workers without any), by blocks of columns.
+ * The levels run one after the other; a level's merges side by side. */
+#include "tridiag_dc.h"
+
+#include "codelets.h"
+#include "context.h"
+#include "error.h"
+#include "startrd.h"
+
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <omp.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* LAPACK's divide-and-conquer steps, which LAPACKE does not wrap. */
+void dlaed2_(int *k, const int *n, const int *n1, double *d, double *q, const int *ldq, int *indxq, double *rho,
+             double *z, double *dlamda, double *w, double *q2, int *indx, int *indxc, int *indxp, int *coltyp,
+             int *info);
+void dlaed4_(const int *n, const int *i, const double *d, const double *z, double *delta, const double *rho,
+             double *dlam, int *info);
+void dlamrg_(const int *n1, const int *n2, const double *a, const int *dtrd1, const int *dtrd2, int *index);
+
+/* Leaves solved whole by LAPACK's DSTEDC; columns of a product task; rows
+ * of a thread's slice in the final permutation. */
+enum { DEFAULT_LEAF = 1024, MIN_TASK_COLUMNS = 256, ROWS_PER_PERMUTE = 256 };
+
+struct merge {
+    int64_t start, m, n1;   /* rows start..start+m-1 of the block, the left subproblem's n1 of them */
+    int k, ctot[4];         /* non-deflated count; DLAED2's column types */
+    double rho;
+    size_t q2, s;           /* offsets of its Q2 (m^2) and S (k^2) in the level's buffers */
+    int64_t first;          /* its first row or column among the level's items */
+};
+
+/* One unreduced block's workspace: arrays of its order, which each merge
+ * uses from its first row on, and the level's Q2 and S. */
+struct block {
+    int64_t m, ldq, leaf;
+    double *d, *e, *q;
+    double *z, *dlamda, *w, *wsave, *q2, *s;
+    int *indxq, *indx, *indxc, *indxp, *coltyp, *item;
+    size_t s_size;
+    atomic_int failed;
+};
+
+/* Boundaries of the subproblems depth levels down: each halving gives the
+ * left part the smaller half, as DLAED0. */
+static void halve(int64_t *bounds, int64_t count)
+{
+    for (int64_t i = count; i > 0; i--) {
+        int64_t a = bounds[i - 1], b = bounds[i];
+
+        bounds[2 * i] = b;
+        bounds[2 * i - 1] = a + (b - a) / 2;
+    }
+}
+
+static void failed(struct block *b, const char *step, int info)
+{
+    if (atomic_exchange(&b->failed, 1) == 0)
+        startrd_error("tridiagonal eigenvectors: %s returned %d", step, info);
+}
+
+/* DLAED1 up to DLAED3's loops: z, deflation, and the copy of w the signs
+ * come from. */
+static void deflate(struct block *b, struct merge *v)
+{
+    const int64_t a = v->start, ldq = b->ldq;
+    const int m = (int)v->m, n1 = (int)v->n1, ld = (int)ldq;
+    double *q = b->q + a + a * ldq;
+    int info = 0;
+
+    for (int64_t j = 0; j < v->n1; j++)
+        b->z[a + j] = q[(v->n1 - 1) + j * ldq];
+    for (int64_t j = v->n1; j < v->m; j++)
+        b->z[a + j] = q[v->n1 + j * ldq];
+    v->rho = b->e[a + v->n1 - 1];
+    dlaed2_(&v->k, &m, &n1, b->d + a, q, &ld, b->indxq + a, &v->rho, b->z + a, b->dlamda + a, b->w + a,
+            b->q2 + v->q2, b->indx + a, b->indxc + a, b->indxp + a, b->coltyp + a, &info);
+    if (info != 0) {
+        failed(b, "DLAED2", info);
+        v->k = 0;
+        return;
+    }
+    memcpy(v->ctot, b->coltyp + a, sizeof v->ctot);
+    memcpy(b->wsave + a, b->w + a, (size_t)v->k * sizeof *b->wsave);
+}
+
+/* Eigenvalue j of the rank-one update and its DLAED4 vector, kept in
+ * column j of the merge's block of Q (DLAED3 keeps it there too). */
+static void secular(struct block *b, struct merge *v, int j)
+{
+    const int64_t a = v->start;
+    int info = 0, j1 = j + 1;
+
+    dlaed4_(&v->k, &j1, b->dlamda + a, b->w + a, b->q + a + (a + j) * b->ldq, &v->rho, b->d + a + j, &info);
+    if (info != 0)
+        failed(b, "DLAED4", info);
+}
+
+/* DLAED3's recomputed z_i, for orthogonal vectors (Gu and Eisenstat), with
+ * the same order of products. */
+static void recompute_w(struct block *b, struct merge *v, int64_t i)
+{
+    const int64_t a = v->start, ldq = b->ldq;
+    const double *u = b->q + a + a * ldq, *dl = b->dlamda + a;
+    double w = u[i + i * ldq];
+
+    for (int64_t j = 0; j < v->k; j++)
+        if (j != i)
+            w *= u[i + j * ldq] / (dl[i] - dl[j]);
+    b->w[a + i] = copysign(sqrt(-w), b->wsave[a + i]);
+}
+
+/* Column j of S: the normalized vector of eigenvalue j, rows in the order
+ * of Q2's columns (DLAED2's INDXC, DLAED3's INDX); @p tmp holds k doubles. */
+static void form_s(struct block *b, struct merge *v, int64_t j, double *tmp)
+{
+    const int64_t a = v->start, ldq = b->ldq, k = v->k;
+    const double *u = b->q + a + (a + j) * ldq;
+    const int *indx = b->indxc + a;
+    double *s = b->s + v->s + j * k;
+
+    if (k <= 2) {
+        for (int64_t i = 0; i < k; i++)
+            s[i] = u[k == 1 ? i : indx[i] - 1];
+        return;
+    }
+    for (int64_t i = 0; i < k; i++)
+        tmp[i] = b->w[a + i] / u[i];
+    double norm = cblas_dnrm2((int)k, tmp, 1);
+
+    for (int64_t i = 0; i < k; i++)
+        s[i] = tmp[indx[i] - 1] / norm;
+}
+
+/* The level's products: the merge's first k columns := [Q2top S(0:n12);
+ * Q2bot S(ctot1:ctot1+n23)], in column blocks over the GPUs (CPU workers
+ * without them).  Returns once they are back in the host's Q. */
+static int products(struct block *b, struct merge *level, int64_t count)
+{
+    const unsigned ncuda = starpu_cuda_worker_get_count(), ncpu = starpu_cpu_worker_get_count();
+    const unsigned long long where = ncuda > 0 ? STARPU_CUDA : STARPU_CPU;
+    const int64_t workers = ncuda > 0 ? ncuda : ncpu > 0 ? ncpu : 1;
+    int64_t per_merge = workers / count > 1 ? workers / count : 1, nhandles = 0, h = 0;
+    starpu_data_handle_t *handles;
+    int ret = 0;
+
+    for (int64_t v = 0; v < count; v++)
+        nhandles += level[v].k > 0 ? 2 + 2 * per_merge : 0;
+    if ((handles = calloc((size_t)(nhandles > 0 ? nhandles : 1), sizeof *handles)) == NULL) {
+        startrd_error("tridiagonal eigenvectors: cannot allocate the handles of a merge level");
+        return STARTRD_ERR_MEMORY;
+    }
+    startrd_context_host_parallel(0);
+    for (int64_t i = 0; i < count && ret == 0; i++) {
+        const struct merge *v = &level[i];
+        const int64_t k = v->k, n1 = v->n1, n2 = v->m - v->n1, n12 = v->ctot[0] + v->ctot[1],
+                      n23 = v->ctot[1] + v->ctot[2];
+        int64_t chunks = (k + MIN_TASK_COLUMNS - 1) / MIN_TASK_COLUMNS, top = h;
+
+        if (k == 0)
+            continue;
+        chunks = chunks < per_merge ? chunks : per_merge;
+        /* An empty part is registered one element long: the task skips it. */
+        starpu_vector_data_register(&handles[h++], STARPU_MAIN_RAM, (uintptr_t)(b->q2 + v->q2),
+                                    (uint32_t)(n1 * n12 > 0 ? n1 * n12 : 1), sizeof(double));
+        starpu_vector_data_register(&handles[h++], STARPU_MAIN_RAM, (uintptr_t)(b->q2 + v->q2 + n1 * n12),
+                                    (uint32_t)(n2 * n23 > 0 ? n2 * n23 : 1), sizeof(double));
+        for (int64_t c = 0; c < chunks && ret == 0; c++) {
+            int64_t j0 = k * c / chunks, cols = k * (c + 1) / chunks - j0;
+
+            starpu_matrix_data_register(&handles[h], STARPU_MAIN_RAM, (uintptr_t)(b->s + v->s + j0 * k), (uint32_t)k,
+                                        (uint32_t)k, (uint32_t)cols, sizeof(double));
+            starpu_matrix_data_register(&handles[h + 1], STARPU_MAIN_RAM,
+                                        (uintptr_t)(b->q + v->start + (v->start + j0) * b->ldq), (uint32_t)b->ldq,
+                                        (uint32_t)v->m, (uint32_t)cols, sizeof(double));
+            ret = startrd_task_dmerge_gemm(where, n1, n12, n23, v->ctot[0], handles[top], handles[top + 1],
+                                           handles[h], handles[h + 1]);
+            h += 2;
+        }
+    }
+    if (ret != 0) {
+        startrd_error("tridiagonal eigenvectors: task submission failed");
+        ret = STARTRD_ERR_RUNTIME;
+    }
+    /* Unregistering waits for the tasks and brings Q home. */
+    for (int64_t i = 0; i < h; i++)
+        starpu_data_unregister(handles[i]);
+    startrd_context_host_parallel(1);
+    free(handles);
+    if (ret == 0 && startrd_kernel_failures_take() > 0)
+        ret = STARTRD_ERR_KERNEL;
+    return ret;
+}
+
+/* Runs @p step on every item of the level (the rows or columns 0..k-1 of
+ * each merge), on the OpenMP threads. */
+static void for_each_item(struct block *b, struct merge *level, int64_t items,
+                          void (*step)(struct block *, struct merge *, int64_t, double *))
+{
+#pragma omp parallel
+    {
+        double *tmp = malloc((size_t)b->m * sizeof *tmp);
+
+        if (tmp == NULL)
+            failed(b, "malloc", -1);
+#pragma omp for schedule(dynamic, 16)
+        for (int64_t i = 0; i < items; i++) {
+            struct merge *v = &level[b->item[i]];
+
+            if (tmp != NULL)
+                step(b, v, i - v->first, tmp);
+        }
+        free(tmp);
+    }
+}
+
+static void secular_step(struct block *b, struct merge *v, int64_t j, double *tmp)
+{
+    (void)tmp;
+    secular(b, v, (int)j);
+}
+
+static void recompute_w_step(struct block *b, struct merge *v, int64_t i, double *tmp)
+{
+    (void)tmp;
+    if (v->k > 2)
+        recompute_w(b, v, i);
+}
+
+/* The merged subproblem's order of eigenvalues (DLAED1's last step). */
+static void merge_order(struct block *b, struct merge *v)
+{
+    const int k = v->k, rest = (int)v->m - v->k, one = 1, minus_one = -1;
+
+    if (k == 0) {
+        for (int64_t i = 0; i < v->m; i++)
+            b->indxq[v->start + i] = (int)i + 1;
+        return;
+    }
+    dlamrg_(&k, &rest, b->d + v->start, &one, &minus_one, b->indxq + v->start);
+}
+
+/* One merge level: count merges side by side. */
+static int merge_level(struct block *b, struct merge *level, int64_t count)
+{
+    int64_t items = 0;
+    size_t s_size = 0;
+    int ret;
+
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int64_t v = 0; v < count; v++)
+        deflate(b, &level[v]);
+    if (atomic_load(&b->failed))
+        return STARTRD_ERR_KERNEL;
+    for (int64_t v = 0; v < count; v++) {
+        level[v].s = s_size;
+        level[v].first = items;
+        s_size += (size_t)level[v].k * (size_t)level[v].k;
+        for (int64_t i = 0; i < level[v].k; i++)
+            b->item[items++] = (int)v;
+    }
+    if (s_size > b->s_size) {
+        free(b->s);
+        if ((b->s = malloc(s_size * sizeof *b->s)) == NULL) {
+            b->s_size = 0;
+            startrd_error("tridiagonal eigenvectors: cannot allocate %zu bytes", s_size * sizeof *b->s);
+            return STARTRD_ERR_MEMORY;
+        }
+        b->s_size = s_size;
+    }
+    for_each_item(b, level, items, secular_step);
+    if (!atomic_load(&b->failed))
+        for_each_item(b, level, items, recompute_w_step);
+    if (!atomic_load(&b->failed))
+        for_each_item(b, level, items, form_s);
+    if (atomic_load(&b->failed))
+        return STARTRD_ERR_KERNEL;
+    if ((ret = products(b, level, count)) != 0)
+        return ret;
+    for (int64_t v = 0; v < count; v++)
+        merge_order(b, &level[v]);
+    return 0;
+}
+
+static void free_block(struct block *b)
+{
+    free(b->z);
+    free(b->indxq);
+    free(b->q2);
+    free(b->s);
+}
+
+/* Divide and conquer on one unreduced block of order m > b->leaf, scaled to
+ * norm 1 (DLAED0): on return d is in the order of b->indxq. */
+static int divide_and_conquer(struct block *b)
+{
+    const int64_t m = b->m;
+    int depth = 0, ret = 0;
+    size_t q2_size = 0;
+    int64_t *bounds, count = 1;
+    struct merge *level;
+
+    while ((m + (((int64_t)1 << depth) - 1)) >> depth > b->leaf)
+        depth++;
+    bounds = malloc((((size_t)1 << depth) + 1) * sizeof *bounds);
+    level = malloc(((size_t)1 << depth) * sizeof *level);
+    b->z = malloc(4 * (size_t)m * sizeof *b->z);
+    b->indxq = malloc(6 * (size_t)m * sizeof *b->indxq);
+    if (bounds == NULL || level == NULL || b->z == NULL || b->indxq == NULL) {
+        ret = STARTRD_ERR_MEMORY;
+        goto out;
+    }
+    b->dlamda = b->z + m;
+    b->w = b->z + 2 * m;
+    b->wsave = b->z + 3 * m;
+    b->indx = b->indxq + m;
+    b->indxc = b->indxq + 2 * m;
+    b->indxp = b->indxq + 3 * m;
+    b->coltyp = b->indxq + 4 * m;
+    b->item = b->indxq + 5 * m;
+    /* DLAED2's Q2 takes up to m^2 per merge (DLAED1 gives it that much:
+     * columns mixed by its rotations are dense in both halves), most at the
+     * top. */
+    q2_size = (size_t)m * (size_t)m;
+    if ((b->q2 = malloc(q2_size * sizeof *b->q2)) == NULL) {
+        ret = STARTRD_ERR_MEMORY;
+        goto out;
+    }
+
+    bounds[0] = 0;
+    bounds[1] = m;
+    for (int t = 0; t < depth; t++, count *= 2)
+        halve(bounds, count);
+    /* Tear the matrix at the leaves' bounds (rank-one cuts, DLAED0). */
+    for (int64_t i = 1; i < count; i++) {
+        int64_t p = bounds[i];
+
+        b->d[p - 1] -= fabs(b->e[p - 1]);
+        b->d[p] -= fabs(b->e[p - 1]);
+    }
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int64_t i = 0; i < count; i++) {
+        int64_t a = bounds[i], size = bounds[i + 1] - a;
+        lapack_int info = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (lapack_int)size, b->d + a, b->e + a,
+                                         b->q + a + a * b->ldq, (lapack_int)b->ldq);
+
+        if (info != 0)
+            failed(b, "DSTEDC on a leaf", (int)info);
+        for (int64_t j = 0; j < size; j++)
+            b->indxq[a + j] = (int)j + 1;
+    }
+    ret = atomic_load(&b->failed) ? STARTRD_ERR_KERNEL : 0;
+    /* Level by level upwards: bounds 2i and 2i+2 enclose merge i, split at 2i+1. */
+    for (; count > 1 && ret == 0; count /= 2) {
+        size_t q2 = 0;
+
+        for (int64_t i = 0; i < count / 2; i++) {
+            int64_t a = bounds[2 * i], n1 = bounds[2 * i + 1] - a, m_i = bounds[2 * i + 2] - a;
+
+            level[i] = (struct merge){.start = a, .m = m_i, .n1 = n1, .q2 = q2};
+            q2 += (size_t)m_i * (size_t)m_i;
+            bounds[i] = a;
+        }
+        bounds[count / 2] = m;
+        ret = merge_level(b, level, count / 2);
+    }
+out:
+    if (ret == STARTRD_ERR_MEMORY)
+        startrd_error("tridiagonal eigenvectors: cannot allocate the workspace of order %lld", (long long)m);
+    free(bounds);
+    free(level);
+    return ret;
+}
+
+/* DLANST('M'): the largest |d_i| and |e_i|. */
+static double max_abs(int64_t m, const double *d, const double *e)
+{
+    double norm = 0.0;
+
+    for (int64_t i = 0; i < m; i++)
+        norm = fmax(norm, fmax(fabs(d[i]), i < m - 1 ? fabs(e[i]) : 0.0));
+    return norm;
+}
+
+/* An unreduced block: LAPACK's DSTEDC up to @p leaf rows, divide and
+ * conquer above, scaled as DSTEDC does. */
+static int solve_block(int64_t m, double *d, double *e, double *q, int64_t ldq, int64_t leaf, int *order)
+{
+    struct block b = {.m = m, .ldq = ldq, .leaf = leaf, .d = d, .e = e, .q = q};
+    double norm;
+    int ret;
+
+    if (m <= leaf) {
+        lapack_int info = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (lapack_int)m, d, e, q, (lapack_int)ldq);
+
+        for (int64_t i = 0; i < m; i++)
+            order[i] = (int)i;
+        if (info != 0)
+            startrd_error("tridiagonal eigenvectors: DSTEDC returned %d", (int)info);
+        return info != 0 ? STARTRD_ERR_KERNEL : 0;
+    }
+    norm = max_abs(m, d, e);
+    LAPACKE_dlascl(LAPACK_COL_MAJOR, 'G', 0, 0, norm, 1.0, (lapack_int)m, 1, d, (lapack_int)m);
+    LAPACKE_dlascl(LAPACK_COL_MAJOR, 'G', 0, 0, norm, 1.0, (lapack_int)(m - 1), 1, e, (lapack_int)(m - 1));
+    atomic_init(&b.failed, 0);
+    ret = divide_and_conquer(&b);
+    if (ret == 0) {
+        LAPACKE_dlascl(LAPACK_COL_MAJOR, 'G', 0, 0, 1.0, norm, (lapack_int)m, 1, d, (lapack_int)m);
+        for (int64_t i = 0; i < m; i++)
+            order[i] = b.indxq[i] - 1;
+    }
+    free_block(&b);
+    return ret;
+}
+
+struct ranked {
+    double value;
+    int64_t column;
+};
+
+static int by_value(const void *x, const void *y)
+{
+    const struct ranked *a = x, *b = y;
+
+    if (a->value != b->value)
+        return a->value < b->value ? -1 : 1;
+    return (a->column > b->column) - (a->column < b->column);
+}
+
+/* Column i of Z := column perm[i], d likewise: by cycles, each thread
+ * on its own slice of rows. */
+static int permute(int64_t n, const int64_t *perm, double *d, double *Z, int64_t ldz)
+{
+    double *dcopy = malloc((size_t)n * sizeof *dcopy);
+    atomic_int short_of_memory = 0;
+
+    if (dcopy == NULL)
+        return STARTRD_ERR_MEMORY;
+    for (int64_t i = 0; i < n; i++)
+        dcopy[i] = d[perm[i]];
+    memcpy(d, dcopy, (size_t)n * sizeof *d);
+    free(dcopy);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int64_t r0 = 0; r0 < n; r0 += ROWS_PER_PERMUTE) {
+        const size_t bytes = (size_t)(n - r0 < ROWS_PER_PERMUTE ? n - r0 : ROWS_PER_PERMUTE) * sizeof *Z;
+        double tmp[ROWS_PER_PERMUTE];
+        char *done = calloc((size_t)n, 1);
+
+        if (done == NULL)
+            atomic_store(&short_of_memory, 1);
+        for (int64_t i = 0; done != NULL && i < n; i++) {
+            int64_t j = i;
+
+            if (done[i] || perm[i] == i)
+                continue;
+            memcpy(tmp, Z + r0 + i * ldz, bytes);
+            for (; perm[j] != i; j = perm[j]) {
+                memcpy(Z + r0 + j * ldz, Z + r0 + perm[j] * ldz, bytes);
+                done[j] = 1;
+            }
+            memcpy(Z + r0 + j * ldz, tmp, bytes);
+            done[j] = 1;
+        }
+        free(done);
+    }
+    return atomic_load(&short_of_memory) ? STARTRD_ERR_MEMORY : 0;
+}
+
+int startrd_tridiag_dc(int64_t n, double *d, double *e, double *Z, int64_t ldz, int64_t leaf)
+{
+    const double eps = LAPACKE_dlamch('E');
+    struct ranked *rank = malloc((size_t)(n > 0 ? n : 1) * sizeof *rank);
+    int64_t *perm = malloc((size_t)(n > 0 ? n : 1) * sizeof *perm);
+    int *order = malloc((size_t)(n > 0 ? n : 1) * sizeof *order);
+    int ret = 0;
+
+    if (rank == NULL || perm == NULL || order == NULL) {
+        startrd_error("tridiagonal eigenvectors: cannot allocate the order of %lld eigenvalues", (long long)n);
+        ret = STARTRD_ERR_MEMORY;
+        goto out;
+    }
+    startrd_context_host_parallel(1);
+#pragma omp parallel for schedule(static)
+    for (int64_t j = 0; j < n; j++) {
+        memset(Z + j * ldz, 0, (size_t)n * sizeof *Z);
+        Z[j + j * ldz] = 1.0;
+    }
+    for (int64_t i = 0; i < n; i++)
+        order[i] = 0;
+    /* Unreduced blocks, split where e is negligible by DSTEDC's test (a
+     * zero matrix splits into blocks of one). */
+    for (int64_t start = 0, finish; start < n && ret == 0; start = finish + 1) {
+        for (finish = start; finish < n - 1; finish++)
+            if (fabs(e[finish]) <= eps * sqrt(fabs(d[finish])) * sqrt(fabs(d[finish + 1])))
+                break;
+        if (finish > start)
+            ret = solve_block(finish - start + 1, d + start, e + start, Z + start + start * ldz, ldz,
+                              leaf > 0 ? leaf : DEFAULT_LEAF, order + start);
+        for (int64_t i = start; i <= finish && ret == 0; i++)
+            order[i] += (int)start;
+    }
+    if (ret == 0) {
+        for (int64_t i = 0; i < n; i++)
+            rank[i] = (struct ranked){d[order[i]], order[i]};
+        qsort(rank, (size_t)n, sizeof *rank, by_value);
+        for (int64_t i = 0; i < n; i++)
+            perm[i] = rank[i].column;
+        ret = permute(n, perm, d, Z, ldz);
+        if (ret == STARTRD_ERR_MEMORY)
+            startrd_error("tridiagonal eigenvectors: cannot allocate the order of %lld columns", (long long)n);
+    }
+    startrd_context_host_parallel(0);
+out:
+    free(rank);
+    free(perm);
+    free(order);
+    return ret;
+}

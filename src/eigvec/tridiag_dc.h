@@ -1,0 +1,24 @@
+/* The real symmetric tridiagonal eigenproblem with vectors by divide and
+ * conquer, with the products of its merges on the GPUs. */
+#ifndef STARTRD_TRIDIAG_DC_H
+#define STARTRD_TRIDIAG_DC_H
+
+#include <stdint.h>
+
+/**
+ * LAPACK's DSTEDC with COMPZ = 'I': on return d holds the eigenvalues of
+ * the tridiagonal matrix (diagonal d, off-diagonal e) in ascending order
+ * and the columns of the n x n matrix Z (leading dimension ldz) its
+ * orthonormal eigenvectors; e is destroyed.  Subproblems of at most
+ * @p leaf rows (0: the library's choice) are the leaves LAPACK's DSTEDC
+ * solves whole; tests pass small ones to reach deep trees at small
+ * orders.  The merges' deflation and
+ * secular equations run on the caller's thread with its OpenMP threads,
+ * StarPU's workers paused meanwhile, and their products as tasks on the
+ * GPUs, or on the CPU workers without any.  Returns 0,
+ * ::STARTRD_ERR_MEMORY, ::STARTRD_ERR_KERNEL when a LAPACK step fails (a
+ * secular equation that does not converge), or ::STARTRD_ERR_RUNTIME.
+ */
+int startrd_tridiag_dc(int64_t n, double *d, double *e, double *Z, int64_t ldz, int64_t leaf);
+
+#endif

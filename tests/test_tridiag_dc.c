@@ -1,0 +1,206 @@
+/* The tridiagonal divide and conquer against LAPACK's DSTEDC on the same
+ * matrix: the eigenvalues, sorted, within a few n eps ||T|| of LAPACK's,
+ * the residual ||T Z - Z L|| / (n eps ||T||) and the orthogonality
+ * ||I - Z^T Z|| / (n eps), on matrices that deflate little (random), a
+ * lot (glued Wilkinson matrices, repeated eigenvalues), that split
+ * (zeros in e), that need scaling, and on trees from one merge to seven
+ * levels deep. */
+#include "testing.h"
+#include "testing_context.h"
+#include "tridiag_dc.h"
+
+#include <cblas.h>
+#include <float.h>
+#include <lapacke.h>
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum {
+    RANDOM,
+    TOEPLITZ,          /* 2 on the diagonal, -1 beside: distinct but close eigenvalues */
+    GLUED_WILKINSON,   /* W21+ blocks glued by 1e-9: pairs of eigenvalues agree to many digits */
+    PAIRS,             /* blocks [0 1; 1 0] split by zeros: eigenvalues +-1, n/2 times each */
+    SPLIT,             /* random with e zero at a few places, blocks of every size */
+    TINY,              /* random scaled by 1e-150 */
+    HUGE_VALUES,       /* random scaled by 1e150 */
+    ZERO,
+    NKINDS
+} kind_t;
+
+static const char *const kind_names[] = {"random", "toeplitz", "glued-wilkinson", "pairs",
+                                         "split", "tiny", "huge", "zero"};
+
+static double uniform(uint64_t *state)
+{
+    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(*state >> 11) * 0x1.0p-53 * 2.0 - 1.0;
+}
+
+static void generate(kind_t kind, int64_t n, uint64_t seed, double *d, double *e)
+{
+    uint64_t state = seed;
+
+    for (int64_t i = 0; i < n; i++) {
+        d[i] = uniform(&state);
+        e[i] = uniform(&state);
+    }
+    switch (kind) {
+    case TOEPLITZ:
+        for (int64_t i = 0; i < n; i++) {
+            d[i] = 2.0;
+            e[i] = -1.0;
+        }
+        break;
+    case GLUED_WILKINSON:
+        for (int64_t i = 0; i < n; i++) {
+            d[i] = fabs((double)(i % 21) - 10.0);
+            e[i] = i % 21 == 20 ? 1e-9 : 1.0;
+        }
+        break;
+    case PAIRS:
+        for (int64_t i = 0; i < n; i++) {
+            d[i] = 0.0;
+            e[i] = i % 2 == 0 ? 1.0 : 0.0;
+        }
+        break;
+    case SPLIT:
+        for (int64_t i = 37; i < n; i += 37 + i % 400)
+            e[i] = 0.0;
+        break;
+    case TINY:
+    case HUGE_VALUES:
+        for (int64_t i = 0; i < n; i++) {
+            d[i] *= kind == TINY ? 1e-150 : 1e150;
+            e[i] *= kind == TINY ? 1e-150 : 1e150;
+        }
+        break;
+    case ZERO:
+        memset(d, 0, (size_t)n * sizeof *d);
+        memset(e, 0, (size_t)n * sizeof *e);
+        break;
+    default:
+        break;
+    }
+    if (n > 0)
+        e[n - 1] = 0.0;
+}
+
+static double norm_t(int64_t n, const double *d, const double *e)
+{
+    double norm = 0.0;
+
+    for (int64_t i = 0; i < n; i++)
+        norm = fmax(norm, fabs(d[i]) + (i > 0 ? fabs(e[i - 1]) : 0.0) + (i < n - 1 ? fabs(e[i]) : 0.0));
+    return norm;
+}
+
+/* max_j ||T z_j - w_j z_j||_1 / (n eps ||T||), and max |(Z^T Z - I)_ij| / (n eps). */
+static void ratios(int64_t n, const double *d, const double *e, const double *w, const double *Z,
+                   double *resid, double *orth)
+{
+    const double eps = DBL_EPSILON, norm = norm_t(n, d, e);
+    double *G = malloc((size_t)(n * n) * sizeof *G), r = 0.0, o = 0.0;
+
+    for (int64_t j = 0; j < n; j++) {
+        const double *z = Z + j * n;
+        double sum = 0.0;
+
+        for (int64_t i = 0; i < n; i++) {
+            double t = d[i] * z[i] - w[j] * z[i];
+
+            if (i > 0)
+                t += e[i - 1] * z[i - 1];
+            if (i < n - 1)
+                t += e[i] * z[i + 1];
+            sum += fabs(t);
+        }
+        r = tst_max_nan(r, sum);
+    }
+    *resid = norm > 0.0 ? r / ((double)n * eps * norm) : r;
+    if (G == NULL) {
+        *orth = INFINITY;
+        return;
+    }
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)n, (int)n, (int)n, 1.0, Z, (int)n, Z, (int)n, 0.0, G,
+                (int)n);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++)
+            o = tst_max_nan(o, fabs(G[i + j * n] - (i == j ? 1.0 : 0.0)));
+    *orth = o / ((double)n * eps);
+    free(G);
+}
+
+static void run_case(kind_t kind, int64_t n, int64_t leaf, uint64_t seed, int threads)
+{
+    double *d0 = malloc((size_t)n * sizeof *d0), *e0 = malloc((size_t)n * sizeof *e0);
+    double *d = malloc((size_t)n * sizeof *d), *e = malloc((size_t)n * sizeof *e);
+    double *wref = malloc((size_t)n * sizeof *wref), *eref = malloc((size_t)n * sizeof *eref);
+    double *Z = malloc((size_t)(n * n) * sizeof *Z);
+    double diff = 0.0, resid = INFINITY, orth = INFINITY;
+    bool sorted = true;
+    int info = -1;
+    lapack_int ref = -1;
+
+    if (d0 == NULL || e0 == NULL || d == NULL || e == NULL || wref == NULL || eref == NULL || Z == NULL) {
+        tst_check(false, "%s n=%lld: allocation", kind_names[kind], (long long)n);
+        goto out;
+    }
+    generate(kind, n, seed, d0, e0);
+    memcpy(d, d0, (size_t)n * sizeof *d);
+    memcpy(e, e0, (size_t)n * sizeof *e);
+    memcpy(wref, d0, (size_t)n * sizeof *wref);
+    memcpy(eref, e0, (size_t)n * sizeof *eref);
+    ref = LAPACKE_dsterf((lapack_int)n, wref, eref);
+    /* StarPU's workers are paused inside the call: the threads are the test's. */
+    omp_set_num_threads(threads);
+    info = startrd_tridiag_dc(n, d, e, Z, n, leaf);
+    omp_set_num_threads(1);
+    if (info == 0) {
+        double norm = norm_t(n, d0, e0);
+
+        for (int64_t i = 0; i < n; i++) {
+            diff = tst_max_nan(diff, fabs(d[i] - wref[i]));
+            sorted = sorted && (i == 0 || d[i - 1] <= d[i]);
+        }
+        diff = norm > 0.0 ? diff / ((double)n * DBL_EPSILON * norm) : diff;
+        ratios(n, d0, e0, d, Z, &resid, &orth);
+    }
+    tst_check(info == 0 && ref == 0 && sorted && diff <= 10.0 && resid <= 30.0 && orth <= 30.0,
+              "%s n=%lld leaf %lld, %d threads: info %d, sorted %d, eig/dsterf %.3g, resid %.3g, orth %.3g",
+              kind_names[kind], (long long)n, (long long)leaf, threads, info, sorted, diff, resid, orth);
+out:
+    free(d0);
+    free(e0);
+    free(d);
+    free(e);
+    free(wref);
+    free(eref);
+    free(Z);
+}
+
+int main(void)
+{
+    startrd_context_t *ctx = tst_open_context();
+    int threads = omp_get_num_procs() < 4 ? omp_get_num_procs() : 4;
+
+    if (ctx == NULL)
+        return tst_summary();
+    /* Every kind through trees of several levels. */
+    for (kind_t kind = 0; kind < NKINDS; kind++)
+        run_case(kind, 600, 16, 11 + kind, threads);
+    /* Orders around the leaves: no merge, one, odd halves, one thread. */
+    run_case(RANDOM, 1, 16, 1, threads);
+    run_case(RANDOM, 2, 16, 2, threads);
+    run_case(RANDOM, 16, 16, 3, threads);
+    run_case(RANDOM, 17, 16, 4, threads);
+    run_case(RANDOM, 33, 16, 5, threads);
+    run_case(RANDOM, 257, 8, 6, 1);
+    run_case(GLUED_WILKINSON, 1001, 8, 7, threads);
+    /* The library's own leaf: one merge, then two levels. */
+    run_case(RANDOM, 1500, 0, 8, threads);
+    run_case(SPLIT, 2600, 0, 9, threads);
+    startrd_context_release();
+    return tst_summary();
+}
