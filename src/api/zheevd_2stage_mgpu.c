@@ -149,17 +149,26 @@ static int check_matrix(char jobz, char uplo, int n, const double _Complex *A, i
     return 0;
 }
 
-/* Divide and conquer: its merges' products on the GPUs, the rest with the
- * caller's threads (tridiag_dc.h). */
-static int tridiagonal_vectors(int n, double *d, double *e, double *Z)
-{
-    return startrd_tridiag_dc(n, d, e, Z, n, 0);
-}
-
 static int tridiagonal_failed(const char *solver, lapack_int info)
 {
     startrd_error("eigensolver: %s returned %d", solver, (int)info);
     return STARTRD_ERR_KERNEL;
+}
+
+/* Divide and conquer.  With GPUs (ngpu != 0), the library's, whose merges'
+ * products run there (tridiag_dc.h); without them, LAPACK's DSTEDC with
+ * the caller's BLAS threads, which the same products on the CPU workers do
+ * not beat. */
+static int tridiagonal_vectors(int n, double *d, double *e, double *Z, int ngpu)
+{
+    lapack_int st;
+
+    if (ngpu != 0 && starpu_cuda_worker_get_count() > 0)
+        return startrd_tridiag_dc(n, d, e, Z, n, 0);
+    startrd_context_host_parallel(1);
+    st = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', n, d, e, Z, n);
+    startrd_context_host_parallel(0);
+    return st != 0 ? tridiagonal_failed("dstedc", st) : 0;
 }
 
 int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda, double *w, int ngpu)
@@ -202,7 +211,7 @@ int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda,
             info = STARTRD_ERR_MEMORY;
         } else {
             double t0 = starpu_timing_now();
-            int st = tridiagonal_vectors(n, w, r.e, Zr);
+            int st = tridiagonal_vectors(n, w, r.e, Zr, ngpu);
             double t1 = starpu_timing_now();
 
             info = st != 0 ? st : back_transform(uplo, n, n, Zr, A, lda, &r, C, n, ngpu);
