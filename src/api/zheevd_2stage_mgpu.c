@@ -114,13 +114,18 @@ static void reduction_free(struct reduction *r)
     free(r->hous2);
 }
 
-/* C := the real n x m matrix Z (leading dimension n), then Q C. */
+/* C := the real n x m matrix Z (leading dimension n), then Q C.  The copy
+ * runs on the caller's threads: on one thread it was a good part of the
+ * back-transformation's time (docs/architecture.md). */
 static int back_transform(char uplo, int n, int m, const double *Zr, const double _Complex *A, int lda,
                           const struct reduction *r, double _Complex *C, int ldc, int ngpu)
 {
+    startrd_context_host_parallel(1);
+#pragma omp parallel for schedule(static)
     for (int64_t j = 0; j < m; j++)
         for (int64_t i = 0; i < n; i++)
             C[i + j * ldc] = Zr[i + j * (int64_t)n];
+    startrd_context_host_parallel(0);
     return zunmtr_2stage_mgpu('N', uplo, n, m, A, lda, r->tau, r->hous2, r->lhous2, C, ldc, ngpu);
 }
 
@@ -218,8 +223,13 @@ int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda,
             if (info == 0)
                 startrd_stats_record_vectors((t1 - t0) * 1e-6, (starpu_timing_now() - t1) * 1e-6);
         }
-        for (int64_t j = 0; info == 0 && j < n; j++)
-            memcpy(A + j * lda, C + j * n, (size_t)n * sizeof *C);
+        if (info == 0) {
+            startrd_context_host_parallel(1);
+#pragma omp parallel for schedule(static)
+            for (int64_t j = 0; j < n; j++)
+                memcpy(A + j * lda, C + j * n, (size_t)n * sizeof *C);
+            startrd_context_host_parallel(0);
+        }
     }
     reduction_free(&r);
     free(Zr);
