@@ -14,27 +14,46 @@ struct merge_gemm_args {
     int64_t n1, n12, n23, s_bottom;
 };
 
+/* The task's buffers, as both implementations read them. */
+struct merge_gemm_view {
+    const double *q2top, *q2bot, *s;
+    double *q;
+    int64_t lds, ldq, m, cols, n2;
+};
+
+static struct merge_gemm_view view_of(void *buffers[], const struct merge_gemm_args *a)
+{
+    struct merge_gemm_view v = {
+        .q2top = (const double *)STARPU_VECTOR_GET_PTR(buffers[0]),
+        .q2bot = (const double *)STARPU_VECTOR_GET_PTR(buffers[1]),
+        .s = (const double *)STARPU_MATRIX_GET_PTR(buffers[2]),
+        .q = (double *)STARPU_MATRIX_GET_PTR(buffers[3]),
+        .lds = STARPU_MATRIX_GET_LD(buffers[2]),
+        .ldq = STARPU_MATRIX_GET_LD(buffers[3]),
+        .m = STARPU_MATRIX_GET_NX(buffers[3]),
+        .cols = STARPU_MATRIX_GET_NY(buffers[3]),
+    };
+
+    v.n2 = v.m - a->n1;
+    return v;
+}
+
 static void merge_gemm_cpu(void *buffers[], void *cl_arg)
 {
     const struct merge_gemm_args *a = cl_arg;
-    const double *q2top = (const double *)STARPU_VECTOR_GET_PTR(buffers[0]);
-    const double *q2bot = (const double *)STARPU_VECTOR_GET_PTR(buffers[1]);
-    const double *s = (const double *)STARPU_MATRIX_GET_PTR(buffers[2]);
-    double *q = (double *)STARPU_MATRIX_GET_PTR(buffers[3]);
-    const int64_t lds = STARPU_MATRIX_GET_LD(buffers[2]), ldq = STARPU_MATRIX_GET_LD(buffers[3]),
-                  m = STARPU_MATRIX_GET_NX(buffers[3]), cols = STARPU_MATRIX_GET_NY(buffers[3]), n2 = m - a->n1;
+    const struct merge_gemm_view v = view_of(buffers, a);
 
     if (a->n12 > 0)
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)a->n1, (int)cols, (int)a->n12, 1.0, q2top,
-                    (int)a->n1, s, (int)lds, 0.0, q, (int)ldq);
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)a->n1, (int)v.cols, (int)a->n12, 1.0, v.q2top,
+                    (int)a->n1, v.s, (int)v.lds, 0.0, v.q, (int)v.ldq);
     if (a->n23 > 0)
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)n2, (int)cols, (int)a->n23, 1.0, q2bot, (int)n2,
-                    s + a->s_bottom, (int)lds, 0.0, q + a->n1, (int)ldq);
-    for (int64_t j = 0; j < cols; j++) {
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)v.n2, (int)v.cols, (int)a->n23, 1.0, v.q2bot,
+                    (int)v.n2, v.s + a->s_bottom, (int)v.lds, 0.0, v.q + a->n1, (int)v.ldq);
+    for (int64_t j = 0; j < v.cols; j++) {
         if (a->n12 == 0)
-            memset(q + j * ldq, 0, (size_t)a->n1 * sizeof *q);
+            memset(v.q + j * v.ldq, 0, (size_t)a->n1 * sizeof *v.q);
         if (a->n23 == 0)
-            memset(q + j * ldq + a->n1, 0, (size_t)n2 * sizeof *q);
+            memset(v.q + j * v.ldq + a->n1, 0, (size_t)v.n2 * sizeof *v.q);
     }
 }
 
@@ -42,31 +61,28 @@ static void merge_gemm_cpu(void *buffers[], void *cl_arg)
 static void merge_gemm_cuda(void *buffers[], void *cl_arg)
 {
     const struct merge_gemm_args *a = cl_arg;
-    const double *q2top = (const double *)STARPU_VECTOR_GET_PTR(buffers[0]);
-    const double *q2bot = (const double *)STARPU_VECTOR_GET_PTR(buffers[1]);
-    const double *s = (const double *)STARPU_MATRIX_GET_PTR(buffers[2]);
-    double *q = (double *)STARPU_MATRIX_GET_PTR(buffers[3]);
-    const int64_t lds = STARPU_MATRIX_GET_LD(buffers[2]), ldq = STARPU_MATRIX_GET_LD(buffers[3]),
-                  m = STARPU_MATRIX_GET_NX(buffers[3]), cols = STARPU_MATRIX_GET_NY(buffers[3]), n2 = m - a->n1;
+    const struct merge_gemm_view v = view_of(buffers, a);
     const double one = 1.0, zero = 0.0;
     cublasHandle_t handle = starpu_cublas_get_local_handle();
     cudaStream_t stream = starpu_cuda_get_local_stream();
     long st = CUBLAS_STATUS_SUCCESS;
 
     if (a->n12 > 0)
-        st = cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, (int)a->n1, (int)cols, (int)a->n12, &one, q2top,
-                         (int)a->n1, s, (int)lds, &zero, q, (int)ldq);
+        st = cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, (int)a->n1, (int)v.cols, (int)a->n12, &one, v.q2top,
+                         (int)a->n1, v.s, (int)v.lds, &zero, v.q, (int)v.ldq);
     if (st == CUBLAS_STATUS_SUCCESS && a->n23 > 0)
-        st = cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, (int)n2, (int)cols, (int)a->n23, &one, q2bot, (int)n2,
-                         s + a->s_bottom, (int)lds, &zero, q + a->n1, (int)ldq);
+        st = cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, (int)v.n2, (int)v.cols, (int)a->n23, &one, v.q2bot,
+                         (int)v.n2, v.s + a->s_bottom, (int)v.lds, &zero, v.q + a->n1, (int)v.ldq);
     if (st != CUBLAS_STATUS_SUCCESS) {
         startrd_kernel_failure("dmerge_gemm", "cublasDgemm", st);
         return;
     }
     if (a->n12 == 0)
-        st = cudaMemset2DAsync(q, (size_t)ldq * sizeof *q, 0, (size_t)a->n1 * sizeof *q, (size_t)cols, stream);
+        st = cudaMemset2DAsync(v.q, (size_t)v.ldq * sizeof *v.q, 0, (size_t)a->n1 * sizeof *v.q, (size_t)v.cols,
+                               stream);
     if (st == cudaSuccess && a->n23 == 0)
-        st = cudaMemset2DAsync(q + a->n1, (size_t)ldq * sizeof *q, 0, (size_t)n2 * sizeof *q, (size_t)cols, stream);
+        st = cudaMemset2DAsync(v.q + a->n1, (size_t)v.ldq * sizeof *v.q, 0, (size_t)v.n2 * sizeof *v.q,
+                               (size_t)v.cols, stream);
     if (st != cudaSuccess)
         startrd_kernel_failure("dmerge_gemm", "cudaMemset2DAsync", st);
 }
