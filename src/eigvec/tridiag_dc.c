@@ -56,6 +56,15 @@ struct block {
     atomic_int failed;
 };
 
+/* Map fresh memory on all the threads at once: DLAED2 writes Q2 on one
+ * thread, which then paid for every page the system clears. */
+static void first_touch(double *p, size_t count)
+{
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < count; i += 4096 / sizeof *p)
+        p[i] = 0.0;
+}
+
 /* Boundaries of the subproblems depth levels down: each halving gives the
  * left part the smaller half, as DLAED0. */
 static void halve(int64_t *bounds, int64_t count)
@@ -281,6 +290,7 @@ static int merge_level(struct block *b, struct merge *level, int64_t count)
             startrd_error("tridiagonal eigenvectors: cannot allocate %zu bytes", s_size * sizeof *b->s);
             return STARTRD_ERR_MEMORY;
         }
+        first_touch(b->s, s_size);
         b->s_size = s_size;
     }
     for_each_item(b, level, items, secular_step);
@@ -341,6 +351,7 @@ static int divide_and_conquer(struct block *b)
         ret = STARTRD_ERR_MEMORY;
         goto out;
     }
+    first_touch(b->q2, q2_size);
 
     bounds[0] = 0;
     bounds[1] = m;
