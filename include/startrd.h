@@ -308,6 +308,37 @@ int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda,
 int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda, int il, int iu, int *m,
                         double *w, double _Complex *Z, int ldz, int ngpu);
 
+/**
+ * @brief Selected eigenvalues and optionally their eigenvectors, by index
+ *        or by value: LAPACK's ZHEEVR_2STAGE without its workspaces,
+ *        tolerance and support arrays, plus ngpu.  DSTEMR solves the
+ *        tridiagonal problem, so only the vectors asked for are
+ *        back-transformed.
+ *
+ * @param jobz  'N' or 'V'.
+ * @param range 'A': all eigenvalues; 'V': those in (vl, vu]; 'I': the
+ *              il-th through the iu-th, ascending (1-based).
+ * @param uplo  'U' or 'L'.
+ * @param n     order of A, n >= 0.
+ * @param A     n x n, leading dimension lda; destroyed.
+ * @param lda   lda >= max(1, n).
+ * @param vl,vu with range 'V', vl < vu (n > 0); not referenced otherwise.
+ * @param il,iu with range 'I', 1 <= il <= iu <= n (il = 1, iu = 0 for
+ *              n = 0); not referenced otherwise.
+ * @param m     set to the number of eigenvalues found: n for 'A',
+ *              iu - il + 1 for 'I', those in (vl, vu] for 'V'.
+ * @param w     at least n entries; the first m hold the eigenvalues,
+ *              ascending.
+ * @param Z     with 'V', the n x m eigenvectors, leading dimension ldz: room
+ *              for n columns with range 'A' or 'V' (unless the caller knows
+ *              m), for iu - il + 1 with 'I'; not referenced with 'N'.
+ * @param ldz   ldz >= max(1, n) with 'V', >= 1 otherwise.
+ * @param ngpu  as for zhetrd_2stage_mgpu().
+ * @return as zheevd_2stage_mgpu(); -i for argument i, numbered as above.
+ */
+int zheevr_2stage_mgpu(char jobz, char range, char uplo, int n, double _Complex *A, int lda, double vl,
+                       double vu, int il, int iu, int *m, double *w, double _Complex *Z, int ldz, int ngpu);
+
 /** Timings of the last reduction this process ran. */
 typedef struct startrd_stats {
     double stage1_seconds;   /**< dense -> band, copies in and out of A included */

@@ -1,5 +1,6 @@
 /* Eigenvectors: zunmtr_2stage_mgpu against Q = Q1 Q2 formed explicitly,
- * zheevd_2stage_mgpu and zheevdx_2stage_mgpu against LAPACK's ZHEEVD
+ * zheevd_2stage_mgpu, zheevdx_2stage_mgpu and zheevr_2stage_mgpu (by
+ * index, by value, all) against LAPACK's ZHEEVD
  * (eigenvalues), the residual ||A - Z L Z^H|| and the orthogonality of Z,
  * and every invalid argument. */
 #include "testing.h"
@@ -144,36 +145,61 @@ static void driver_case(char uplo, int n, tst_kind kind, uint64_t seed)
     free(wref);
 }
 
-/* Eigenpairs il..iu against the same slice of ZHEEVD's eigenvalues. */
-static void subset_case(char uplo, int n, int il, int iu, uint64_t seed)
+/* Eigenpairs il..iu (1-based) against the same slice of ZHEEVD's
+ * eigenvalues: through zheevdx_2stage_mgpu (range 'X' here), or through
+ * zheevr_2stage_mgpu by index ('I'), by the values between the slice's
+ * neighbours ('V'), or all of them ('A', il = 1, iu = n).  With @p jobz
+ * 'N' only the eigenvalues are checked. */
+static void subset_case(char range, char jobz, char uplo, int n, int il, int iu, uint64_t seed)
 {
-    int lda = n, m = -1, info = -1;
+    int lda = n, m = -1, info = -1, want = iu - il + 1;
     double complex *A0 = malloc((size_t)(n * n) * sizeof *A0), *A = NULL;
-    double complex *Z = malloc((size_t)(n * (iu - il + 1)) * sizeof *Z);
+    double complex *Z = malloc((size_t)(n * n) * sizeof *Z);
     double *w = malloc((size_t)n * sizeof *w), *wref = malloc((size_t)n * sizeof *wref);
-    double diff = NAN, scale = DBL_MIN, resid = NAN, orth = NAN;
+    double diff = NAN, scale = DBL_MIN, resid = 0.0, orth = 0.0, vl = 0.0, vu = 0.0;
 
     if (A0 != NULL && Z != NULL && w != NULL && wref != NULL && tst_gen(TST_KIND_RANDOM, n, A0, lda, seed) == 0 &&
         tst_eig_hermitian(uplo, n, A0, lda, wref) == 0 && (A = copy_of(A0, lda, n)) != NULL) {
-        info = zheevdx_2stage_mgpu('V', uplo, n, A, lda, il, iu, &m, w, Z, n, ngpu);
-        if (info == 0 && m == iu - il + 1) {
+        /* Bounds halfway to the neighbours outside the slice. */
+        vl = il > 1 ? 0.5 * (wref[il - 2] + wref[il - 1]) : wref[0] - 1.0;
+        vu = iu < n ? 0.5 * (wref[iu - 1] + wref[iu]) : wref[n - 1] + 1.0;
+        info = range == 'X' ? zheevdx_2stage_mgpu(jobz, uplo, n, A, lda, il, iu, &m, w, Z, n, ngpu)
+                            : zheevr_2stage_mgpu(jobz, range, uplo, n, A, lda, vl, vu, il, iu, &m, w, Z, n, ngpu);
+        if (info == 0 && m == want) {
             diff = 0.0;
             for (int k = 0; k < n; k++)
                 scale = tst_max_nan(scale, fabs(wref[k]));
             for (int k = 0; k < m; k++)
                 diff = tst_max_nan(diff, fabs(w[k] - wref[il - 1 + k]));
             diff /= n * tst_eps() * scale;
-            vector_ratios(uplo, n, m, A0, lda, Z, n, w, &resid, &orth);
+            if (jobz == 'V')
+                vector_ratios(uplo, n, m, A0, lda, Z, n, w, &resid, &orth);
         }
     }
-    tst_check(info == 0 && m == iu - il + 1 && diff <= 10.0 && resid < 30.0 && orth < 30.0,
-              "zheevdx uplo=%c n=%d il=%d iu=%d: info %d m %d  eig/heevd %.3g  ||AZ-ZL|| %.3g  ||I-Z^HZ|| %.3g",
-              uplo, n, il, iu, info, m, diff, resid, orth);
+    tst_check(info == 0 && m == want && diff <= 10.0 && resid < 30.0 && orth < 30.0,
+              "%s jobz=%c range=%c uplo=%c n=%d il=%d iu=%d (vl %.4g vu %.4g): info %d m %d (want %d)  "
+              "eig/heevd %.3g  ||AZ-ZL|| %.3g  ||I-Z^HZ|| %.3g",
+              range == 'X' ? "zheevdx" : "zheevr", jobz, range == 'X' ? 'I' : range, uplo, n, il, iu, vl, vu, info,
+              m, want, diff, resid, orth);
     free(A0);
     free(A);
     free(Z);
     free(w);
     free(wref);
+}
+
+/* A value range that holds no eigenvalue: m = 0 and success. */
+static void empty_range_case(void)
+{
+    enum { N = 50 };
+    double complex *A = malloc((size_t)N * N * sizeof *A), Z[N];
+    double w[N];
+    int m = -1, info = -1;
+
+    if (A != NULL && tst_gen(TST_KIND_RANDOM, N, A, N, 77) == 0)
+        info = zheevr_2stage_mgpu('V', 'V', 'L', N, A, N, 1e6, 2e6, 0, 0, &m, w, Z, N, ngpu);
+    tst_check(info == 0 && m == 0, "zheevr range (1e6, 2e6], no eigenvalue there: info %d m %d", info, m);
+    free(A);
 }
 
 /* Each invalid argument gives exactly its -i and leaves C, A, w untouched. */
@@ -224,6 +250,21 @@ static void argument_cases(void)
         {zheevdx_2stage_mgpu('V', 'L', N, A, N, 1, 2, &m, w, NULL, N, ngpu), -10, "zheevdx Z"},
         {zheevdx_2stage_mgpu('V', 'L', N, A, N, 1, 2, &m, w, Z, N - 1, ngpu), -11, "zheevdx ldz"},
         {zheevdx_2stage_mgpu('V', 'L', N, A, N, 1, 2, &m, w, Z, N, STARPU_NMAXWORKERS), -12, "zheevdx ngpu"},
+        {zheevr_2stage_mgpu('X', 'V', 'L', N, A, N, 0.0, 1.0, 1, 2, &m, w, Z, N, ngpu), -1, "zheevr jobz"},
+        {zheevr_2stage_mgpu('V', 'X', 'L', N, A, N, 0.0, 1.0, 1, 2, &m, w, Z, N, ngpu), -2, "zheevr range"},
+        {zheevr_2stage_mgpu('V', 'V', 'X', N, A, N, 0.0, 1.0, 1, 2, &m, w, Z, N, ngpu), -3, "zheevr uplo"},
+        {zheevr_2stage_mgpu('V', 'V', 'L', -1, A, N, 0.0, 1.0, 1, 2, &m, w, Z, N, ngpu), -4, "zheevr n"},
+        {zheevr_2stage_mgpu('V', 'V', 'L', N, NULL, N, 0.0, 1.0, 1, 2, &m, w, Z, N, ngpu), -5, "zheevr A"},
+        {zheevr_2stage_mgpu('V', 'V', 'L', N, A, N - 1, 0.0, 1.0, 1, 2, &m, w, Z, N, ngpu), -6, "zheevr lda"},
+        {zheevr_2stage_mgpu('V', 'V', 'L', N, A, N, 1.0, 1.0, 1, 2, &m, w, Z, N, ngpu), -8, "zheevr vu = vl"},
+        {zheevr_2stage_mgpu('V', 'I', 'L', N, A, N, 0.0, 1.0, 0, 2, &m, w, Z, N, ngpu), -9, "zheevr il"},
+        {zheevr_2stage_mgpu('V', 'I', 'L', N, A, N, 0.0, 1.0, 3, 2, &m, w, Z, N, ngpu), -10, "zheevr iu"},
+        {zheevr_2stage_mgpu('V', 'V', 'L', N, A, N, 0.0, 1.0, 1, 2, NULL, w, Z, N, ngpu), -11, "zheevr m"},
+        {zheevr_2stage_mgpu('V', 'V', 'L', N, A, N, 0.0, 1.0, 1, 2, &m, NULL, Z, N, ngpu), -12, "zheevr w"},
+        {zheevr_2stage_mgpu('V', 'V', 'L', N, A, N, 0.0, 1.0, 1, 2, &m, w, NULL, N, ngpu), -13, "zheevr Z"},
+        {zheevr_2stage_mgpu('V', 'V', 'L', N, A, N, 0.0, 1.0, 1, 2, &m, w, Z, N - 1, ngpu), -14, "zheevr ldz"},
+        {zheevr_2stage_mgpu('V', 'V', 'L', N, A, N, 0.0, 1.0, 1, 2, &m, w, Z, N, STARPU_NMAXWORKERS), -15,
+         "zheevr ngpu"},
     };
     bool untouched = true;
 
@@ -279,10 +320,18 @@ int main(void)
             apply_case(uplo, t ? 'C' : 'N', 100, 7, seed++);
             apply_case(uplo, t ? 'C' : 'N', 300, 150, seed++);
         }
-        subset_case(uplo, 200, 1, 1, seed++);
-        subset_case(uplo, 200, 37, 90, seed++);
-        subset_case(uplo, 200, 150, 200, seed++);
+        subset_case('X', 'V', uplo, 200, 1, 1, seed++);
+        subset_case('X', 'V', uplo, 200, 37, 90, seed++);
+        subset_case('X', 'V', uplo, 200, 150, 200, seed++);
+        subset_case('I', 'V', uplo, 200, 37, 90, seed++);
+        subset_case('V', 'V', uplo, 200, 1, 20, seed++);
+        subset_case('V', 'V', uplo, 200, 91, 130, seed++);
+        subset_case('V', 'N', uplo, 200, 150, 200, seed++);
+        subset_case('A', 'V', uplo, 120, 1, 120, seed++);
     }
+    /* Above the leaves of the GPU divide and conquer: its merges run. */
+    driver_case('L', 1300, TST_KIND_RANDOM, seed++);
+    empty_range_case();
     nonfinite_case('L');
     nonfinite_case('U');
     argument_cases();

@@ -238,16 +238,84 @@ int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda,
     return info;
 }
 
+/* How many columns DSTEMR's eigenvectors of range (vl, vu] or il..iu take
+ * (its NZC query, which only counts), or -1 after a message. */
+static int columns_needed(char range, int n, double *d, double *e, double vl, double vu, int il, int iu)
+{
+    double count = 0.0, unused_w = 0.0, work_query = 0.0;
+    lapack_int found = 0, isuppz[2], tryrac = 1, iwork_query = 0, st;
+
+    if (range != 'V')
+        return range == 'I' ? iu - il + 1 : n;
+    st = LAPACKE_dstemr_work(LAPACK_COL_MAJOR, 'V', 'V', n, d, e, vl, vu, il, iu, &found, &unused_w, &count, n, -1,
+                             isuppz, &tryrac, &work_query, -1, &iwork_query, -1);
+    if (st != 0) {
+        tridiagonal_failed("dstemr (count)", st);
+        return -1;
+    }
+    return (int)count;
+}
+
+/* The drivers of selected pairs, their arguments checked: the reduction,
+ * DSTEMR on the tridiagonal, and the back-transformation of its vectors. */
+static int selected_pairs(const char *routine, char jobz, char range, char uplo, int n, double _Complex *A,
+                          int lda, double vl, double vu, int il, int iu, int *m, double *w, double _Complex *Z,
+                          int ldz, int ngpu)
+{
+    startrd_context_t *ctx;
+    struct reduction r;
+    double *Zr = NULL, *d;
+    lapack_int found = 0, *isuppz = NULL, tryrac = 1;
+    int info, count = 0;
+
+    *m = 0;
+    if (n == 0)
+        return 0;
+    if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
+        return info;
+    /* Only the eigenvalues come from the reduction's d; the solver needs both. */
+    d = malloc((size_t)n * sizeof *d);
+    info = d == NULL ? STARTRD_ERR_MEMORY : reduce(jobz, uplo, n, A, lda, d, ngpu, &r);
+    if (info == 0 && (count = columns_needed(range, n, d, r.e, vl, vu, il, iu)) < 0)
+        info = STARTRD_ERR_KERNEL;
+    if (info == 0) {
+        Zr = jobz == 'V' ? malloc((size_t)n * (size_t)(count > 0 ? count : 1) * sizeof *Zr) : NULL;
+        isuppz = malloc((size_t)(2 * (count > 0 ? count : 1)) * sizeof *isuppz);
+        if ((jobz == 'V' && Zr == NULL) || isuppz == NULL) {
+            startrd_error("%s: cannot allocate %d eigenvectors of order %d", routine, count, n);
+            info = STARTRD_ERR_MEMORY;
+        } else {
+            startrd_context_host_parallel(1);
+            lapack_int st = LAPACKE_dstemr(LAPACK_COL_MAJOR, jobz, range, n, d, r.e, vl, vu, il, iu, &found, w,
+                                           jobz == 'V' ? Zr : d, jobz == 'V' ? n : 1, count > 0 ? count : 1,
+                                           isuppz, &tryrac);
+
+            startrd_context_host_parallel(0);
+            if (st != 0)
+                info = tridiagonal_failed("dstemr", st);
+            else if (jobz == 'V' && found > 0)
+                info = back_transform(uplo, n, (int)found, Zr, A, lda, &r, Z, ldz, ngpu);
+        }
+        if (info == 0)
+            *m = (int)found;
+    } else if (d == NULL) {
+        startrd_error("%s: cannot allocate %d eigenvalues", routine, n);
+    }
+    if (d != NULL)
+        reduction_free(&r);
+    free(d);
+    free(Zr);
+    free(isuppz);
+    startrd_context_release();
+    return info;
+}
+
 int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda, int il, int iu, int *m,
                         double *w, double _Complex *Z, int ldz, int ngpu)
 {
     static const char *const names[] = {"jobz", "uplo", "n", "A", "lda", "il", "iu",
                                         "m", "w", "Z", "ldz", "ngpu"};
-    startrd_context_t *ctx;
-    struct reduction r;
-    double *Zr = NULL;
-    lapack_int found = 0, *isuppz = NULL, tryrac = 1;
-    int info = 0;
+    int info;
 
     jobz = (char)toupper((unsigned char)jobz);
     uplo = (char)toupper((unsigned char)uplo);
@@ -270,45 +338,41 @@ int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda
         report_argument("zheevdx_2stage_mgpu", info, names);
         return info;
     }
-    *m = 0;
-    if (n == 0)
-        return 0;
-    if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
+    return selected_pairs("zheevdx_2stage_mgpu", jobz, 'I', uplo, n, A, lda, 0.0, 0.0, il, iu, m, w, Z, ldz, ngpu);
+}
+
+int zheevr_2stage_mgpu(char jobz, char range, char uplo, int n, double _Complex *A, int lda, double vl,
+                       double vu, int il, int iu, int *m, double *w, double _Complex *Z, int ldz, int ngpu)
+{
+    static const char *const names[] = {"jobz", "range", "uplo", "n", "A", "lda", "vl", "vu",
+                                        "il", "iu", "m", "w", "Z", "ldz", "ngpu"};
+    int info;
+
+    jobz = (char)toupper((unsigned char)jobz);
+    range = (char)toupper((unsigned char)range);
+    uplo = (char)toupper((unsigned char)uplo);
+    /* LAPACK's ZHEEVR order: range second, its bounds after lda. */
+    info = check_matrix(jobz, uplo, n, A, lda);
+    info = info == -1 ? -1 : range != 'A' && range != 'V' && range != 'I' ? -2 : info < 0 ? info - 1 : 0;
+    if (info == 0 && range == 'V' && n > 0 && !(vl < vu))
+        info = -8;
+    else if (info == 0 && range == 'I' && (il < 1 || il > (n > 1 ? n : 1)))
+        info = -9;
+    else if (info == 0 && range == 'I' && (iu < (il < n ? il : n) || iu > n))
+        info = -10;
+    else if (info == 0 && m == NULL)
+        info = -11;
+    else if (info == 0 && w == NULL && n > 0)
+        info = -12;
+    else if (info == 0 && jobz == 'V' && Z == NULL && n > 0)
+        info = -13;
+    else if (info == 0 && ldz < (jobz == 'V' && n > 1 ? n : 1))
+        info = -14;
+    else if (info == 0 && !ngpu_valid(ngpu))
+        info = -15;
+    if (info != 0) {
+        report_argument("zheevr_2stage_mgpu", info, names);
         return info;
-    /* Only the eigenvalues come from the reduction's d; the solver needs both. */
-    double *d = malloc((size_t)n * sizeof *d);
-
-    info = d == NULL ? STARTRD_ERR_MEMORY : reduce(jobz, uplo, n, A, lda, d, ngpu, &r);
-    if (info == 0) {
-        int count = iu - il + 1;
-
-        Zr = jobz == 'V' ? malloc((size_t)n * (size_t)count * sizeof *Zr) : NULL;
-        isuppz = malloc((size_t)(2 * count) * sizeof *isuppz);
-        if ((jobz == 'V' && Zr == NULL) || isuppz == NULL) {
-            startrd_error("zheevdx_2stage_mgpu: cannot allocate %d eigenvectors of order %d", count, n);
-            info = STARTRD_ERR_MEMORY;
-        } else {
-            startrd_context_host_parallel(1);
-            lapack_int st = LAPACKE_dstemr(LAPACK_COL_MAJOR, jobz, 'I', n, d, r.e, 0.0, 0.0, il, iu, &found, w,
-                                           jobz == 'V' ? Zr : d, jobz == 'V' ? n : 1, count, isuppz, &tryrac);
-
-            startrd_context_host_parallel(0);
-
-            if (st != 0)
-                info = tridiagonal_failed("dstemr", st);
-            else if (jobz == 'V')
-                info = back_transform(uplo, n, (int)found, Zr, A, lda, &r, Z, ldz, ngpu);
-        }
-        if (info == 0)
-            *m = (int)found;
-    } else if (d == NULL) {
-        startrd_error("zheevdx_2stage_mgpu: cannot allocate %d eigenvalues", n);
     }
-    if (d != NULL)
-        reduction_free(&r);
-    free(d);
-    free(Zr);
-    free(isuppz);
-    startrd_context_release();
-    return info;
+    return selected_pairs("zheevr_2stage_mgpu", jobz, range, uplo, n, A, lda, vl, vu, il, iu, m, w, Z, ldz, ngpu);
 }
