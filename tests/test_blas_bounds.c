@@ -4,7 +4,10 @@
  * whether that crashed depended on where the heap happened to end.  Here
  * every array ZHEEVD gets ends at an inaccessible page, so such a read
  * faults every time, in a child process that the test watches.  The sizes
- * include the reported one (n = 333, lda = 334). */
+ * include the reported one (n = 333, lda = 334).  And the sizes its
+ * workspace queries return are large enough: LAPACK 3.12.1 returned the
+ * real workspace of the complex drivers through single precision, too
+ * small past 2^24 entries. */
 #include "testing.h"
 
 #include <lapacke.h>
@@ -69,6 +72,26 @@ static int guarded_zheevd(char uplo, int64_t n, int64_t lda)
     return fabs(sum - trace) < 10.0 * (double)n * tst_eps() * norm ? 0 : 1;
 }
 
+/* The real workspace ZHEEVD and ZSTEDC ask for with vectors at order n,
+ * against LAPACK's documented minima, 1 + 5n + 2n^2 and 1 + 4n + 2n^2. */
+static void rwork_queries(int64_t n)
+{
+    lapack_complex_double work_query, a = 0, z = 0;
+    double rwork_query = 0, w = 0, d = 0, e = 0;
+    lapack_int iwork_query = 0, heevd, stedc;
+    heevd = LAPACKE_zheevd_work(LAPACK_COL_MAJOR, 'V', 'L', (lapack_int)n, &a, (lapack_int)n, &w, &work_query, -1,
+                                &rwork_query, -1, &iwork_query, -1);
+    tst_check(heevd == 0 && rwork_query >= (double)(1 + 5 * n + 2 * n * n),
+              "zheevd('V') query at n = %lld: info %d, lrwork %.0f (at least %lld)", (long long)n, (int)heevd,
+              rwork_query, (long long)(1 + 5 * n + 2 * n * n));
+    rwork_query = 0;
+    stedc = LAPACKE_zstedc_work(LAPACK_COL_MAJOR, 'I', (lapack_int)n, &d, &e, &z, (lapack_int)n, &work_query, -1,
+                                &rwork_query, -1, &iwork_query, -1);
+    tst_check(stedc == 0 && rwork_query >= (double)(1 + 4 * n + 2 * n * n),
+              "zstedc('I') query at n = %lld: info %d, lrwork %.0f (at least %lld)", (long long)n, (int)stedc,
+              rwork_query, (long long)(1 + 4 * n + 2 * n * n));
+}
+
 int main(void)
 {
     static const struct {
@@ -95,5 +118,9 @@ int main(void)
                   "zheevd('N', '%c', n = %lld, lda = %lld) within its arrays, eigenvalues summing to the trace",
                   cases[c].uplo, (long long)cases[c].n, (long long)cases[c].lda);
     }
+    /* 2n^2 passes 2^24 at n = 2897; at 4096 the minima are odd, which
+     * single precision cannot hold there. */
+    rwork_queries(2048);
+    rwork_queries(4096);
     return tst_summary();
 }

@@ -152,7 +152,7 @@ build_starpu() {
 # so StarPU's workers run serial BLAS while the application's threads keep
 # theirs.  Kernels for every x86-64 generation from Haswell on (plus the
 # generic SSE3 ones), chosen at load time.
-openblas_config="openmp lapack-$lapack_source dynamic:HASWELL ZEN SKYLAKEX COOPERLAKE SAPPHIRERAPIDS"
+openblas_config="openmp lapack-$lapack_source rwork-dble dynamic:HASWELL ZEN SKYLAKEX COOPERLAKE SAPPHIRERAPIDS"
 openblas_ok() {
     [ -f "$openblas_prefix/lib/libopenblas.so.0" ] && [ -f "$openblas_prefix/include/lapacke.h" ] &&
         grep -qxF "$openblas_config" "$openblas_prefix/startrd-build" 2>/dev/null
@@ -170,6 +170,13 @@ build_openblas() {
     lapack=$(find "$work" -maxdepth 1 -type d -name 'lapack-*' | head -n1)
     src=$(find "$work" -maxdepth 1 -type d -name 'openblas-*' | head -n1)
     [ -n "$lapack" ] && [ -n "$src" ] || die "LAPACK or OpenBLAS source not unpacked"
+    # LAPACK 3.12.1's complex drivers return their RWORK size through single
+    # precision (RWORK(1) = REAL(LRWMIN)): above 2^24 it is rounded, often
+    # down, and LAPACKE_zheevd with vectors then fails with -10 from
+    # n = 2897 on (Reference-LAPACK issue 1194, fixed after 3.12.1).  Stored
+    # in double precision it is exact.
+    sed -i 's/RWORK( 1 ) = REAL( \(L[A-Z]*\) )/RWORK( 1 ) = DBLE( \1 )/' "$lapack"/SRC/z*.f
+    ! grep -q 'RWORK( 1 ) = REAL(' "$lapack"/SRC/z*.f || die "could not patch LAPACK's RWORK sizes"
     say "building LAPACK ${lapack_source%-*} for OpenBLAS $openblas_version (several minutes)"
     sed -e 's/^CFLAGS = .*/CFLAGS = -O2 -fPIC/' \
         -e 's/^FFLAGS = .*/FFLAGS = -O2 -frecursive -fPIC/' \
