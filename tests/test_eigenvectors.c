@@ -329,8 +329,9 @@ int main(void)
         subset_case('V', 'N', uplo, 200, 150, 200, seed++);
         subset_case('A', 'V', uplo, 120, 1, 120, seed++);
     }
-    /* Above the leaves of the GPU divide and conquer: its merges run. */
-    driver_case('L', 1300, TST_KIND_RANDOM, seed++);
+    /* Above LAPACK's ZHEEVD, which takes smaller orders without GPUs, and
+     * above the leaves of the GPU divide and conquer: two levels of merges. */
+    driver_case('L', 2100, TST_KIND_RANDOM, seed++);
     empty_range_case();
     nonfinite_case('L');
     nonfinite_case('U');

@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <lapacke.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,6 +130,60 @@ static int back_transform(char uplo, int n, int m, const double *Zr, const doubl
     return zunmtr_2stage_mgpu('N', uplo, n, m, A, lda, r->tau, r->hous2, r->lhous2, C, ldc, ngpu);
 }
 
+static int tridiagonal_failed(const char *solver, lapack_int info)
+{
+    startrd_error("eigensolver: %s returned %d", solver, (int)info);
+    return STARTRD_ERR_KERNEL;
+}
+
+/* Without GPUs, LAPACK's one-stage ZHEEVD beat the two stages with vectors
+ * below this order (docs/architecture.md); all eigenpairs of smaller
+ * matrices go to it. */
+enum { HOST_LAPACK_BELOW = 2048 };
+
+/* All eigenpairs by LAPACK's ZHEEVD on the caller's thread and BLAS
+ * threads, no context opened, where no GPU takes part and n is below
+ * HOST_LAPACK_BELOW: its result, with the library's check of A for NaN and
+ * Inf first; -1 where the call is not for it. */
+static int host_zheevd(char uplo, int n, double _Complex *A, int lda, double *w, int ngpu)
+{
+    startrd_context_t view;
+    double _Complex work_query;
+    double rwork_query;
+    lapack_int iwork_query, st;
+
+    startrd_context_preview(&view);
+    if (ngpu != 0 && view.ncuda > 0)
+        return -1;
+    for (int64_t j = 0; view.opt.check_finite && j < n; j++)
+        for (int64_t i = uplo == 'L' ? j : 0; i < (uplo == 'L' ? n : j + 1); i++)
+            if (!isfinite(creal(A[i + j * lda])) || !isfinite(cimag(A[i + j * lda]))) {
+                startrd_error("the matrix holds NaN or Inf; A is left unchanged");
+                return STARTRD_ERR_NONFINITE;
+            }
+    st = LAPACKE_zheevd_work(LAPACK_COL_MAJOR, 'V', uplo, n, A, lda, w, &work_query, -1, &rwork_query, -1,
+                             &iwork_query, -1);
+    if (st != 0)
+        return tridiagonal_failed("zheevd (workspace query)", st);
+    lapack_int lwork = (lapack_int)creal(work_query), lrwork = (lapack_int)rwork_query;
+    double _Complex *work = malloc((size_t)lwork * sizeof *work);
+    double *rwork = malloc((size_t)lrwork * sizeof *rwork);
+    lapack_int *iwork = malloc((size_t)iwork_query * sizeof *iwork);
+
+    if (work == NULL || rwork == NULL || iwork == NULL) {
+        startrd_error("zheevd_2stage_mgpu: cannot allocate LAPACK's workspace for order %d", n);
+        st = STARTRD_ERR_MEMORY;
+    } else {
+        st = LAPACKE_zheevd_work(LAPACK_COL_MAJOR, 'V', uplo, n, A, lda, w, work, lwork, rwork, lrwork, iwork,
+                                 iwork_query);
+        st = st != 0 ? tridiagonal_failed("zheevd", st) : 0;
+    }
+    free(work);
+    free(rwork);
+    free(iwork);
+    return (int)st;
+}
+
 /* Whether ngpu names GPUs a call can have, without opening a context. */
 static int ngpu_valid(int ngpu)
 {
@@ -152,12 +207,6 @@ static int check_matrix(char jobz, char uplo, int n, const double _Complex *A, i
     if (lda < (n > 1 ? n : 1))
         return -5;
     return 0;
-}
-
-static int tridiagonal_failed(const char *solver, lapack_int info)
-{
-    startrd_error("eigensolver: %s returned %d", solver, (int)info);
-    return STARTRD_ERR_KERNEL;
 }
 
 /* Divide and conquer.  With GPUs (ngpu != 0), the library's, whose merges'
@@ -198,6 +247,8 @@ int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda,
     }
     if (n == 0)
         return 0;
+    if (jobz == 'V' && n < HOST_LAPACK_BELOW && (info = host_zheevd(uplo, n, A, lda, w, ngpu)) >= 0)
+        return info;
     /* One call from the reduction to the back-transformation. */
     if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
         return info;
