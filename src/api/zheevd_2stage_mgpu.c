@@ -361,6 +361,38 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
     return info;
 }
 
+/* The arguments of the selected-pairs drivers, numbered as zheevr's (its
+ * characters upper-cased by the caller): 0, or -i for the first wrong one. */
+static int check_selected(char jobz, char range, char uplo, int n, const double _Complex *A, int lda, double vl,
+                          double vu, int il, int iu, const int *m, const double *w, const double _Complex *Z,
+                          int ldz, int ngpu)
+{
+    /* LAPACK's ZHEEVR order: range second, its bounds after lda. */
+    int info = check_matrix(jobz, uplo, n, A, lda);
+
+    if (info == -1)
+        return -1;
+    if (range != 'A' && range != 'V' && range != 'I')
+        return -2;
+    if (info < 0)
+        return info - 1;
+    if (range == 'V' && n > 0 && !(vl < vu))
+        return -8;
+    if (range == 'I' && (il < 1 || il > (n > 1 ? n : 1)))
+        return -9;
+    if (range == 'I' && (iu < (il < n ? il : n) || iu > n))
+        return -10;
+    if (m == NULL)
+        return -11;
+    if (w == NULL && n > 0)
+        return -12;
+    if (jobz == 'V' && Z == NULL && n > 0)
+        return -13;
+    if (ldz < (jobz == 'V' && n > 1 ? n : 1))
+        return -14;
+    return ngpu_valid(ngpu) ? 0 : -15;
+}
+
 int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda, int il, int iu, int *m,
                         double *w, double _Complex *Z, int ldz, int ngpu)
 {
@@ -370,21 +402,9 @@ int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda
 
     jobz = (char)toupper((unsigned char)jobz);
     uplo = (char)toupper((unsigned char)uplo);
-    info = check_matrix(jobz, uplo, n, A, lda);
-    if (info == 0 && (il < 1 || il > (n > 1 ? n : 1)))
-        info = -6;
-    else if (info == 0 && (iu < (il < n ? il : n) || iu > n))
-        info = -7;
-    else if (info == 0 && m == NULL)
-        info = -8;
-    else if (info == 0 && w == NULL && n > 0)
-        info = -9;
-    else if (info == 0 && jobz == 'V' && Z == NULL && n > 0)
-        info = -10;
-    else if (info == 0 && ldz < (jobz == 'V' && n > 1 ? n : 1))
-        info = -11;
-    else if (info == 0 && !ngpu_valid(ngpu))
-        info = -12;
+    info = check_selected(jobz, 'I', uplo, n, A, lda, 0.0, 0.0, il, iu, m, w, Z, ldz, ngpu);
+    /* zheevdx has no range, vl or vu: its numbers from uplo on are lower. */
+    info = info <= -9 ? info + 3 : info <= -3 ? info + 1 : info;
     if (info != 0) {
         report_argument("zheevdx_2stage_mgpu", info, names);
         return info;
@@ -402,25 +422,7 @@ int zheevr_2stage_mgpu(char jobz, char range, char uplo, int n, double _Complex 
     jobz = (char)toupper((unsigned char)jobz);
     range = (char)toupper((unsigned char)range);
     uplo = (char)toupper((unsigned char)uplo);
-    /* LAPACK's ZHEEVR order: range second, its bounds after lda. */
-    info = check_matrix(jobz, uplo, n, A, lda);
-    info = info == -1 ? -1 : range != 'A' && range != 'V' && range != 'I' ? -2 : info < 0 ? info - 1 : 0;
-    if (info == 0 && range == 'V' && n > 0 && !(vl < vu))
-        info = -8;
-    else if (info == 0 && range == 'I' && (il < 1 || il > (n > 1 ? n : 1)))
-        info = -9;
-    else if (info == 0 && range == 'I' && (iu < (il < n ? il : n) || iu > n))
-        info = -10;
-    else if (info == 0 && m == NULL)
-        info = -11;
-    else if (info == 0 && w == NULL && n > 0)
-        info = -12;
-    else if (info == 0 && jobz == 'V' && Z == NULL && n > 0)
-        info = -13;
-    else if (info == 0 && ldz < (jobz == 'V' && n > 1 ? n : 1))
-        info = -14;
-    else if (info == 0 && !ngpu_valid(ngpu))
-        info = -15;
+    info = check_selected(jobz, range, uplo, n, A, lda, vl, vu, il, iu, m, w, Z, ldz, ngpu);
     if (info != 0) {
         report_argument("zheevr_2stage_mgpu", info, names);
         return info;
