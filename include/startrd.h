@@ -311,9 +311,10 @@ int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda
 /**
  * @brief Selected eigenvalues and optionally their eigenvectors, by index
  *        or by value: LAPACK's ZHEEVR_2STAGE without its workspaces,
- *        tolerance and support arrays, plus ngpu.  DSTEMR solves the
- *        tridiagonal problem, so only the vectors asked for are
- *        back-transformed.
+ *        tolerance and support arrays, plus ngpu.  For ranges 'V' and 'I'
+ *        DSTEMR solves the tridiagonal problem, so only the vectors asked
+ *        for are back-transformed; range 'A' is zheevd_2stage_mgpu()'s
+ *        divide and conquer, its vectors then copied to Z.
  *
  * @param jobz  'N' or 'V'.
  * @param range 'A': all eigenvalues; 'V': those in (vl, vu]; 'I': the
