@@ -68,6 +68,17 @@ static const char *const method_name[M_COUNT] = {"startrd", "cusolver", "cusolve
 /* --vectors: every method computes all eigenpairs, the vectors back in host
  * memory, instead of the reduction (cusolverMg: the eigenvalues). */
 static int vectors;
+/* --subset F: the lowest ceil(F n) eigenpairs by index instead (implies
+ * --vectors; 0: all of them). */
+static double subset;
+
+/* The eigenpairs each method computes at order n. */
+static int64_t wanted(int64_t n)
+{
+    int64_t k = subset > 0.0 ? (int64_t)ceil(subset * (double)n) : n;
+
+    return k < 1 ? 1 : k > n ? n : k;
+}
 static int opt_nb, opt_dist_nb; /* StarTRD's nb and dist_nb options, 0: the library's */
 
 /* One (method, GPU count, StarTRD's allreduce scheme) at one n. */
@@ -248,15 +259,25 @@ static void run_startrd(int64_t n, int ngpu, startrd_allreduce_t allreduce, int 
         return;
     }
     res->total = INFINITY;
+    double complex *Z = subset > 0.0 ? xmalloc((size_t)n * (size_t)wanted(n) * sizeof *Z, "the eigenvectors") : NULL;
     for (int r = 0; r < repeat; r++) {
+        int found = -1;
+
         perf_copy(n, a, a0);
         double t0 = now();
-        info = vectors ? zheevd_2stage_mgpu('V', 'L', (int)n, a, (int)n, res->w, ngpu)
-                       : zhetrd_2stage_mgpu('N', 'L', (int)n, a, (int)n, d, e, tau, NULL, 0, NULL, 0, ngpu);
+        if (subset > 0.0) {
+            info = zheevr_2stage_mgpu('V', 'I', 'L', (int)n, a, (int)n, 0.0, 0.0, 1, (int)wanted(n), &found, res->w, Z,
+                                      (int)n, ngpu);
+            info = info == 0 && found != wanted(n) ? STARTRD_ERR_KERNEL : info;
+        } else {
+            info = vectors ? zheevd_2stage_mgpu('V', 'L', (int)n, a, (int)n, res->w, ngpu)
+                           : zhetrd_2stage_mgpu('N', 'L', (int)n, a, (int)n, d, e, tau, NULL, 0, NULL, 0, ngpu);
+        }
         double t = now() - t0;
         if (info != 0) {
             fprintf(stderr, "startrd-bench: %s (n = %lld, %d GPUs, allreduce %s) returned %d\n",
-                    vectors ? "zheevd_2stage_mgpu" : "zhetrd_2stage_mgpu", (long long)n, ngpu,
+                    subset > 0.0 ? "zheevr_2stage_mgpu" : vectors ? "zheevd_2stage_mgpu" : "zhetrd_2stage_mgpu",
+                    (long long)n, ngpu,
                     startrd_allreduce_name(allreduce), info);
             res->info = info;
             res->stage1 = res->stage2 = res->total = -1.0;
@@ -275,7 +296,8 @@ static void run_startrd(int64_t n, int ngpu, startrd_allreduce_t allreduce, int 
             res->used = st.allreduce;
         }
     }
-    if (vectors && res->info == 0)
+    free(Z);
+    if (vectors && subset == 0.0 && res->info == 0)
         fprintf(stderr, "startrd-bench: n %lld startrd, %d GPUs, last run: reduction %.2f s, tridiagonal's vectors "
                 "%.2f s, back-transformation %.2f s\n", (long long)n, st.ngpu, st.stage1_seconds + st.stage2_seconds,
                 st.tridiag_seconds, st.backtransform_seconds);
@@ -309,11 +331,21 @@ static void run_lapack(int64_t n, int repeat, int ncores, const double complex *
         perf_copy(n, a, a0);
         double t0 = now();
         if (vectors) {
-            /* ZHETRD_2STAGE cannot keep vectors: the one-stage ZHEEVD. */
-            info = LAPACKE_zheevd(LAPACK_COL_MAJOR, 'V', 'L', nn, a, nn, res->w);
+            /* ZHETRD_2STAGE cannot keep vectors: the one-stage ZHEEVD, or
+             * ZHEEVR for a subset. */
+            lapack_int found = 0, *isuppz = subset > 0.0 ? xmalloc(2 * (size_t)wanted(n) * sizeof *isuppz, "ISUPPZ")
+                                                          : NULL;
+            double complex *z = subset > 0.0 ? xmalloc((size_t)n * (size_t)wanted(n) * sizeof *z, "Z") : NULL;
+
+            info = subset > 0.0 ? LAPACKE_zheevr(LAPACK_COL_MAJOR, 'V', 'I', 'L', nn, a, nn, 0.0, 0.0, 1,
+                                                 (lapack_int)wanted(n), 0.0, &found, res->w, z, nn, isuppz)
+                                : LAPACKE_zheevd(LAPACK_COL_MAJOR, 'V', 'L', nn, a, nn, res->w);
             double t = now() - t0;
+            free(isuppz);
+            free(z);
             if (info != 0) {
-                fprintf(stderr, "startrd-bench: LAPACKE_zheevd (n = %lld) returned %d\n", (long long)n, (int)info);
+                fprintf(stderr, "startrd-bench: LAPACKE_%s (n = %lld) returned %d\n", subset > 0.0 ? "zheevr" : "zheevd",
+                        (long long)n, (int)info);
                 exit(1);
             }
             res->total = fmin(res->total, t);
@@ -379,7 +411,7 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
     for (int r = 0; r < repeat; r++) {
         cuDoubleComplex *dA, *dtau, *dwork;
         double *dd, *de;
-        int *dinfo, info, lwork;
+        int *dinfo, info, lwork, found = 0;
 
         perf_copy(n, a, a0);
         double t0 = now();
@@ -389,14 +421,25 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
         CUDA_CHECK(cudaMalloc((void **)&dtau, (size_t)n * sizeof(cuDoubleComplex)));
         CUDA_CHECK(cudaMalloc((void **)&dinfo, sizeof(int)));
         CUDA_CHECK(cudaMemcpy(dA, a, bytes, cudaMemcpyHostToDevice));
-        if (vectors)
+        if (subset > 0.0)
+            CUSOLVER_CHECK(cusolverDnZheevdx_bufferSize(h, CUSOLVER_EIG_MODE_VECTOR, CUSOLVER_EIG_RANGE_I,
+                                                        CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n, 0.0, 0.0, 1,
+                                                        (int)wanted(n), &found, dd, &lwork));
+        else if (vectors)
             CUSOLVER_CHECK(cusolverDnZheevd_bufferSize(h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, (int)n,
                                                        dA, (int)n, dd, &lwork));
         else
             CUSOLVER_CHECK(cusolverDnZhetrd_bufferSize(h, CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n, dd, de,
                                                        dtau, &lwork));
         CUDA_CHECK(cudaMalloc((void **)&dwork, (size_t)(lwork > 0 ? lwork : 1) * sizeof(cuDoubleComplex)));
-        if (vectors) {
+        if (subset > 0.0) {
+            CUSOLVER_CHECK(cusolverDnZheevdx(h, CUSOLVER_EIG_MODE_VECTOR, CUSOLVER_EIG_RANGE_I, CUBLAS_FILL_MODE_LOWER,
+                                             (int)n, dA, (int)n, 0.0, 0.0, 1, (int)wanted(n), &found, dd, dwork,
+                                             lwork, dinfo));
+            CUDA_CHECK(cudaMemcpy(res->w, dd, (size_t)wanted(n) * sizeof(double), cudaMemcpyDeviceToHost));
+            CUDA_CHECK(cudaMemcpy(a, dA, (size_t)n * (size_t)wanted(n) * sizeof(cuDoubleComplex),
+                                  cudaMemcpyDeviceToHost));
+        } else if (vectors) {
             CUSOLVER_CHECK(cusolverDnZheevd(h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n,
                                             dd, dwork, lwork, dinfo));
             CUDA_CHECK(cudaMemcpy(res->w, dd, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
@@ -417,7 +460,8 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
         double t = now() - t0;
         if (info != 0) {
             fprintf(stderr, "startrd-bench: %s (n = %lld) returned info = %d\n",
-                    vectors ? "cusolverDnZheevd" : "cusolverDnZhetrd", (long long)n, info);
+                    subset > 0.0 ? "cusolverDnZheevdx" : vectors ? "cusolverDnZheevd" : "cusolverDnZhetrd",
+                    (long long)n, info);
             exit(1);
         }
         res->total = fmin(res->total, t);
@@ -638,7 +682,7 @@ static int report(int64_t n, result_t *res, int count, FILE *csv)
         if (res[i].info == 0)
             ref = i;
     double scale = 0.0;
-    for (int64_t k = 0; ref >= 0 && k < n; k++)
+    for (int64_t k = 0; ref >= 0 && k < wanted(n); k++)
         scale = fmax(scale, fabs(res[ref].w[k]));
     scale *= (double)n * DBL_EPSILON;
     for (int i = 0; i < count; i++) {
@@ -648,7 +692,7 @@ static int report(int64_t n, result_t *res, int count, FILE *csv)
 
         if (ok) {
             double diff = 0.0;
-            for (int64_t k = 0; k < n; k++)
+            for (int64_t k = 0; k < wanted(n); k++)
                 diff = fmax(diff, fabs(r->w[k] - res[ref].w[k]));
             agreement = diff / fmax(scale, DBL_MIN);
         }
@@ -792,7 +836,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: startrd-bench [--n N1,N2,...] [--ngpu K1,K2,...] [--methods M1,M2,...]\n"
             "                     [--lapack-max N] [--repeat R] [--csv FILE] [--seed S] [--mg-tile T]\n"
-            "                     [--allreduce S1,S2,...] [--nb NB] [--dist D] [--vectors]\n"
+            "                     [--allreduce S1,S2,...] [--nb NB] [--dist D] [--vectors] [--subset F]\n"
             "  --n          orders of the random Hermitian matrices (default 4096,8192,16384)\n"
             "  --ngpu       GPU counts for StarTRD, 0 = CPU workers only (default: 1 and every\n"
             "               visible GPU, 0 without a GPU); cusolverMg uses the largest\n"
@@ -811,6 +855,8 @@ static void usage(FILE *f)
             "               which --dist needs): the nb and dist_nb options (default: the library's)\n"
             "  --vectors    all eigenpairs instead of the reduction: zheevd_2stage_mgpu, cusolverDnZheevd,\n"
             "               cusolverMgSyevd and LAPACK's ZHEEVD, the vectors back in host memory\n"
+            "  --subset F   the lowest ceil(F n) eigenpairs by index instead (F in (0, 1]; implies --vectors):\n"
+            "               zheevr_2stage_mgpu, cusolverDnZheevdx and LAPACK's ZHEEVR; no cusolverMg\n"
             "Times run from the matrix in host memory to d, e (cusolverMg: eigenvalues) in host\n"
             "memory.  Eigenvalue agreement: max|dlambda| / (n eps max|lambda|) against LAPACK\n"
             "when it ran, else the first method; the exit status is 1 if one exceeds %g or a\n"
@@ -905,7 +951,8 @@ int main(int argc, char **argv)
         {"seed", required_argument, 0, 's'},       {"mg-tile", required_argument, 0, 't'},
         {"vectors", no_argument, 0, 'v'},          {"help", no_argument, 0, 'h'},
         {"allreduce", required_argument, 0, 'a'},  {"nb", required_argument, 0, 'b'},
-        {"dist", required_argument, 0, 'D'},       {0, 0, 0, 0}};
+        {"dist", required_argument, 0, 'D'},       {"subset", required_argument, 0, 'S'},
+        {0, 0, 0, 0}};
     int64_t sizes[MAX_LIST] = {4096, 8192, 16384}, gpus[MAX_LIST], lapack_max = 8192;
     int nsizes = 3, ngpus = -1, repeat = 1, seed = 1, tile = 256, want[M_COUNT], methods_given = 0, c;
     int picked[MAX_SCHEMES], nschemes = 0;
@@ -957,6 +1004,14 @@ int main(int argc, char **argv)
             }
             break;
         case 'v': vectors = 1; break;
+        case 'S':
+            subset = strtod(optarg, &end);
+            if (end == optarg || *end != '\0' || !(subset > 0.0 && subset <= 1.0)) {
+                fprintf(stderr, "startrd-bench: --subset wants a fraction in (0, 1]\n");
+                return 2;
+            }
+            vectors = 1;
+            break;
         case 'b':
         case 'D': {
             int v = atoi(optarg);
@@ -1043,6 +1098,13 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    if (subset > 0.0 && want[M_CUSOLVERMG]) {
+        if (methods_given) {
+            fprintf(stderr, "startrd-bench: cusolvermg has no subset of eigenpairs; drop it or --subset\n");
+            return 2;
+        }
+        want[M_CUSOLVERMG] = 0;
+    }
     for (int i = 0; i < nsizes; i++) {
         int any = want[M_STARTRD] || want[M_CUSOLVER] || want[M_CUSOLVERMG] ||
                   (want[M_LAPACK] && sizes[i] <= lapack_max);
@@ -1063,8 +1125,14 @@ int main(int argc, char **argv)
                      "reference,sterf_s,efficiency,allreduce,stage1_gpus,stage2_gpus\n");
     }
 
-    printf("startrd-bench: %d cores, %d GPUs visible, best of %d; %s; methods:", ncores, ndev, repeat,
-           vectors ? "eigenvalues and eigenvectors" : "reduction to tridiagonal (cusolverMg: eigenvalues)");
+    char what[96];
+
+    if (subset > 0.0)
+        snprintf(what, sizeof what, "the lowest eigenpairs, a fraction %g of each order, by index", subset);
+    else
+        snprintf(what, sizeof what, "%s",
+                 vectors ? "eigenvalues and eigenvectors" : "reduction to tridiagonal (cusolverMg: eigenvalues)");
+    printf("startrd-bench: %d cores, %d GPUs visible, best of %d; %s; methods:", ncores, ndev, repeat, what);
     for (int m = 0; m < M_COUNT; m++)
         if (want[m])
             printf(" %s", method_name[m]);
