@@ -84,19 +84,6 @@ static size_t working_set(const struct q2_groups *g, int blocked, int64_t mq, in
     return bytes;
 }
 
-/* Whether every GPU can hold @p bytes and 32 MiB for cuBLAS's own buffers,
- * in what this call may use of it. */
-static int gpus_hold(size_t bytes)
-{
-    for (unsigned node = 0; node < starpu_memory_nodes_get_count(); node++) {
-        starpu_ssize_t room = startrd_device_memory_room(node);
-
-        if (starpu_node_get_kind(node) == STARPU_CUDA_RAM && room >= 0 && (size_t)room < bytes + ((size_t)32 << 20))
-            return 0;
-    }
-    return 1;
-}
-
 int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, const double complex *A, int64_t lda,
                     const double complex *tau, const double complex *hous2, double complex *C, int64_t ldc,
                     startrd_q2_method_t method)
@@ -132,7 +119,7 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
         /* A block sized for a GPU would hold one CPU core for a minute; but
          * a GPU task holds all of V, the groups of Q2 and its block at once,
          * and where a GPU cannot, the blocks go to the CPU workers. */
-        if (gpus_hold(working_set(&groups, blocked, mq, n, gpu_width))) {
+        if (startrd_device_memory_gpus_hold(working_set(&groups, blocked, mq, n, gpu_width))) {
             where = STARPU_CUDA;
             width = gpu_width;
         }

@@ -14,6 +14,7 @@
 
 #include "codelets.h"
 #include "context.h"
+#include "device_memory.h"
 #include "error.h"
 #include "startrd.h"
 
@@ -161,13 +162,29 @@ static void form_s(struct block *b, struct merge *v, int64_t j, double *tmp)
  * without them).  Returns once they are back in the host's Q. */
 static int products(struct block *b, struct merge *level, int64_t count)
 {
-    const unsigned ncuda = starpu_cuda_worker_get_count(), ncpu = starpu_cpu_worker_get_count();
-    const unsigned long long where = ncuda > 0 ? STARPU_CUDA : STARPU_CPU;
-    const int64_t workers = ncuda > 0 ? ncuda : ncpu > 0 ? ncpu : 1;
-    int64_t per_merge = workers / count > 1 ? workers / count : 1, nhandles = 0, h = 0;
+    const unsigned ncpu = starpu_cpu_worker_get_count();
+    unsigned ncuda = starpu_cuda_worker_get_count();
+    size_t largest = 0;
+    int64_t workers, per_merge, nhandles = 0, h = 0;
     starpu_data_handle_t *handles;
+    unsigned long long where;
     int ret = 0;
 
+    /* A product task holds its merge's Q2 and its columns of S and Q at
+     * once; where a GPU cannot, the level goes to the CPU workers. */
+    for (int64_t v = 0; v < count; v++) {
+        const struct merge *m = &level[v];
+        size_t bytes = ((size_t)m->n1 * (size_t)(m->ctot[0] + m->ctot[1]) +
+                        (size_t)(m->m - m->n1) * (size_t)(m->ctot[1] + m->ctot[2]) +
+                        (size_t)(m->k + m->m) * (size_t)m->k) * sizeof(double);
+
+        largest = bytes > largest ? bytes : largest;
+    }
+    if (ncuda > 0 && !startrd_device_memory_gpus_hold(largest))
+        ncuda = 0;
+    where = ncuda > 0 ? STARPU_CUDA : STARPU_CPU;
+    workers = ncuda > 0 ? ncuda : ncpu > 0 ? ncpu : 1;
+    per_merge = workers / count > 1 ? workers / count : 1;
     for (int64_t v = 0; v < count; v++)
         nhandles += level[v].k > 0 ? 2 + 2 * per_merge : 0;
     if ((handles = calloc((size_t)(nhandles > 0 ? nhandles : 1), sizeof *handles)) == NULL) {

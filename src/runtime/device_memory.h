@@ -45,4 +45,9 @@ void startrd_device_memory_uncount_others(void);
  *  held when the call began; negative where StarPU knows no limit. */
 starpu_ssize_t startrd_device_memory_room(unsigned node);
 
+/** Whether every GPU can hold one task's @p bytes and 32 MiB for cuBLAS's
+ *  own buffers in what this call may use of it: where not, work that
+ *  needs them at once goes to the CPU workers instead of waiting. */
+int startrd_device_memory_gpus_hold(size_t bytes);
+
 #endif
