@@ -4,10 +4,12 @@
  * ||I - Z^T Z|| / (n eps), on matrices that deflate little (random), a
  * lot (glued Wilkinson matrices, repeated eigenvalues), that split
  * (zeros in e), that need scaling, and on trees from one merge to seven
- * levels deep. */
+ * levels deep.  And the deflation, LAPACK's DLAED2 cut into its decisions
+ * and its column moves, bit for bit against DLAED2 itself. */
 #include "testing.h"
 #include "testing_context.h"
 #include "tridiag_dc.h"
+#include "tridiag_deflate.h"
 
 #include <cblas.h>
 #include <float.h>
@@ -180,6 +182,103 @@ out:
     free(Z);
 }
 
+void dlaed2_(int *k, const int *n, const int *n1, double *d, double *q, const int *ldq, int *indxq, double *rho,
+             double *z, double *dlamda, double *w, double *q2, int *indx, int *indxc, int *indxp, int *coltyp,
+             int *info);
+
+static int by_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+
+    return (a > b) - (a < b);
+}
+
+/* One merge's deflation both ways on the same input: two sorted halves of
+ * d, a fraction @p small of z negligible, a fraction @p close of the second
+ * half's eigenvalues within 1e-17 of the first's (rotations), rho of sign
+ * @p sign; every output compared bit for bit. */
+static void deflation_case(int n, int n1, double small, double close, double sign, uint64_t seed)
+{
+    const int ldq = n + 3, n2 = n - n1;
+    size_t qsize = (size_t)ldq * (size_t)n;
+    double *d[2], *q[2], *z[2], *dl[2], *w[2], *q2[2], rho[2];
+    int *iq[2], *ix[2], *ixc[2], *ixp[2], *ct[2], k[2] = {-1, -1}, info[2] = {-1, -1};
+    uint64_t state = seed;
+    bool same = true;
+    startrd_deflation_t plan;
+
+    for (int s = 0; s < 2; s++) {
+        d[s] = malloc((size_t)n * sizeof(double));
+        z[s] = malloc((size_t)n * sizeof(double));
+        dl[s] = calloc((size_t)n, sizeof(double));
+        w[s] = calloc((size_t)n, sizeof(double));
+        q[s] = malloc(qsize * sizeof(double));
+        q2[s] = calloc((size_t)n * (size_t)n, sizeof(double));
+        iq[s] = malloc((size_t)n * sizeof(int));
+        ix[s] = calloc((size_t)n, sizeof(int));
+        ixc[s] = calloc((size_t)n, sizeof(int));
+        ixp[s] = calloc((size_t)n, sizeof(int));
+        ct[s] = calloc((size_t)n, sizeof(int));
+    }
+    for (int i = 0; i < n; i++) {
+        d[0][i] = uniform(&state);
+        z[0][i] = uniform(&state) * (0.5 * (uniform(&state) + 1.0) < small ? 1e-18 : 1.0);
+    }
+    qsort(d[0], (size_t)n1, sizeof(double), by_double);
+    for (int i = 0; i < n2; i++)
+        if (0.5 * (uniform(&state) + 1.0) < close)
+            d[0][n1 + i] = d[0][(i * 7) % n1] + 1e-17;
+    qsort(d[0] + n1, (size_t)n2, sizeof(double), by_double);
+    for (size_t i = 0; i < qsize; i++)
+        q[0][i] = uniform(&state);
+    for (int i = 0; i < n; i++)
+        iq[0][i] = i < n1 ? i + 1 : i - n1 + 1;
+    rho[0] = sign * (0.5 + 0.5 * fabs(uniform(&state)));
+    memcpy(d[1], d[0], (size_t)n * sizeof(double));
+    memcpy(z[1], z[0], (size_t)n * sizeof(double));
+    memcpy(q[1], q[0], qsize * sizeof(double));
+    memcpy(iq[1], iq[0], (size_t)n * sizeof(int));
+    rho[1] = rho[0];
+
+    dlaed2_(&k[0], &n, &n1, d[0], q[0], &ldq, iq[0], &rho[0], z[0], dl[0], w[0], q2[0], ix[0], ixc[0], ixp[0],
+            ct[0], &info[0]);
+    info[1] = startrd_deflation_plan(n, n1, d[1], q[1], ldq, iq[1], &rho[1], z[1], dl[1], w[1], ix[1], ixc[1],
+                                     ixp[1], ct[1], &plan);
+    k[1] = plan.k;
+    for (int64_t i = 0; i < n; i++)
+        startrd_deflation_gather(&plan, q[1], q2[1], i);
+    for (int64_t j = 0; j < startrd_deflation_returns(&plan); j++)
+        startrd_deflation_return(&plan, q[1], q2[1], j);
+
+    same = info[0] == 0 && info[1] == 0 && k[0] == k[1] && rho[0] == rho[1] &&
+           memcmp(d[0], d[1], (size_t)n * sizeof(double)) == 0 && memcmp(q[0], q[1], qsize * sizeof(double)) == 0;
+    if (same && k[0] > 0) {
+        size_t packed = (size_t)n1 * (size_t)(ct[0][0] + ct[0][1]) + (size_t)n2 * (size_t)(ct[0][1] + ct[0][2]);
+
+        same = memcmp(dl[0], dl[1], (size_t)k[0] * sizeof(double)) == 0 &&
+               memcmp(w[0], w[1], (size_t)k[0] * sizeof(double)) == 0 &&
+               memcmp(q2[0], q2[1], packed * sizeof(double)) == 0 &&
+               memcmp(ixc[0], ixc[1], (size_t)n * sizeof(int)) == 0 && memcmp(ct[0], ct[1], 4 * sizeof(int)) == 0;
+    }
+    tst_check(same, "deflation n=%d n1=%d (negligible z %.2f, close pairs %.2f, rho %+g): info %d/%d, k %d/%d, "
+              "types %d %d %d %d, bit for bit as DLAED2",
+              n, n1, small, close, sign, info[0], info[1], k[0], k[1], k[0] > 0 ? ct[0][0] : 0,
+              k[0] > 0 ? ct[0][1] : 0, k[0] > 0 ? ct[0][2] : 0, k[0] > 0 ? ct[0][3] : 0);
+    for (int s = 0; s < 2; s++) {
+        free(d[s]);
+        free(z[s]);
+        free(dl[s]);
+        free(w[s]);
+        free(q[s]);
+        free(q2[s]);
+        free(iq[s]);
+        free(ix[s]);
+        free(ixc[s]);
+        free(ixp[s]);
+        free(ct[s]);
+    }
+}
+
 int main(void)
 {
     startrd_context_t *ctx = tst_open_context();
@@ -187,6 +286,12 @@ int main(void)
 
     if (ctx == NULL)
         return tst_summary();
+    deflation_case(40, 20, 0.0, 0.0, 1.0, 101);
+    deflation_case(41, 20, 0.3, 0.0, -1.0, 102);
+    deflation_case(64, 32, 0.1, 0.5, 1.0, 103);
+    deflation_case(101, 50, 0.2, 0.9, -1.0, 104);
+    deflation_case(30, 15, 1.0, 0.0, 1.0, 105);
+    deflation_case(2, 1, 0.0, 0.0, 1.0, 106);
     /* Every kind through trees of several levels. */
     for (kind_t kind = 0; kind < NKINDS; kind++)
         run_case(kind, 600, 16, 11 + kind, threads);

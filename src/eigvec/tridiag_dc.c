@@ -17,6 +17,7 @@
 #include "device_memory.h"
 #include "error.h"
 #include "startrd.h"
+#include "tridiag_deflate.h"
 
 #include <cblas.h>
 #include <lapacke.h>
@@ -27,9 +28,6 @@
 #include <string.h>
 
 /* LAPACK's divide-and-conquer steps, which LAPACKE does not wrap. */
-void dlaed2_(int *k, const int *n, const int *n1, double *d, double *q, const int *ldq, int *indxq, double *rho,
-             double *z, double *dlamda, double *w, double *q2, int *indx, int *indxc, int *indxp, int *coltyp,
-             int *info);
 void dlaed4_(const int *n, const int *i, const double *d, const double *z, double *delta, const double *rho,
              double *dlam, int *info);
 void dlamrg_(const int *n1, const int *n2, const double *a, const int *dtrd1, const int *dtrd2, int *index);
@@ -43,7 +41,8 @@ struct merge {
     int k, ctot[4];         /* non-deflated count; DLAED2's column types */
     double rho;
     size_t q2, s;           /* offsets of its Q2 (m^2) and S (k^2) in the level's buffers */
-    int64_t first;          /* its first row or column among the level's items */
+    int64_t first;          /* its first item among the level's (columns, rows) */
+    startrd_deflation_t deflation;
 };
 
 /* One unreduced block's workspace: arrays of its order, which each merge
@@ -84,28 +83,29 @@ static void failed(struct block *b, const char *step, int info)
         startrd_error("tridiagonal eigenvectors: %s returned %d", step, info);
 }
 
-/* DLAED1 up to DLAED3's loops: z, deflation, and the copy of w the signs
- * come from. */
+/* DLAED1 up to DLAED3's loops: z, the deflation's decisions (its moves of
+ * Q's columns are items of their own), and the copy of w the signs come
+ * from. */
 static void deflate(struct block *b, struct merge *v)
 {
     const int64_t a = v->start, ldq = b->ldq;
-    const int m = (int)v->m, n1 = (int)v->n1, ld = (int)ldq;
     double *q = b->q + a + a * ldq;
-    int info = 0;
+    int info;
 
     for (int64_t j = 0; j < v->n1; j++)
         b->z[a + j] = q[(v->n1 - 1) + j * ldq];
     for (int64_t j = v->n1; j < v->m; j++)
         b->z[a + j] = q[v->n1 + j * ldq];
     v->rho = b->e[a + v->n1 - 1];
-    dlaed2_(&v->k, &m, &n1, b->d + a, q, &ld, b->indxq + a, &v->rho, b->z + a, b->dlamda + a, b->w + a,
-            b->q2 + v->q2, b->indx + a, b->indxc + a, b->indxp + a, b->coltyp + a, &info);
+    info = startrd_deflation_plan((int)v->m, (int)v->n1, b->d + a, q, (int)ldq, b->indxq + a, &v->rho, b->z + a,
+                                  b->dlamda + a, b->w + a, b->indx + a, b->indxc + a, b->indxp + a, b->coltyp + a,
+                                  &v->deflation);
     if (info != 0) {
-        failed(b, "DLAED2", info);
-        v->k = 0;
-        return;
+        failed(b, "DLAED2's deflation", info);
+        v->deflation = (startrd_deflation_t){0};
     }
-    memcpy(v->ctot, b->coltyp + a, sizeof v->ctot);
+    v->k = v->deflation.k;
+    memcpy(v->ctot, v->deflation.ctot, sizeof v->ctot);
     memcpy(b->wsave + a, b->w + a, (size_t)v->k * sizeof *b->wsave);
 }
 
@@ -255,6 +255,48 @@ static void for_each_item(struct block *b, struct merge *level, int64_t items,
     }
 }
 
+static void gather_step(struct block *b, struct merge *v, int64_t i, double *tmp)
+{
+    (void)tmp;
+    startrd_deflation_gather(&v->deflation, b->q + v->start + v->start * b->ldq, b->q2 + v->q2, i);
+}
+
+static void return_step(struct block *b, struct merge *v, int64_t j, double *tmp)
+{
+    (void)tmp;
+    startrd_deflation_return(&v->deflation, b->q + v->start + v->start * b->ldq, b->q2 + v->q2, j);
+}
+
+/* Numbers the level's items, @p per_merge(v) of merge v, merge after merge;
+ * returns how many. */
+static int64_t number_items(struct block *b, struct merge *level, int64_t count,
+                            int64_t (*per_merge)(const struct merge *))
+{
+    int64_t items = 0;
+
+    for (int64_t v = 0; v < count; v++) {
+        level[v].first = items;
+        for (int64_t i = 0; i < per_merge(&level[v]); i++)
+            b->item[items++] = (int)v;
+    }
+    return items;
+}
+
+static int64_t columns_of(const struct merge *v)
+{
+    return v->m;
+}
+
+static int64_t returns_of(const struct merge *v)
+{
+    return startrd_deflation_returns(&v->deflation);
+}
+
+static int64_t eigenvalues_of(const struct merge *v)
+{
+    return v->k;
+}
+
 static void secular_step(struct block *b, struct merge *v, int64_t j, double *tmp)
 {
     (void)tmp;
@@ -293,12 +335,13 @@ static int merge_level(struct block *b, struct merge *level, int64_t count)
         deflate(b, &level[v]);
     if (atomic_load(&b->failed))
         return STARTRD_ERR_KERNEL;
+    /* Every column into Q2 before any deflated one goes back into Q. */
+    for_each_item(b, level, number_items(b, level, count, columns_of), gather_step);
+    for_each_item(b, level, number_items(b, level, count, returns_of), return_step);
+    items = number_items(b, level, count, eigenvalues_of);
     for (int64_t v = 0; v < count; v++) {
         level[v].s = s_size;
-        level[v].first = items;
         s_size += (size_t)level[v].k * (size_t)level[v].k;
-        for (int64_t i = 0; i < level[v].k; i++)
-            b->item[items++] = (int)v;
     }
     if (s_size > b->s_size) {
         free(b->s);
