@@ -1,6 +1,9 @@
-/* DLAED2 of LAPACK 3.12, its arithmetic and its order kept, so that the
- * results are LAPACK's bit for bit; arrays are indexed from 1 through
- * pointers moved back by one, as in the Fortran. */
+/* The deflation of Cuppen's divide and conquer as Dongarra and Sorensen
+ * gave it, with LAPACK's tolerance and LAPACK's order of operations, so
+ * that the library's merges take the same decisions as LAPACK's DLAED2 to
+ * the last bit (test_tridiag_dc compares them).  Indices of columns and
+ * eigenvalues are 0-based here; INDXQ, INDX, INDXC and INDXP keep LAPACK's
+ * 1-based values, which DLAMRG and DLAED3's steps read. */
 #include "tridiag_deflate.h"
 
 #include <cblas.h>
@@ -11,14 +14,27 @@
 double dlapy2_(const double *x, const double *y);
 void dlamrg_(const int *n1, const int *n2, const double *a, const int *dtrd1, const int *dtrd2, int *index);
 
-int startrd_deflation_plan(int n, int n1, double *d_, double *q, int ldq, int *indxq_, double *rho, double *z_,
-                           double *dlamda_, double *w_, int *indx_, int *indxc_, int *indxp_, int *coltyp_,
+enum { TYPE_TOP = 1, TYPE_BOTH = 2, TYPE_BOTTOM = 3, TYPE_DEFLATED = 4 };
+
+/* Eigenvalue p (0-based) deflated by a rotation: into the deflated ones,
+ * which fill indxp from the end, kept in decreasing order of d. */
+static void insert_deflated(const double *d, int *indxp, int n, int k2, int p)
+{
+    int i = k2 + 1;
+
+    while (i < n && d[p] < d[indxp[i] - 1]) {
+        indxp[i - 1] = indxp[i];
+        i++;
+    }
+    indxp[i - 1] = p + 1;
+}
+
+int startrd_deflation_plan(int n, int n1, double *d, double *q, int ldq, int *indxq, double *rho, double *z,
+                           double *dlamda, double *w, int *indx, int *indxc, int *indxp, int *coltyp,
                            startrd_deflation_t *plan)
 {
-    double *D = d_ - 1, *Z = z_ - 1, *DLAMBDA = dlamda_ - 1, *W = w_ - 1;
-    int *INDXQ = indxq_ - 1, *INDX = indx_ - 1, *INDXC = indxc_ - 1, *INDXP = indxp_ - 1, *COLTYP = coltyp_ - 1;
     const int n2 = n - n1, one = 1;
-    int k, k2, j, nj, pj = 0, ctot[4] = {0}, psm[4];
+    int k = 0, k2 = n, j = 0, p = -1, ctot[4] = {0}, next[4];
     double tol;
 
     if (n < 0)
@@ -27,118 +43,103 @@ int startrd_deflation_plan(int n, int n1, double *d_, double *q, int ldq, int *i
         return -6;
     if ((1 < n / 2 ? 1 : n / 2) > n1 || n / 2 < n1)
         return -3;
-    *plan = (startrd_deflation_t){.n = n, .n1 = n1, .ldq = ldq, .indx = indx_};
+    *plan = (startrd_deflation_t){.n = n, .n1 = n1, .ldq = ldq, .indx = indx};
     if (n == 0)
         return 0;
+    /* The updating vector, normalized with rho made positive. */
     if (*rho < 0.0)
-        cblas_dscal(n2, -1.0, &Z[n1 + 1], 1);
-    cblas_dscal(n, 1.0 / sqrt(2.0), &Z[1], 1);
+        cblas_dscal(n2, -1.0, z + n1, 1);
+    cblas_dscal(n, 1.0 / sqrt(2.0), z, 1);
     *rho = fabs(2.0 * *rho);
-    for (int i = n1 + 1; i <= n; i++)
-        INDXQ[i] += n1;
-    for (int i = 1; i <= n; i++)
-        DLAMBDA[i] = D[INDXQ[i]];
-    dlamrg_(&n1, &n2, &DLAMBDA[1], &one, &one, &INDXC[1]);
-    for (int i = 1; i <= n; i++)
-        INDX[i] = INDXQ[INDXC[i]];
+    /* Both halves' eigenvalues in one ascending order. */
+    for (int i = n1; i < n; i++)
+        indxq[i] += n1;
+    for (int i = 0; i < n; i++)
+        dlamda[i] = d[indxq[i] - 1];
+    dlamrg_(&n1, &n2, dlamda, &one, &one, indxc);
+    for (int i = 0; i < n; i++)
+        indx[i] = indxq[indxc[i] - 1];
     {
-        int imax = (int)cblas_idamax(n, &Z[1], 1) + 1, jmax = (int)cblas_idamax(n, &D[1], 1) + 1;
+        int zmax = (int)cblas_idamax(n, z, 1), dmax = (int)cblas_idamax(n, d, 1);
 
-        tol = 8.0 * LAPACKE_dlamch('E') * fmax(fabs(D[jmax]), fabs(Z[imax]));
-        if (*rho * fabs(Z[imax]) <= tol) {
-            /* Every eigenvalue deflated: Q's columns and D in INDX's order. */
-            for (j = 1; j <= n; j++)
-                DLAMBDA[j] = D[INDX[j]];
-            memcpy(&D[1], &DLAMBDA[1], (size_t)n * sizeof *D);
-            plan->k = 0;
+        tol = 8.0 * LAPACKE_dlamch('E') * fmax(fabs(d[dmax]), fabs(z[zmax]));
+        if (*rho * fabs(z[zmax]) <= tol) {
+            /* All of z negligible: the merged problem is already diagonal. */
+            for (int i = 0; i < n; i++)
+                dlamda[i] = d[indx[i] - 1];
+            memcpy(d, dlamda, (size_t)n * sizeof *d);
             plan->all = 1;
             return 0;
         }
     }
-    for (int i = 1; i <= n1; i++)
-        COLTYP[i] = 1;
-    for (int i = n1 + 1; i <= n; i++)
-        COLTYP[i] = 3;
-    k = 0;
-    k2 = n + 1;
-    for (j = 1; j <= n; j++) {
-        nj = INDX[j];
-        if (*rho * fabs(Z[nj]) <= tol) {
-            k2--;
-            COLTYP[nj] = 4;
-            INDXP[k2] = nj;
+    for (int i = 0; i < n; i++)
+        coltyp[i] = i < n1 ? TYPE_TOP : TYPE_BOTTOM;
+    /* Walk the eigenvalues in ascending order: a negligible z_j deflates
+     * eigenvalue j; two neighbours close enough are rotated into one that
+     * stays and one that deflates; the rest stay, in order, in dlamda. */
+    for (; j < n && p < 0; j++) {
+        int c = indx[j] - 1;
+
+        if (*rho * fabs(z[c]) <= tol) {
+            coltyp[c] = TYPE_DEFLATED;
+            indxp[--k2] = c + 1;
         } else {
-            pj = nj;
-            break;
+            p = c;
         }
     }
-    /* Some z_j is not negligible, or all would have deflated above. */
-    for (j++; j <= n; j++) {
-        nj = INDX[j];
-        if (*rho * fabs(Z[nj]) <= tol) {
-            k2--;
-            COLTYP[nj] = 4;
-            INDXP[k2] = nj;
+    for (; j < n; j++) {
+        int c = indx[j] - 1;
+
+        if (*rho * fabs(z[c]) <= tol) {
+            coltyp[c] = TYPE_DEFLATED;
+            indxp[--k2] = c + 1;
             continue;
         }
-        double s = Z[pj], c = Z[nj], tau = dlapy2_(&c, &s), t = D[nj] - D[pj];
+        double sn = z[p], cs = z[c], tau = dlapy2_(&cs, &sn), gap = d[c] - d[p];
 
-        c = c / tau;
-        s = -s / tau;
-        if (fabs(t * c * s) <= tol) {
-            /* Two close eigenvalues: one rotation deflates one of them. */
-            Z[nj] = tau;
-            Z[pj] = 0.0;
-            if (COLTYP[nj] != COLTYP[pj])
-                COLTYP[nj] = 2;
-            COLTYP[pj] = 4;
-            cblas_drot(n, q + (int64_t)(pj - 1) * ldq, 1, q + (int64_t)(nj - 1) * ldq, 1, c, s);
-            t = D[pj] * (c * c) + D[nj] * (s * s);
-            D[nj] = D[pj] * (s * s) + D[nj] * (c * c);
-            D[pj] = t;
-            k2--;
-            int i = 1;
-
-            while (k2 + i <= n && D[pj] < D[INDXP[k2 + i]]) {
-                INDXP[k2 + i - 1] = INDXP[k2 + i];
-                INDXP[k2 + i] = pj;
-                i++;
-            }
-            INDXP[k2 + i - 1] = pj;
-            pj = nj;
+        cs = cs / tau;
+        sn = -sn / tau;
+        if (fabs(gap * cs * sn) <= tol) {
+            z[c] = tau;
+            z[p] = 0.0;
+            if (coltyp[c] != coltyp[p])
+                coltyp[c] = TYPE_BOTH;
+            coltyp[p] = TYPE_DEFLATED;
+            cblas_drot(n, q + (int64_t)p * ldq, 1, q + (int64_t)c * ldq, 1, cs, sn);
+            gap = d[p] * (cs * cs) + d[c] * (sn * sn);
+            d[c] = d[p] * (sn * sn) + d[c] * (cs * cs);
+            d[p] = gap;
+            insert_deflated(d, indxp, n, --k2, p);
         } else {
-            k++;
-            DLAMBDA[k] = D[pj];
-            W[k] = Z[pj];
-            INDXP[k] = pj;
-            pj = nj;
+            dlamda[k] = d[p];
+            w[k] = z[p];
+            indxp[k++] = p + 1;
         }
+        p = c;
     }
-    k++;
-    DLAMBDA[k] = D[pj];
-    W[k] = Z[pj];
-    INDXP[k] = pj;
+    dlamda[k] = d[p];
+    w[k] = z[p];
+    indxp[k++] = p + 1;
 
-    for (j = 1; j <= n; j++)
-        ctot[COLTYP[j] - 1]++;
-    psm[0] = 1;
-    psm[1] = 1 + ctot[0];
-    psm[2] = psm[1] + ctot[1];
-    psm[3] = psm[2] + ctot[2];
+    /* Columns by type, each type in the order above: Q2's layout. */
+    for (int i = 0; i < n; i++)
+        ctot[coltyp[i] - 1]++;
+    next[0] = 0;
+    for (int t = 1; t < 4; t++)
+        next[t] = next[t - 1] + ctot[t - 1];
     k = n - ctot[3];
-    for (j = 1; j <= n; j++) {
-        int js = INDXP[j], ct = COLTYP[js] - 1;
+    for (int i = 0; i < n; i++) {
+        int c = indxp[i] - 1, t = coltyp[c] - 1;
 
-        INDX[psm[ct]] = js;
-        INDXC[psm[ct]] = j;
-        psm[ct]++;
+        indx[next[t]] = c + 1;
+        indxc[next[t]++] = i + 1;
     }
-    for (int i = 1; i <= n; i++)
-        Z[i] = D[INDX[i]];
+    for (int i = 0; i < n; i++)
+        z[i] = d[indx[i] - 1];
     if (k < n)
-        memcpy(&D[k + 1], &Z[k + 1], (size_t)(n - k) * sizeof *D);
+        memcpy(d + k, z + k, (size_t)(n - k) * sizeof *d);
     memcpy(plan->ctot, ctot, sizeof ctot);
-    memcpy(coltyp_, ctot, sizeof ctot);
+    memcpy(coltyp, ctot, sizeof ctot);
     plan->k = k;
     return 0;
 }
