@@ -35,10 +35,13 @@ check)
     make -C "$build" -j"$(nproc)" check || status=$?
     # The same suite once more, the CPU path built with ASan, UBSan and LSan.
     bash "$top/tools/check-sanitizers.sh" "$starpu_prefix" "$openblas_prefix" || status=$?
-    # Each test program ends with "N passed, M failed"; add them up.
-    cat "$build"/tests/*.log "$top"/build-sanitize/tests/*.log 2>/dev/null |
-        awk '/^[0-9]+ passed, [0-9]+ failed$/ {p += $1; f += $3}
-             END {printf "check: %d passed, %d failed\n", p, f}'
+    # Each test program ends with "N passed, M failed"; add them up.  A
+    # program that died before that line counts among the failed programs.
+    checks=$(cat "$build"/tests/*.log "$top"/build-sanitize/tests/*.log 2>/dev/null |
+        awk '/^[0-9]+ passed, [0-9]+ failed$/ {p += $1; f += $3} END {printf "%d passed, %d failed", p, f}')
+    programs=$(cat "$build"/test-suite.log "$top"/build-sanitize/test-suite.log 2>/dev/null |
+        awk '/^# (FAIL|ERROR):/ {f += $3} END {print f + 0}')
+    echo "check: $checks; test programs failed: $programs"
     exit $status
     ;;
 *)

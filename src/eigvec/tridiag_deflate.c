@@ -139,7 +139,6 @@ int startrd_deflation_plan(int n, int n1, double *d, double *q, int ldq, int *in
     if (k < n)
         memcpy(d + k, z + k, (size_t)(n - k) * sizeof *d);
     memcpy(plan->ctot, ctot, sizeof ctot);
-    memcpy(coltyp, ctot, sizeof ctot);
     plan->k = k;
     return 0;
 }

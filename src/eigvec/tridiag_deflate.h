@@ -18,8 +18,10 @@ typedef struct startrd_deflation {
 
 /**
  * DLAED2's arguments and results, with the same meaning, except that Q2
- * is not written: the moves are left to startrd_deflation_gather() and
- * startrd_deflation_return(), described by @p plan.  Returns DLAED2's INFO.
+ * is not written, the moves being left to startrd_deflation_gather() and
+ * startrd_deflation_return(), and that the counts of each column type are
+ * in @p plan, not in COLTYP (which DLAED2 overwrites with them, four
+ * entries even where n < 4).  Returns DLAED2's INFO.
  */
 int startrd_deflation_plan(int n, int n1, double *d, double *q, int ldq, int *indxq, double *rho, double *z,
                            double *dlamda, double *w, int *indx, int *indxc, int *indxp, int *coltyp,
