@@ -1,12 +1,13 @@
 /* Cuppen's divide and conquer as LAPACK's DSTEDC and DLAED0 run it, with
- * the same deflation (DLAED2), secular equations (DLAED4) and merging of
- * the eigenvalues' order (DLAMRG), so that the eigenvalues and vectors are
- * LAPACK's to rounding.  What changes is where the work runs:
- *  - the leaves, blocks of at most DEFAULT_LEAF rows, by LAPACK's DSTEDC, one per
- *    OpenMP thread;
- *  - each merge level's deflation, secular equations and rank-one vectors
- *    (DLAED3's loops, O(k^2) each) spread over the OpenMP threads across
- *    the level's merges, with StarPU's workers paused;
+ * deflation taking DLAED2's decisions (tridiag_deflate.h), LAPACK's secular
+ * equations (DLAED4) and merging of the eigenvalues' order (DLAMRG), so
+ * that the eigenvalues and vectors are LAPACK's to rounding.  What changes
+ * is where the work runs:
+ *  - the leaves, blocks of at most DEFAULT_LEAF rows, by LAPACK's DSTEDC,
+ *    one per OpenMP thread;
+ *  - each merge level's deflation moves, secular equations and rank-one
+ *    vectors (DLAED3's loops, O(k^2) each) spread over the OpenMP threads
+ *    across the level's merges, with StarPU's workers paused;
  *  - the level's products, the O(n^3) of the method, as tasks on the GPUs
  *    (on the CPU workers without any), by blocks of columns.
  * The levels run one after the other; a level's merges side by side. */
