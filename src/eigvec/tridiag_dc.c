@@ -39,11 +39,10 @@ enum { DEFAULT_LEAF = 1024, MIN_TASK_COLUMNS = 256, ROWS_PER_PERMUTE = 256 };
 
 struct merge {
     int64_t start, m, n1;   /* rows start..start+m-1 of the block, the left subproblem's n1 of them */
-    int k, ctot[4];         /* non-deflated count; DLAED2's column types */
     double rho;
     size_t q2, s;           /* offsets of its Q2 (m^2) and S (k^2) in the level's buffers */
     int64_t first;          /* its first item among the level's (columns, rows) */
-    startrd_deflation_t deflation;
+    startrd_deflation_t deflation;  /* its non-deflated count k, column types and moves */
 };
 
 /* One unreduced block's workspace: arrays of its order, which each merge
@@ -56,15 +55,6 @@ struct block {
     size_t s_size;
     atomic_int failed;
 };
-
-/* Map fresh memory on all the threads at once: DLAED2 writes Q2 on one
- * thread, which then paid for every page the system clears. */
-static void first_touch(double *p, size_t count)
-{
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < count; i += 4096 / sizeof *p)
-        p[i] = 0.0;
-}
 
 /* Boundaries of the subproblems depth levels down: each halving gives the
  * left part the smaller half, as DLAED0. */
@@ -105,9 +95,7 @@ static void deflate(struct block *b, struct merge *v)
         failed(b, "DLAED2's deflation", info);
         v->deflation = (startrd_deflation_t){0};
     }
-    v->k = v->deflation.k;
-    memcpy(v->ctot, v->deflation.ctot, sizeof v->ctot);
-    memcpy(b->wsave + a, b->w + a, (size_t)v->k * sizeof *b->wsave);
+    memcpy(b->wsave + a, b->w + a, (size_t)v->deflation.k * sizeof *b->wsave);
 }
 
 /* Eigenvalue j of the rank-one update and its DLAED4 vector, kept in
@@ -117,7 +105,8 @@ static void secular(struct block *b, struct merge *v, int j)
     const int64_t a = v->start;
     int info = 0, j1 = j + 1;
 
-    dlaed4_(&v->k, &j1, b->dlamda + a, b->w + a, b->q + a + (a + j) * b->ldq, &v->rho, b->d + a + j, &info);
+    dlaed4_(&v->deflation.k, &j1, b->dlamda + a, b->w + a, b->q + a + (a + j) * b->ldq, &v->rho, b->d + a + j,
+            &info);
     if (info != 0)
         failed(b, "DLAED4", info);
 }
@@ -130,7 +119,7 @@ static void recompute_w(struct block *b, struct merge *v, int64_t i)
     const double *u = b->q + a + a * ldq, *dl = b->dlamda + a;
     double w = u[i + i * ldq];
 
-    for (int64_t j = 0; j < v->k; j++)
+    for (int64_t j = 0; j < v->deflation.k; j++)
         if (j != i)
             w *= u[i + j * ldq] / (dl[i] - dl[j]);
     b->w[a + i] = copysign(sqrt(-w), b->wsave[a + i]);
@@ -140,7 +129,7 @@ static void recompute_w(struct block *b, struct merge *v, int64_t i)
  * of Q2's columns (DLAED2's INDXC, DLAED3's INDX); @p tmp holds k doubles. */
 static void form_s(struct block *b, struct merge *v, int64_t j, double *tmp)
 {
-    const int64_t a = v->start, ldq = b->ldq, k = v->k;
+    const int64_t a = v->start, ldq = b->ldq, k = v->deflation.k;
     const double *u = b->q + a + (a + j) * ldq;
     const int *indx = b->indxc + a;
     double *s = b->s + v->s + j * k;
@@ -156,6 +145,18 @@ static void form_s(struct block *b, struct merge *v, int64_t j, double *tmp)
 
     for (int64_t i = 0; i < k; i++)
         s[i] = tmp[indx[i] - 1] / norm;
+}
+
+/* The packed vectors a merge's product multiplies: the left subproblem's
+ * n12 (types 1 and 2), the right one's n23 (types 2 and 3). */
+static int64_t top_columns(const struct merge *v)
+{
+    return v->deflation.ctot[0] + v->deflation.ctot[1];
+}
+
+static int64_t bottom_columns(const struct merge *v)
+{
+    return v->deflation.ctot[1] + v->deflation.ctot[2];
 }
 
 /* The level's products: the merge's first k columns := [Q2top S(0:n12);
@@ -175,9 +176,9 @@ static int products(struct block *b, struct merge *level, int64_t count)
      * once; where a GPU cannot, the level goes to the CPU workers. */
     for (int64_t v = 0; v < count; v++) {
         const struct merge *m = &level[v];
-        size_t bytes = ((size_t)m->n1 * (size_t)(m->ctot[0] + m->ctot[1]) +
-                        (size_t)(m->m - m->n1) * (size_t)(m->ctot[1] + m->ctot[2]) +
-                        (size_t)(m->k + m->m) * (size_t)m->k) * sizeof(double);
+        size_t bytes = ((size_t)m->n1 * (size_t)top_columns(m) +
+                        (size_t)(m->m - m->n1) * (size_t)bottom_columns(m) +
+                        (size_t)(m->deflation.k + m->m) * (size_t)m->deflation.k) * sizeof(double);
 
         largest = bytes > largest ? bytes : largest;
     }
@@ -187,7 +188,7 @@ static int products(struct block *b, struct merge *level, int64_t count)
     workers = ncuda > 0 ? ncuda : ncpu > 0 ? ncpu : 1;
     per_merge = workers / count > 1 ? workers / count : 1;
     for (int64_t v = 0; v < count; v++)
-        nhandles += level[v].k > 0 ? 2 + 2 * per_merge : 0;
+        nhandles += level[v].deflation.k > 0 ? 2 + 2 * per_merge : 0;
     if ((handles = calloc((size_t)(nhandles > 0 ? nhandles : 1), sizeof *handles)) == NULL) {
         startrd_error("tridiagonal eigenvectors: cannot allocate the handles of a merge level");
         return STARTRD_ERR_MEMORY;
@@ -195,8 +196,7 @@ static int products(struct block *b, struct merge *level, int64_t count)
     startrd_context_host_parallel(0);
     for (int64_t i = 0; i < count && ret == 0; i++) {
         const struct merge *v = &level[i];
-        const int64_t k = v->k, n1 = v->n1, n2 = v->m - v->n1, n12 = v->ctot[0] + v->ctot[1],
-                      n23 = v->ctot[1] + v->ctot[2];
+        const int64_t k = v->deflation.k, n1 = v->n1, n2 = v->m - v->n1, n12 = top_columns(v), n23 = bottom_columns(v);
         int64_t chunks = (k + MIN_TASK_COLUMNS - 1) / MIN_TASK_COLUMNS, top = h;
 
         if (k == 0)
@@ -215,8 +215,8 @@ static int products(struct block *b, struct merge *level, int64_t count)
             starpu_matrix_data_register(&handles[h + 1], STARPU_MAIN_RAM,
                                         (uintptr_t)(b->q + v->start + (v->start + j0) * b->ldq), (uint32_t)b->ldq,
                                         (uint32_t)v->m, (uint32_t)cols, sizeof(double));
-            ret = startrd_task_dmerge_gemm(where, n1, n12, n23, v->ctot[0], handles[top], handles[top + 1],
-                                           handles[h], handles[h + 1]);
+            ret = startrd_task_dmerge_gemm(where, n1, n12, n23, v->deflation.ctot[0], handles[top],
+                                           handles[top + 1], handles[h], handles[h + 1]);
             h += 2;
         }
     }
@@ -295,7 +295,7 @@ static int64_t returns_of(const struct merge *v)
 
 static int64_t eigenvalues_of(const struct merge *v)
 {
-    return v->k;
+    return v->deflation.k;
 }
 
 static void secular_step(struct block *b, struct merge *v, int64_t j, double *tmp)
@@ -307,14 +307,14 @@ static void secular_step(struct block *b, struct merge *v, int64_t j, double *tm
 static void recompute_w_step(struct block *b, struct merge *v, int64_t i, double *tmp)
 {
     (void)tmp;
-    if (v->k > 2)
+    if (v->deflation.k > 2)
         recompute_w(b, v, i);
 }
 
 /* The merged subproblem's order of eigenvalues (DLAED1's last step). */
 static void merge_order(struct block *b, struct merge *v)
 {
-    const int k = v->k, rest = (int)v->m - v->k, one = 1, minus_one = -1;
+    const int k = v->deflation.k, rest = (int)v->m - v->deflation.k, one = 1, minus_one = -1;
 
     if (k == 0) {
         for (int64_t i = 0; i < v->m; i++)
@@ -342,7 +342,7 @@ static int merge_level(struct block *b, struct merge *level, int64_t count)
     items = number_items(b, level, count, eigenvalues_of);
     for (int64_t v = 0; v < count; v++) {
         level[v].s = s_size;
-        s_size += (size_t)level[v].k * (size_t)level[v].k;
+        s_size += (size_t)level[v].deflation.k * (size_t)level[v].deflation.k;
     }
     if (s_size > b->s_size) {
         free(b->s);
@@ -351,7 +351,6 @@ static int merge_level(struct block *b, struct merge *level, int64_t count)
             startrd_error("tridiagonal eigenvectors: cannot allocate %zu bytes", s_size * sizeof *b->s);
             return STARTRD_ERR_MEMORY;
         }
-        first_touch(b->s, s_size);
         b->s_size = s_size;
     }
     for_each_item(b, level, items, secular_step);
@@ -404,15 +403,14 @@ static int divide_and_conquer(struct block *b)
     b->indxp = b->indxq + 3 * m;
     b->coltyp = b->indxq + 4 * m;
     b->item = b->indxq + 5 * m;
-    /* DLAED2's Q2 takes up to m^2 per merge (DLAED1 gives it that much:
-     * columns mixed by its rotations are dense in both halves), most at the
-     * top. */
+    /* The packed Q2 takes up to m^2 per merge (columns the deflation's
+     * rotations mix are dense in both halves), most at the top.  Its pages,
+     * and S's, are first touched by the parallel loops that fill them. */
     q2_size = (size_t)m * (size_t)m;
     if ((b->q2 = malloc(q2_size * sizeof *b->q2)) == NULL) {
         ret = STARTRD_ERR_MEMORY;
         goto out;
     }
-    first_touch(b->q2, q2_size);
 
     bounds[0] = 0;
     bounds[1] = m;
