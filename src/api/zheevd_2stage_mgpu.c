@@ -143,14 +143,12 @@ enum { HOST_LAPACK_BELOW = 2048 };
 
 /* All eigenpairs by LAPACK's ZHEEVD on the caller's thread and BLAS
  * threads, no context opened, where no GPU takes part and n is below
- * HOST_LAPACK_BELOW: its result, with the library's check of A for NaN and
- * Inf first; -1 where the call is not for it. */
+ * HOST_LAPACK_BELOW: its result, after the library's check of A for NaN
+ * and Inf; -1 where the call is not for it. */
 static int host_zheevd(char uplo, int n, double _Complex *A, int lda, double *w, int ngpu)
 {
     startrd_context_t view;
-    double _Complex work_query;
-    double rwork_query;
-    lapack_int iwork_query, st;
+    lapack_int st;
 
     startrd_context_preview(&view);
     if (ngpu != 0 && view.ncuda > 0)
@@ -161,27 +159,12 @@ static int host_zheevd(char uplo, int n, double _Complex *A, int lda, double *w,
                 startrd_error("the matrix holds NaN or Inf; A is left unchanged");
                 return STARTRD_ERR_NONFINITE;
             }
-    st = LAPACKE_zheevd_work(LAPACK_COL_MAJOR, 'V', uplo, n, A, lda, w, &work_query, -1, &rwork_query, -1,
-                             &iwork_query, -1);
-    if (st != 0)
-        return tridiagonal_failed("zheevd (workspace query)", st);
-    lapack_int lwork = (lapack_int)creal(work_query), lrwork = (lapack_int)rwork_query;
-    double _Complex *work = malloc((size_t)lwork * sizeof *work);
-    double *rwork = malloc((size_t)lrwork * sizeof *rwork);
-    lapack_int *iwork = malloc((size_t)iwork_query * sizeof *iwork);
-
-    if (work == NULL || rwork == NULL || iwork == NULL) {
+    st = LAPACKE_zheevd(LAPACK_COL_MAJOR, 'V', uplo, n, A, lda, w);
+    if (st == LAPACK_WORK_MEMORY_ERROR) {
         startrd_error("zheevd_2stage_mgpu: cannot allocate LAPACK's workspace for order %d", n);
-        st = STARTRD_ERR_MEMORY;
-    } else {
-        st = LAPACKE_zheevd_work(LAPACK_COL_MAJOR, 'V', uplo, n, A, lda, w, work, lwork, rwork, lrwork, iwork,
-                                 iwork_query);
-        st = st != 0 ? tridiagonal_failed("zheevd", st) : 0;
+        return STARTRD_ERR_MEMORY;
     }
-    free(work);
-    free(rwork);
-    free(iwork);
-    return (int)st;
+    return st != 0 ? tridiagonal_failed("zheevd", st) : 0;
 }
 
 /* Whether ngpu names GPUs a call can have, without opening a context. */
