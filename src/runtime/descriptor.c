@@ -50,21 +50,20 @@ static size_t workspace_margin(const startrd_desc_t *A)
 
 /* Whether every owner GPU has room for the least a task there holds at
  * once: a few block columns with V, W, T and a partial product beside them
- * (eight columns' worth), and 32 MiB for cuBLAS's own buffers.  Below that
- * no task could start and the reduction would wait without end; above it
- * StarPU evicts what the tasks no longer need.  Says which GPU cannot. */
+ * (eight columns' worth), beside cuBLAS's own buffers.  Below that no task
+ * could start and the reduction would wait without end; above it StarPU
+ * evicts what the tasks no longer need.  Says which GPU cannot. */
 static int gpus_hold_working_set(const startrd_desc_t *A, const char *name)
 {
-    size_t column = (size_t)A->m * (size_t)A->nb * sizeof(double complex),
-           least = 8 * column + ((size_t)32 << 20);
+    size_t least = 8 * (size_t)A->m * (size_t)A->nb * sizeof(double complex);
 
     for (int p = 0; p < A->nowners; p++) {
         unsigned node = starpu_worker_get_memory_node((unsigned)A->owner_worker[p]);
-        starpu_ssize_t room = startrd_device_memory_room(node);
 
-        if (starpu_node_get_kind(node) == STARPU_CUDA_RAM && room >= 0 && (size_t)room < least) {
-            startrd_error("%s: GPU %d has %zu MiB for this call (StarPU's limit less what others hold); the reduction needs %zu",
-                          name, starpu_memory_node_get_devid(node), (size_t)room >> 20, least >> 20);
+        if (!startrd_device_memory_holds(node, least)) {
+            startrd_error("%s: GPU %d has %zu MiB for this call (StarPU's limit less what others hold); "
+                          "the reduction needs %zu", name, starpu_memory_node_get_devid(node),
+                          (size_t)startrd_device_memory_room(node) >> 20, (least >> 20) + 32);
             return 0;
         }
     }

@@ -168,13 +168,17 @@ starpu_ssize_t startrd_device_memory_room(unsigned node)
     return room > 0 ? room : 0;
 }
 
+int startrd_device_memory_holds(unsigned node, size_t bytes)
+{
+    starpu_ssize_t room = startrd_device_memory_room(node);
+
+    return starpu_node_get_kind(node) != STARPU_CUDA_RAM || room < 0 || (size_t)room >= bytes + ((size_t)32 << 20);
+}
+
 int startrd_device_memory_gpus_hold(size_t bytes)
 {
-    for (unsigned node = 0; node < starpu_memory_nodes_get_count(); node++) {
-        starpu_ssize_t room = startrd_device_memory_room(node);
-
-        if (starpu_node_get_kind(node) == STARPU_CUDA_RAM && room >= 0 && (size_t)room < bytes + ((size_t)32 << 20))
+    for (unsigned node = 0; node < starpu_memory_nodes_get_count(); node++)
+        if (!startrd_device_memory_holds(node, bytes))
             return 0;
-    }
     return 1;
 }

@@ -45,9 +45,13 @@ void startrd_device_memory_uncount_others(void);
  *  held when the call began; negative where StarPU knows no limit. */
 starpu_ssize_t startrd_device_memory_room(unsigned node);
 
-/** Whether every GPU can hold one task's @p bytes and 32 MiB for cuBLAS's
- *  own buffers in what this call may use of it: where not, work that
- *  needs them at once goes to the CPU workers instead of waiting. */
+/** Whether memory node @p node, where it is a GPU's, can hold one task's
+ *  @p bytes and 32 MiB for cuBLAS's own buffers in what this call may use
+ *  of it (other nodes, and GPUs without a known limit: yes). */
+int startrd_device_memory_holds(unsigned node, size_t bytes);
+
+/** startrd_device_memory_holds() on every GPU: where not, work that needs
+ *  its bytes at once goes to the CPU workers instead of waiting. */
 int startrd_device_memory_gpus_hold(size_t bytes);
 
 #endif
