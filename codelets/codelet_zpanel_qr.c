@@ -171,7 +171,7 @@ static void form_t(const struct panel_view *w, int64_t vrow, const cuDoubleCompl
                           (int)w->m, &one, v, (int)w->ldv, v, (int)w->ldv, &zero, (cuDoubleComplex *)w->t,
                           (int)w->ldt)) != CUBLAS_STATUS_SUCCESS)
         startrd_kernel_failure("panel_qr", "cublasZgemm", st);
-    else if ((st = startrd_cuda_zlarft_gram(w->nb, tau, (cuDoubleComplex *)w->t, w->ldt, stream)) != cudaSuccess)
+    else if ((st = startrd_cuda_zlarft_gram(w->nb, 1, tau, 0, (cuDoubleComplex *)w->t, w->ldt, 0, stream)) != cudaSuccess)
         startrd_kernel_failure("panel_qr", "zlarft_gram kernel", st);
     else if ((st = cudaMemcpyAsync(w->tau, tau, (size_t)w->ntau * sizeof *tau, cudaMemcpyDeviceToDevice, stream)) !=
              cudaSuccess)

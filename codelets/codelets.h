@@ -266,11 +266,13 @@ int startrd_task_dmerge_gemm(unsigned long long where, int64_t n1, int64_t n12, 
                              starpu_data_handle_t Q);
 
 /* The blocked Q2 (q2_blocks.h): V and Y of the groups of one chunk, from
- * HOUS2 (codelet_zq2_blocks.c); C := Q2 C or Q2^H C by all chunks, V[c]
+ * HOUS2 and the per-sweep table qb->sweeps (2 nsweeps int64_t) in
+ * @p sweeps (codelet_zq2_blocks.c); C := Q2 C or Q2^H C by all chunks, V[c]
  * and Y[c] for c < qb->nchunks (codelet_zapply_q2_blocks.c).  qb must
- * outlive the tasks. */
-int startrd_task_zq2_blocks(const startrd_q2_blocks_t *qb, int chunk, starpu_data_handle_t hous,
-                            starpu_data_handle_t V, starpu_data_handle_t Y);
+ * outlive the tasks; @p where as for startrd_task_zunmqr_q1(). */
+int startrd_task_zq2_blocks(unsigned long long where, const startrd_q2_blocks_t *qb, int chunk,
+                            starpu_data_handle_t hous, starpu_data_handle_t sweeps, starpu_data_handle_t V,
+                            starpu_data_handle_t Y);
 
 int startrd_task_zapply_q2_blocks(unsigned long long where, const startrd_q2_blocks_t *qb, char trans,
                                   const starpu_data_handle_t *V, const starpu_data_handle_t *Y,

@@ -26,10 +26,14 @@ __device__ inline cuDoubleComplex cfma(cuDoubleComplex a, cuDoubleComplex b, cuD
     return cuCfma(a, b, s);
 }
 
-__global__ void __launch_bounds__(THREADS) zlarft_gram_kernel(int nb, const cuDoubleComplex *tau,
-                                                              cuDoubleComplex *T, int64_t ldt, int in_shared)
+/* One block per factor of the batch. */
+__global__ void __launch_bounds__(THREADS) zlarft_gram_kernel(int nb, const cuDoubleComplex *tau, int64_t tau_stride,
+                                                              cuDoubleComplex *T, int64_t ldt, int64_t t_stride,
+                                                              int in_shared)
 {
     extern __shared__ cuDoubleComplex sh[];
+    tau += blockIdx.x * tau_stride;
+    T += blockIdx.x * t_stride;
     cuDoubleComplex *taus = sh, *tmp = sh + nb, *t = in_shared ? sh + nb + TMP_ENTRIES : T;
     const int64_t ld = in_shared ? nb : ldt;
     const int lane = (int)threadIdx.x % 32, warp = (int)threadIdx.x / 32;
@@ -114,8 +118,9 @@ __global__ void __launch_bounds__(THREADS) zlarft_gram_kernel(int nb, const cuDo
 
 } // namespace
 
-extern "C" cudaError_t startrd_cuda_zlarft_gram(int64_t nb, const cuDoubleComplex *tau, cuDoubleComplex *T,
-                                                int64_t ldt, cudaStream_t stream)
+extern "C" cudaError_t startrd_cuda_zlarft_gram(int64_t nb, int64_t count, const cuDoubleComplex *tau,
+                                                int64_t tau_stride, cuDoubleComplex *T, int64_t ldt,
+                                                int64_t t_stride, cudaStream_t stream)
 {
     /* Queried and set once per device by each thread that drives one: T is
      * on the chain from one panel to the next. */
@@ -136,6 +141,8 @@ extern "C" cudaError_t startrd_cuda_zlarft_gram(int64_t nb, const cuDoubleComple
     in_shared = bytes <= (size_t)most;
     if (!in_shared)
         bytes = (size_t)(nb + TMP_ENTRIES) * sizeof(cuDoubleComplex);
-    zlarft_gram_kernel<<<1, THREADS, bytes, stream>>>((int)nb, tau, T, ldt, in_shared);
+    if (count > 0)
+        zlarft_gram_kernel<<<(unsigned)count, THREADS, bytes, stream>>>((int)nb, tau, tau_stride, T, ldt, t_stride,
+                                                                       in_shared);
     return cudaGetLastError();
 }

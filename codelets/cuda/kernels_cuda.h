@@ -27,9 +27,24 @@ cudaError_t startrd_cuda_zpanel_v(int64_t m, int64_t nb, const cuDoubleComplex *
  * into the upper triangular factor T of their compact WY form
  * I - V T V^H (as LAPACK's ZLARFT, forward, columnwise), in place; tau holds
  * the nb scalar factors.  The strictly lower triangle of T is zeroed.
+ * For a batch of @p count such factors, factor i has its tau at
+ * tau + i tau_stride and its T at T + i t_stride.
  */
-cudaError_t startrd_cuda_zlarft_gram(int64_t nb, const cuDoubleComplex *tau, cuDoubleComplex *T,
-                                     int64_t ldt, cudaStream_t stream);
+cudaError_t startrd_cuda_zlarft_gram(int64_t nb, int64_t count, const cuDoubleComplex *tau, int64_t tau_stride,
+                                     cuDoubleComplex *T, int64_t ldt, int64_t t_stride, cudaStream_t stream);
+/**
+ * The reflector groups of the blocked Q2 (q2_blocks.h) that make up one
+ * level, from HOUS2 (bulge_plan.h, VECT = 'V'): member m, of sweeps
+ * (S+m) b .. (S+m) b + b-1 and reflector j + 2m, goes to V + m h b as an
+ * h x b unit lower trapezoidal block (reflector k from row k, zeros
+ * elsewhere) and its scalar factors to tau + m b; reflectors that do not
+ * exist, past the last sweep or the end of the band, read as zero.
+ * @p sweeps holds, per sweep s, the generation index r(s, 0) of its first
+ * reflector and the number of its reflectors, at 2s and 2s+1.
+ */
+cudaError_t startrd_cuda_zq2_gather(int64_t n, int64_t kd, int64_t nsweeps, int64_t nrefl, const int64_t *sweeps,
+                                    const cuDoubleComplex *hous, int64_t b, int64_t h, int64_t S, int64_t j,
+                                    int64_t count, cuDoubleComplex *V, cuDoubleComplex *tau, cudaStream_t stream);
 
 /** Most blocks startrd_cuda_zgeqr2_panel_blocks() chooses. */
 #define STARTRD_CUDA_ZGEQR2_BLOCKS 32

@@ -22,38 +22,33 @@ enum { BLOCK_COLUMNS = 128, GPU_BLOCKS_PER_WORKER = 4, TRANSPOSE_BLOCK = 64 };
 /* Chunks of the blocked Q2 per CPU worker: enough to balance the build. */
 enum { Q2_CHUNKS_PER_CPU = 2 };
 
-/* The blocked Q2's groups, built by CPU tasks into host arrays. */
+/* The blocked Q2's groups.  Their handles have no home in host memory:
+ * built where they are used, on a GPU they never come back to the host. */
 struct q2_groups {
     startrd_q2_blocks_t qb;
-    double complex *V, *Y;
-    starpu_data_handle_t *hV, *hY;
+    starpu_data_handle_t sweeps, *hV, *hY;
 };
 
-/* g->qb planned by startrd_q2_blocks_init(). */
-static int q2_groups_submit(struct q2_groups *g, starpu_data_handle_t hous)
+/* g->qb planned by startrd_q2_blocks_init(); @p where builds the groups. */
+static int q2_groups_submit(struct q2_groups *g, unsigned long long where, starpu_data_handle_t hous)
 {
-    size_t per_group, offset = 0;
+    const size_t per_group = (size_t)(g->qb.h * g->qb.b);
     int ret = 0;
 
-    per_group = (size_t)(g->qb.h * g->qb.b);
-    g->V = malloc((size_t)g->qb.ngroups * per_group * sizeof *g->V);
-    g->Y = malloc((size_t)g->qb.ngroups * per_group * sizeof *g->Y);
     g->hV = calloc((size_t)g->qb.nchunks, sizeof *g->hV);
     g->hY = calloc((size_t)g->qb.nchunks, sizeof *g->hY);
-    if (g->V == NULL || g->Y == NULL || g->hV == NULL || g->hY == NULL) {
-        startrd_error("back-transformation: cannot allocate 2 x %lld bytes for the blocks of Q2",
-                      (long long)((size_t)g->qb.ngroups * per_group * sizeof *g->V));
+    if (g->hV == NULL || g->hY == NULL) {
+        startrd_error("back-transformation: cannot allocate the handles of Q2's blocks");
         return STARTRD_ERR_MEMORY;
     }
+    starpu_vector_data_register(&g->sweeps, STARPU_MAIN_RAM, (uintptr_t)g->qb.sweeps,
+                                (uint32_t)(2 * g->qb.plan.nsweeps), sizeof *g->qb.sweeps);
     for (int c = 0; c < g->qb.nchunks && ret == 0; c++) {
         size_t len = (size_t)startrd_q2_chunk_groups(&g->qb, c) * per_group;
 
-        starpu_vector_data_register(&g->hV[c], STARPU_MAIN_RAM, (uintptr_t)(g->V + offset), (uint32_t)len,
-                                    sizeof *g->V);
-        starpu_vector_data_register(&g->hY[c], STARPU_MAIN_RAM, (uintptr_t)(g->Y + offset), (uint32_t)len,
-                                    sizeof *g->Y);
-        ret = startrd_task_zq2_blocks(&g->qb, c, hous, g->hV[c], g->hY[c]);
-        offset += len;
+        starpu_vector_data_register(&g->hV[c], -1, 0, (uint32_t)len, sizeof(double complex));
+        starpu_vector_data_register(&g->hY[c], -1, 0, (uint32_t)len, sizeof(double complex));
+        ret = startrd_task_zq2_blocks(where, &g->qb, c, hous, g->sweeps, g->hV[c], g->hY[c]);
     }
     return ret != 0 ? STARTRD_ERR_RUNTIME : 0;
 }
@@ -67,20 +62,22 @@ static void q2_groups_release(struct q2_groups *g)
         if (g->hY[c] != NULL)
             starpu_data_unregister(g->hY[c]);
     }
+    if (g->sweeps != NULL)
+        starpu_data_unregister(g->sweeps);
     free(g->hV);
     free(g->hY);
-    free(g->V);
-    free(g->Y);
     startrd_q2_blocks_free(&g->qb);
 }
 
-/* The bytes one GPU task holds at once. */
+/* The bytes a GPU holds at once: V, a block, and for the blocked Q2 HOUS2
+ * and the groups built from it. */
 static size_t working_set(const struct q2_groups *g, int blocked, int64_t mq, int64_t n, int64_t width)
 {
     size_t bytes = ((size_t)mq * (size_t)mq + (size_t)n * (size_t)width) * sizeof(double complex);
 
     if (blocked)
-        bytes += 2 * (size_t)g->qb.ngroups * (size_t)(g->qb.h * g->qb.b) * sizeof(double complex);
+        bytes += (2 * (size_t)g->qb.ngroups * (size_t)(g->qb.h * g->qb.b) +
+                  (size_t)startrd_bulge_lhous(&g->qb.plan)) * sizeof(double complex);
     return bytes;
 }
 
@@ -153,7 +150,7 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
     starpu_vector_data_register(&H, STARPU_MAIN_RAM, (uintptr_t)hous2, (uint32_t)startrd_bulge_lhous(&plan),
                                 sizeof *hous2);
     if (blocked)
-        ret = q2_groups_submit(&groups, H);
+        ret = q2_groups_submit(&groups, where, H);
     for (int64_t b = 0; b < nblocks && ret == 0; b++) {
         int64_t cols = m - b * width < width ? m - b * width : width;
         int q2 = 0, q1 = 0;

@@ -14,7 +14,7 @@ int startrd_q2_blocks_init(startrd_q2_blocks_t *qb, const startrd_bulge_plan_t *
     int64_t top, nL, g = 0;
 
     *qb = (startrd_q2_blocks_t){.plan = *plan};
-    qb->b = kd / 2 > 1 ? kd / 2 : 1;
+    qb->b = kd;
     qb->h = kd + qb->b - 1;
     qb->nS = (plan->nsweeps + qb->b - 1) / qb->b;
     top = qb->nS - 1;
@@ -48,9 +48,14 @@ int startrd_q2_blocks_init(startrd_q2_blocks_t *qb, const startrd_bulge_plan_t *
     /* Chunks of about equal numbers of groups. */
     qb->nchunks = max_chunks < qb->nlevels ? (max_chunks > 0 ? max_chunks : 1) : (int)qb->nlevels;
     qb->chunk_level = calloc((size_t)qb->nchunks + 1, sizeof *qb->chunk_level);
-    if (qb->chunk_level == NULL) {
+    qb->sweeps = malloc(2 * (size_t)plan->nsweeps * sizeof *qb->sweeps);
+    if (qb->chunk_level == NULL || qb->sweeps == NULL) {
         startrd_q2_blocks_free(qb);
         return -1;
+    }
+    for (int64_t s = 0; s < plan->nsweeps; s++) {
+        qb->sweeps[2 * s] = startrd_bulge_refl_index(plan, s, 0);
+        qb->sweeps[2 * s + 1] = startrd_bulge_nrefl_sweep(plan, s);
     }
     for (int c = 1; c < qb->nchunks; c++) {
         int64_t L = qb->chunk_level[c - 1] + 1, last = qb->nlevels - (qb->nchunks - c);
@@ -68,8 +73,10 @@ void startrd_q2_blocks_free(startrd_q2_blocks_t *qb)
 {
     free(qb->levels);
     free(qb->chunk_level);
+    free(qb->sweeps);
     qb->levels = NULL;
     qb->chunk_level = NULL;
+    qb->sweeps = NULL;
 }
 
 int64_t startrd_q2_chunk_groups(const startrd_q2_blocks_t *qb, int c)

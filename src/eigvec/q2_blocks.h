@@ -3,7 +3,7 @@
  * @brief Q2 of the bulge chase in blocks of reflectors, for GEMMs on GPUs.
  *
  * Applied one by one (codelet_zapply_q2.c), the bulge-chasing reflectors
- * give Level-2 work of kd rows each.  Here the reflectors j of b = kd/2
+ * give Level-2 work of kd rows each.  Here the reflectors j of b = kd
  * consecutive sweeps S*b .. S*b+b-1 form group (S, j): they act on the
  * h = kd+b-1 rows from S*b+1+j*kd, reflector i of the group starting at
  * row i, so the group is a compact-WY product G = I - V T V^H (ZLARFT,
@@ -26,13 +26,15 @@
  *     G C   = C - Y (V^H C),      G^H C = C - V (Y^H C).
  *
  * The padding of V to h rows and b columns costs (kd+b-1)/kd times the
- * flops of the reflectors one by one: 1.5 for b = kd/2.
+ * flops of the reflectors one by one: about 2 for b = kd, against 1.5 for
+ * b = kd/2; but the GEMMs, half as many and twice as deep, run faster by
+ * more than that on a GPU (docs/measurements.md).
  *
  * @par Storage
  * Groups are numbered level by level, within a level from the top down;
  * group g keeps V and Y as h x b column-major blocks at g*h*b in two
- * arrays, cut into chunks of whole levels (the units the host builds in
- * parallel and the tasks receive as separate buffers).
+ * arrays, cut into chunks of whole levels (the units built in parallel,
+ * which the tasks receive as separate buffers).
  */
 #ifndef STARTRD_Q2_BLOCKS_H
 #define STARTRD_Q2_BLOCKS_H
@@ -57,6 +59,7 @@ typedef struct startrd_q2_blocks {
     startrd_q2_level_t *levels; /**< nlevels of them */
     int nchunks;
     int64_t *chunk_level;     /**< chunk c holds levels chunk_level[c] .. chunk_level[c+1]-1 */
+    int64_t *sweeps;          /**< per sweep s: r(s, 0) at 2s, its count of reflectors at 2s+1 */
 } startrd_q2_blocks_t;
 
 /**
