@@ -347,8 +347,8 @@ typedef struct startrd_stats {
     int ngpu;                /**< GPUs of the reduction (the call's ngpu, or the context's) */
     int nb;                  /**< bandwidth of the intermediate band */
     startrd_allreduce_t allreduce; /**< stage-1 scheme used (STARTRD_ALLREDUCE_AUTO resolved) */
-    double tridiag_seconds;  /**< zheevd_2stage_mgpu(), jobz = 'V': eigenvectors of the tridiagonal; else 0 */
-    double backtransform_seconds; /**< zheevd_2stage_mgpu(), jobz = 'V': Q applied to them; else 0 */
+    double tridiag_seconds;  /**< the eigensolvers with jobz = 'V': eigenvectors of the tridiagonal; else 0 */
+    double backtransform_seconds; /**< the eigensolvers with jobz = 'V': Q applied to them; else 0 */
     int stage1_ngpu;         /**< GPUs stage 1 ran on (see the stage1_ngpu option) */
     int stage2_ngpu;         /**< GPUs the bulge chase ran on: 1, the count it was split over (see the
                                   stage2_ngpu option), or 0 for the host cores, where a band too wide

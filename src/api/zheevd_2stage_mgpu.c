@@ -86,6 +86,21 @@ struct reduction {
     int lhous2;
 };
 
+/* Writes zeros over fresh memory with all host threads.  Stage 2 pins
+ * HOUS2 while stage 1 runs, and pinning pages that were never touched
+ * faults each of them in on one thread, holding up stage 1's GPU calls
+ * meanwhile. */
+static void touch_pages(void *p, size_t bytes)
+{
+    enum { CHUNK = 1 << 20 };
+
+    startrd_context_host_parallel(1);
+#pragma omp parallel for schedule(static)
+    for (int64_t off = 0; off < (int64_t)bytes; off += CHUNK)
+        memset((char *)p + off, 0, (size_t)((int64_t)bytes - off < CHUNK ? (int64_t)bytes - off : CHUNK));
+    startrd_context_host_parallel(0);
+}
+
 static int reduce(char jobz, char uplo, int n, double _Complex *A, int lda, double *d, int ngpu,
                   struct reduction *r)
 {
@@ -105,6 +120,8 @@ static int reduce(char jobz, char uplo, int n, double _Complex *A, int lda, doub
         startrd_error("eigensolver: cannot allocate the reflectors of a matrix of order %d", n);
         return STARTRD_ERR_MEMORY;
     }
+    if (jobz == 'V')
+        touch_pages(r->hous2, (size_t)r->lhous2 * sizeof *r->hous2);
     return zhetrd_2stage_mgpu(jobz, uplo, n, A, lda, d, r->e, r->tau, r->hous2, r->lhous2, NULL, 0, ngpu);
 }
 
@@ -319,16 +336,21 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
             startrd_error("%s: cannot allocate %d eigenvectors of order %d", routine, count, n);
             info = STARTRD_ERR_MEMORY;
         } else {
+            double t0 = starpu_timing_now(), t1;
+
             startrd_context_host_parallel(1);
             lapack_int st = LAPACKE_dstemr(LAPACK_COL_MAJOR, jobz, range, n, d, r.e, vl, vu, il, iu, &found, w,
                                            jobz == 'V' ? Zr : d, jobz == 'V' ? n : 1, count > 0 ? count : 1,
                                            isuppz, &tryrac);
 
             startrd_context_host_parallel(0);
+            t1 = starpu_timing_now();
             if (st != 0)
                 info = tridiagonal_failed("dstemr", st);
             else if (jobz == 'V' && found > 0)
                 info = back_transform(uplo, n, (int)found, Zr, A, lda, &r, Z, ldz, ngpu);
+            if (info == 0 && jobz == 'V')
+                startrd_stats_record_vectors((t1 - t0) * 1e-6, (starpu_timing_now() - t1) * 1e-6);
         }
         if (info == 0)
             *m = (int)found;
