@@ -287,8 +287,7 @@ int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda,
 
 /**
  * @brief Eigenvalues il..iu (1-based, ascending) and optionally their
- *        eigenvectors: as zheevd_2stage_mgpu(), with DSTEMR on the
- *        tridiagonal, so that only those vectors are back-transformed.
+ *        eigenvectors: as zheevr_2stage_mgpu() with range 'I'.
  *
  * @param jobz  'N' or 'V'.
  * @param uplo  'U' or 'L'.
@@ -312,9 +311,11 @@ int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda
  * @brief Selected eigenvalues and optionally their eigenvectors, by index
  *        or by value: LAPACK's ZHEEVR_2STAGE without its workspaces,
  *        tolerance and support arrays, plus ngpu.  For ranges 'V' and 'I'
- *        DSTEMR solves the tridiagonal problem, so only the vectors asked
- *        for are back-transformed; range 'A' is zheevd_2stage_mgpu()'s
- *        divide and conquer, its vectors then copied to Z.
+ *        DSTEMR solves the tridiagonal problem, or, with GPUs and at least
+ *        n/64 pairs wanted, the divide and conquer for all pairs, which is
+ *        then faster; either way only the vectors asked for are
+ *        back-transformed.  Range 'A' is zheevd_2stage_mgpu()'s divide and
+ *        conquer, its vectors then copied to Z.
  *
  * @param jobz  'N' or 'V'.
  * @param range 'A': all eigenvalues; 'V': those in (vl, vu]; 'I': the

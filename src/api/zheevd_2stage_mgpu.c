@@ -307,8 +307,39 @@ static int columns_needed(char range, int n, double *d, double *e, double vl, do
     return (int)count;
 }
 
+/* With GPUs, divide and conquer for all pairs beat DSTEMR, which runs on
+ * one core, from about n/64 wanted pairs on (docs/measurements.md). */
+static int pairs_from_all(int n, int count, int ngpu)
+{
+    return ngpu != 0 && starpu_cuda_worker_get_count() > 0 && (int64_t)count * 64 >= n;
+}
+
+/* All pairs of T (d, e) by divide and conquer into Zr (n x n), then the
+ * wanted ones, a run of the ascending eigenvalues: *first and *found. */
+static int selected_from_all(char range, int n, double *d, double *e, double vl, double vu, int il, int iu,
+                             double *Zr, int ngpu, int *first, int *found)
+{
+    int info = tridiagonal_vectors(n, d, e, Zr, ngpu), last;
+
+    if (info != 0)
+        return info;
+    if (range == 'I') {
+        *first = il - 1;
+        last = iu;
+    } else {
+        /* DSTEMR's interval (vl, vu]. */
+        for (*first = 0; *first < n && d[*first] <= vl; (*first)++)
+            ;
+        for (last = *first; last < n && d[last] <= vu; last++)
+            ;
+    }
+    *found = last - *first;
+    return 0;
+}
+
 /* The drivers of selected pairs, their arguments checked: the reduction,
- * DSTEMR on the tridiagonal, and the back-transformation of its vectors. */
+ * DSTEMR on the tridiagonal or divide and conquer for all pairs
+ * (pairs_from_all()), and the back-transformation of the wanted vectors. */
 static int selected_pairs(const char *routine, char jobz, char range, char uplo, int n, double _Complex *A,
                           int lda, double vl, double vu, int il, int iu, int *m, double *w, double _Complex *Z,
                           int ldz, int ngpu)
@@ -316,8 +347,8 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
     startrd_context_t *ctx;
     struct reduction r;
     double *Zr = NULL, *d;
-    lapack_int found = 0, *isuppz = NULL, tryrac = 1;
-    int info, count = 0;
+    lapack_int *isuppz = NULL, tryrac = 1;
+    int info, count = 0, first = 0, found = 0, all = 0;
 
     *m = 0;
     if (n == 0)
@@ -330,30 +361,38 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
     if (info == 0 && (count = columns_needed(range, n, d, r.e, vl, vu, il, iu)) < 0)
         info = STARTRD_ERR_KERNEL;
     if (info == 0) {
-        Zr = jobz == 'V' ? malloc((size_t)n * (size_t)(count > 0 ? count : 1) * sizeof *Zr) : NULL;
+        all = jobz == 'V' && pairs_from_all(n, count, ngpu);
+        Zr = jobz == 'V' ? malloc((size_t)n * (size_t)(all ? n : count > 0 ? count : 1) * sizeof *Zr) : NULL;
         isuppz = malloc((size_t)(2 * (count > 0 ? count : 1)) * sizeof *isuppz);
         if ((jobz == 'V' && Zr == NULL) || isuppz == NULL) {
-            startrd_error("%s: cannot allocate %d eigenvectors of order %d", routine, count, n);
+            startrd_error("%s: cannot allocate %d eigenvectors of order %d", routine, all ? n : count, n);
             info = STARTRD_ERR_MEMORY;
         } else {
             double t0 = starpu_timing_now(), t1;
 
-            startrd_context_host_parallel(1);
-            lapack_int st = LAPACKE_dstemr(LAPACK_COL_MAJOR, jobz, range, n, d, r.e, vl, vu, il, iu, &found, w,
-                                           jobz == 'V' ? Zr : d, jobz == 'V' ? n : 1, count > 0 ? count : 1,
-                                           isuppz, &tryrac);
+            if (all) {
+                info = selected_from_all(range, n, d, r.e, vl, vu, il, iu, Zr, ngpu, &first, &found);
+                if (info == 0)
+                    memmove(w, d + first, (size_t)found * sizeof *w);
+            } else {
+                lapack_int st, stemr_found = 0;
 
-            startrd_context_host_parallel(0);
+                startrd_context_host_parallel(1);
+                st = LAPACKE_dstemr(LAPACK_COL_MAJOR, jobz, range, n, d, r.e, vl, vu, il, iu, &stemr_found, w,
+                                    jobz == 'V' ? Zr : d, jobz == 'V' ? n : 1, count > 0 ? count : 1, isuppz,
+                                    &tryrac);
+                startrd_context_host_parallel(0);
+                info = st != 0 ? tridiagonal_failed("dstemr", st) : 0;
+                found = (int)stemr_found;
+            }
             t1 = starpu_timing_now();
-            if (st != 0)
-                info = tridiagonal_failed("dstemr", st);
-            else if (jobz == 'V' && found > 0)
-                info = back_transform(uplo, n, (int)found, Zr, A, lda, &r, Z, ldz, ngpu);
+            if (info == 0 && jobz == 'V' && found > 0)
+                info = back_transform(uplo, n, found, Zr + (size_t)first * (size_t)n, A, lda, &r, Z, ldz, ngpu);
             if (info == 0 && jobz == 'V')
                 startrd_stats_record_vectors((t1 - t0) * 1e-6, (starpu_timing_now() - t1) * 1e-6);
         }
         if (info == 0)
-            *m = (int)found;
+            *m = found;
     } else if (d == NULL) {
         startrd_error("%s: cannot allocate %d eigenvalues", routine, n);
     }
