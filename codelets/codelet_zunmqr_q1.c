@@ -37,8 +37,9 @@ static void unmqr_cpu(void *buffers[], void *cl_arg)
 enum { Q1_BLOCK = 128 };
 
 /* Block by block, each as I - Vb T Vb^H: Vb written out explicitly, T from
- * its Gram matrix, then C -= Vb op(T) (Vb^H C).  cuSOLVER's ZUNMQR would do
- * the same, but refuses orders around 32768 in its workspace query. */
+ * its Gram matrix, then C -= Vb op(T) (Vb^H C).  cuSOLVER's ZUNMQR does the
+ * same, but its 32-bit workspace query refuses the largest orders
+ * (docs/architecture.md, "Eigenvectors"). */
 static void unmqr_cuda(void *buffers[], void *cl_arg)
 {
     const struct unmqr_args *a = cl_arg;
