@@ -2,9 +2,10 @@
  * library's padded lower-storage copy, on a CPU worker: the host copy, or
  * the column in its GPU's memory through the worker's pinned buffers
  * (cuda_upload.h).  A GPU reads or writes the caller's pageable memory at
- * 2-9 GB/s, and such a copy blocks the thread that drives the GPU's
- * streams.  A copy in checks what it copies for NaN and Inf (the data is
- * in cache then), and copying out is skipped once one was seen, so the
+ * a fraction of the rate it reaches on pinned memory (docs/architecture.md,
+ * "Figures moved from the code"), and such a copy blocks the thread that
+ * drives the GPU's streams.  A copy in checks what it copies for NaN and
+ * Inf (the data is in cache then), and copying out is skipped once one was seen, so the
  * caller's matrix is left as it was.  For uplo = 'U' the copy holds the conjugate
  * transpose of the stored upper triangle, which is the lower triangle of the
  * same Hermitian matrix, so the stage-1 algorithm only has a lower variant.

@@ -4,10 +4,11 @@
  *     W = Y T - 1/2 V (T^H (V^H (Y T)))
  * formed in P's first third.  One task for the four small GEMMs and the
  * copies: each is tens of microseconds of work on a GPU, and as separate
- * tasks on the critical path their runtime round trips cost 0.37 ms per
- * panel at n = 16384 on an H200.  Only the rows from row0 (the trailing
- * matrix's first) down are formed: V and Y are zero above, and the update
- * reads none of them.  Z and M are the two halves of an nb x 2nb scratch.
+ * tasks on the critical path their runtime round trips added to every
+ * panel's chain (docs/architecture.md, "Where stage 1's time goes").  Only
+ * the rows from row0 (the trailing matrix's first) down are formed: V and
+ * Y are zero above, and the update reads none of them.  Z and M are the
+ * two halves of an nb x 2nb scratch.
  * Given two partial products, the task adds them first, into P's last
  * third: each GPU then forms W once the other's product has arrived, with
  * no sum on one GPU and its result sent back on the critical path.  Where

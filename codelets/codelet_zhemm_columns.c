@@ -14,7 +14,8 @@
  * products, reading the other's where it lies once the other task's stream
  * has computed it (cuda_signal.h): the products then need neither a copy
  * to the other GPU nor a task of W after a runtime round trip (from the
- * later HEMM's end to W's start, 0.14 ms a step at n = 16384 on two H200).
+ * later HEMM's end to W's start; docs/architecture.md, "Two GPUs meet on
+ * the devices").
  * On a GPU that task takes a trailing matrix of up to WHOLE_HEMM_MAX_ROWS
  * rows in one cuBLAS ZHEMM instead of pieces. */
 #include "codelets.h"
@@ -100,11 +101,9 @@ static void hemm_columns_cpu(void *buffers[], void *cl_arg)
 /* Trailing matrices up to this order go to one cuBLAS ZHEMM when a single
  * task holds all of them (one GPU, or the last block columns): there the
  * step is latency-bound, and the pieces' three streams, their buffer D and
- * its sum cost more than they bring.  Above it the pieces win.  One H200,
- * startrd-bench --ngpu 1 --repeat 4, three rounds, stage 1 with one ZHEMM
- * at every order against the pieces: n = 8192 0.157, 0.153, 0.154 s
- * against 0.164, 0.165, 0.160; 16384 0.762, 0.740, 0.759 against 0.749,
- * 0.757, 0.751; 32768 5.106 and 5.118 against 4.991 and 4.989. */
+ * its sum cost more than they bring.  Above it the pieces win
+ * (docs/architecture.md, "One ZHEMM for trailing matrices of up to 8192
+ * rows"). */
 #define WHOLE_HEMM_MAX_ROWS 8192
 
 /* P from this task's Y or, with a peer, from the sum of both GPUs' once

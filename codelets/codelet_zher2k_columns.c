@@ -7,9 +7,10 @@
  * one GEMM of rank 2nb,
  *     C[B] -= [W[B] V[B]] * [V[P] W[P]]^H,
  * whose two operands are column ranges of one workspace P = [W V W]: one
- * pass over C instead of two, which on an H200 runs at 37-44 TFLOP/s where
- * two GEMMs of rank 64 run at 26-30.  P is full-height, indexed by absolute
- * row.  One task updates all the columns one worker owns in a step. */
+ * pass over C instead of two, which runs at a higher rate than two GEMMs of
+ * rank 64 (docs/architecture.md, "One GEMM of rank 2nb").  P is
+ * full-height, indexed by absolute row.  One task updates all the columns
+ * one worker owns in a step. */
 #include "codelets.h"
 #include "column_pieces.h"
 #include "cuda_lanes.h"
@@ -64,9 +65,9 @@ static void her2k_columns_cpu(void *buffers[], void *cl_arg)
 /* On a GPU the GEMM takes the diagonal block too, both its triangles: the
  * strictly upper one of a diagonal block is never read (the HEMM, the
  * panels, the band and the copies out read the lower one), and cuBLAS's
- * HER2K of a 1024 block, rank 64, took 55 us on an H200 where the GEMM
- * does twice its flops at 50 TFLOP/s in about 21 (its diagonal then made
- * real, see column_pieces.h). */
+ * HER2K of a 1024 block, rank 64, takes longer than the GEMM that does
+ * twice its flops (its diagonal then made real, see column_pieces.h;
+ * docs/architecture.md, "Figures moved from the code"). */
 int startrd_her2k_piece_cuda(cublasHandle_t h, const startrd_piece_t *u, const char *kernel)
 {
     const cuDoubleComplex one = {1.0, 0.0}, mone = {-1.0, 0.0};

@@ -17,9 +17,9 @@
 
 /* Widest piece: its diagonal block goes to one HEMM or HER2K call, the rows
  * below it to GEMMs.  Wider GEMMs run faster but move flops to the diagonal
- * calls; one H200, stage 1 of startrd-reduce, 512 / 1024 / 2048 columns
- * (two runs each): n = 16384 1.069, 1.076 / 0.991, 1.023 / 1.010, 1.013 s;
- * 32768 5.815, 5.783 / 5.678, 5.609 / 5.598, 5.673; 8192 unchanged. */
+ * calls; in stage 1, 1024 columns beat 512 and 2048 was no better
+ * (docs/architecture.md, "Block columns, not tiles" and "Figures moved
+ * from the code"). */
 #define STARTRD_PIECE_COLS 1024
 
 /* A piece, and the task's full-height workspaces (its first buffers: V and

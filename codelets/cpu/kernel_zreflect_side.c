@@ -5,10 +5,11 @@
  *
  * The bulge-chasing kernels call it tens of thousands of times a second per
  * core on blocks of order kd.  Through OpenBLAS's ZGEMV and ZGERC a kernel
- * took six times as long with 30 CPU workers as with 4 on a 32-core node,
- * most likely because those routines take their scratch buffer from a pool
- * under a process-wide lock; these loops need no scratch beyond the
- * caller's work array.
+ * took far longer with many CPU workers than with a few
+ * (docs/architecture.md, "Figures moved from the code"), most likely
+ * because those routines take their scratch buffer from a pool under a
+ * process-wide lock; these loops need no scratch beyond the caller's work
+ * array.
  */
 #include "zreflect_simd.h"
 

@@ -278,18 +278,15 @@ extern "C" int startrd_cuda_zgeqr2_panel_blocks(int64_t m, int64_t nb)
 {
     /* The panel in registers where it takes at most half the GPU's
      * multiprocessors (m <= 8448 on an H200): the trailing update runs
-     * beside it.  Stage 1 on one H200, two runs each, the register kernel
-     * up to that / up to the whole GPU / never: n = 8192 0.293, 0.318 /
-     * 0.297, 0.314 / 0.379, 0.343 s; n = 16384 1.005, 1.013 / 1.062, 1.017 /
-     * 1.027, 1.022.
+     * beside it.  In stage 1 that beat the first kernel on every panel and
+     * was no slower than the register kernel on up to the whole GPU.
      * Beyond that the first kernel, on a block per 128 rows, at most
      * STARTRD_CUDA_ZGEQR2_BLOCKS: a block takes a whole multiprocessor's
-     * registers, which the update then lacks.  Alone / beside a stream of
-     * ZGEMMs, nb = 64, m = 32768: 64 blocks 1.31 / 1.77 ms, 128 blocks
-     * 1.19 / 1.32 (cuSOLVER 1.92 / 3.53); but stage 1 at n = 32768 took
-     * 5.76-5.85 s with at most 32 blocks against 5.96-6.10 with 128, and
-     * n = 8192 and 16384 did not change.  More only where a block's column
-     * would not fit in shared memory. */
+     * registers, which the update then lacks.  More blocks factor the panel
+     * faster, alone or beside a stream of ZGEMMs, but stage 1 at the largest
+     * order measured was faster on fewer (docs/architecture.md, "Figures
+     * moved from the code").  More only where a block's column would not
+     * fit in shared memory. */
     int64_t want = (m + REG_ROWS - 1) / REG_ROWS;
     device_facts &f = current_device();
 

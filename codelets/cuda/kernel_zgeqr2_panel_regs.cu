@@ -10,26 +10,24 @@ namespace {
 /* The same factorisation with the panel in registers, for panels of at
  * most 16 * REG_COLS columns whose rows fit REG_ROWS per block: the first
  * kernel (kernel_zgeqr2_panel.cu) reads and writes its rows in memory twice
- * per column, at L2's latency, and takes 14 us per column whatever m (one
- * H200).  Here
+ * per column, at L2's latency, and takes the same time per column
+ * whatever m.  Here
  * lane l of warp w holds rows r0 + l + 32k (k < REG_ROWS / 32) of the
  * columns w + 16t (t < REG_COLS): a warp owns whole columns, so the column
  * sums are warp reductions and the update touches registers only.  The
  * scaled x goes through shared memory, double-buffered on j's parity like
  * the partial results, so one block-wide barrier before the grid-wide
- * synchronisation and one after it suffice.  One H200, nb = 64, alone /
- * beside a stream of ZGEMMs: m = 8192 (64 blocks) 0.55 / 0.63 ms against
- * 0.92 / 1.00 for the first kernel, m = 16384 (128 blocks) 0.70 / 0.83
- * against 0.98 / 1.08.  A column costs nearly as much on 7 blocks as on
- * 64 (clock64 in block 0, m = 832 / 8192, cycles): the column's sums and
- * the barrier after them 2600 / 2600, the d_c 2300 / 2300, the grid-wide
- * synchronisation 1600 / 1700, the reads of every block's results and the
- * reflector 4400 / 6100, the update 2800 / 2700: a chain of short
- * phases, not the reads.  scale2() as a product, the reads in two rounds,
- * the reflector on fewer divisions, no d_c or update for columns left of j
- * and Blue's outer sums reduced only when some entry needs them took the
- * panel alone from 454 / 522 us to 399 / 479 (the same arithmetic, but for
- * the reflector's divisions). */
+ * synchronisation and one after it suffice.  It factors a panel faster than
+ * the first kernel, alone or beside a stream of ZGEMMs (docs/architecture.md,
+ * "The panel in registers").  A column costs nearly as much on 7 blocks as
+ * on 64: its time goes to a chain of short phases (the column's sums, the
+ * d_c, the grid-wide synchronisation, the reads of every block's results
+ * and the reflector, the update), not to the reads.  scale2() as a
+ * product, the reads in two rounds, the reflector on fewer divisions, no
+ * d_c or update for columns left of j and Blue's outer sums reduced only
+ * when some entry needs them shortened that chain (the same arithmetic, but
+ * for the reflector's divisions; docs/architecture.md, "What a column of
+ * the register panel costs"). */
 const int REG_K = REG_ROWS / 32, REG_WARPS = REG_THREADS / 32;
 
 /* f(k, a[k][jt]) for the thread's entries of its warp's column jt, which

@@ -28,16 +28,13 @@
  * threads, one barrier a column (lu_rows_minus_sr()).  The triangular
  * inverses double the inverted width at each level from the diagonal
  * blocks' inverses, two barriers a level.  The shared-memory layouts keep
- * a warp's accesses free of bank conflicts or broadcast.  Column by column,
- * one block-wide barrier each, the kernels took 99 and 291 us at nb = 64
- * (one H200); blocked, 53 and 174 us on an H100, and 53 and 118 since the
- * second forms neither R2^-1 nor Q's first rows (below).  The whole
- * factorisation, nb = 64, alone on one H100: 213 / 228 us at m = 4096 /
- * 8192 (271 / 285 before that; best of 30, 269-298 us at m = 64-8192 and
- * 331 and 397 at m = 16384 and 32768 for the first blocked kernels, where
- * column by column took 431-458, 474 and 540, the register Householder
- * kernel 399-484, the streaming one 1162 and 1816).  So it factors every
- * panel it can, not only the tallest.
+ * a warp's accesses free of bank conflicts or broadcast.  Blocked, the
+ * kernels take far less time than column by column, one block-wide barrier
+ * each, and the second less again since it forms neither R2^-1 nor Q's
+ * first rows (below).  The whole factorisation then takes less time than
+ * either Householder kernel at every m measured, so it factors every panel
+ * it can, not only the tallest (docs/architecture.md, "Figures moved from
+ * the code").
  *
  * CholeskyQR2 gives reflectors orthogonal to rounding only while A is well
  * conditioned (kappa(A) below about 1e7).  Both Cholesky factorisations
@@ -329,9 +326,8 @@ __device__ bool cholesky_blocked(cuDoubleComplex *X, cuDoubleComplex *D, cuDoubl
  * rows are consecutive, so once they are all above the step it only
  * passes the barriers.  The blocked LU of warp-factored diagonal blocks
  * (three block-wide barriers per LEAF columns and the inverses of both
- * diagonal triangles) took 74 us of the second kernel at nb = 64 on an
- * H100 (clock64); this one about 44, the kernel's time less its other
- * phases'. */
+ * diagonal triangles) took longer in the second kernel than this one does
+ * (docs/architecture.md, "Figures moved from the code"). */
 const int RT = THREADS / MAXNB, PER = MAXNB / RT;
 
 static_assert(THREADS == RT * MAXNB && MAXNB == RT * PER && 32 % RT == 0, "a row's threads in one warp");
@@ -552,8 +548,8 @@ __global__ void __launch_bounds__(THREADS) cholqr_first_kernel(int nb, cuDoubleC
  * they are, and the flag.  With Q = Q1 R2^-1, the LU of Q's first rows
  * minus S is taken as that of Q1's first rows minus S R2, whose factors are
  * L and U R2: M is then one triangle's inverse, and neither R2^-1 nor Q's
- * first rows are formed (at nb = 64 on an H100, 118 us against 174 for
- * the kernel that formed them). */
+ * first rows are formed, which shortens the kernel (docs/architecture.md,
+ * "The second kernel without R2^-1"). */
 __global__ void __launch_bounds__(THREADS) cholqr_second_kernel(int nb, const cuDoubleComplex *Q1, int64_t ldq,
                                                                cuDoubleComplex *A, int64_t lda,
                                                                cuDoubleComplex *tau, cuDoubleComplex *work)

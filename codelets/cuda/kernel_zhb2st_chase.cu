@@ -188,8 +188,8 @@ struct chase_block {
 
     /* Slot (a, b) lies above the diagonal in every thread.  As a constant
      * expression the compiler drops it from a lower block's loads and
-     * products, which it did not from the run-time test: the chase 1.03x
-     * as fast at kd = 64, 1.07x at kd = 128. */
+     * products, which it did not from the run-time test, and the chase runs
+     * faster (docs/architecture.md, "Figures moved from the code"). */
     __host__ __device__ static constexpr bool above(int a, int b) { return 32 * a + 31 < W * b; }
 
     /* Entry (i, j) of the rows x cols block at (i0, j0) is held. */
@@ -1096,17 +1096,11 @@ cudaError_t launch_chase(const band &bd, cudaStream_t stream)
  * GPU one block each, where a second block would idle beside the first.
  * Their corners are released early while the sweeps that could run at once
  * (about 2n / 3kd) are at most twice the blocks, as the kernels' fences
- * cost more than the chain saves beyond: one H200 before pairs, kd = 64,
- * released against finished n = 8192 / 16384 / 32768 1.067 / 1.031 /
- * 0.976x as fast.  With pairs against without (the best of released
- * corners, finished kernels and the last corner waited for late), two
- * rounds in one run, `startrd-stage2 --nb NB --gpus 1 --host-max 0`:
- * kd = 64, n = 8192 / 16384 / 32768 / 49152, 0.084 / 0.202 / 0.650 / 1.399 s
- * against 0.102 / 0.221 / 0.678 / 1.415; kd = 48 0.084 / 0.218 / 0.736
- * against 0.100 / 0.231 / 0.740; kd = 128 0.308 / 0.745 / 2.469 against
- * 0.370 / 0.862 / 2.434.  The paired rows, kd = 64 (kd x 132 = 8448
- * here): 6000 / 8000 / 10000 / 12000 / 14000 gave n = 16384 0.205 / 0.201 /
- * 0.202 / 0.208 / 0.217 s and 32768 0.666 / 0.657 / 0.656 / 0.664 / 0.673.
+ * cost more than the chain saves beyond.  With pairs the chase is faster
+ * at kd = 48 and 64 at every order measured, and at kd = 128 but for the
+ * largest; bounds of the paired rows on either side of this one did no
+ * better (docs/architecture.md, "Two blocks a sweep" and "Figures moved
+ * from the code").
  */
 template <int KD, int W>
 cudaError_t launch_chase_by_chain(const band &bd, cudaStream_t stream)
@@ -1181,13 +1175,11 @@ extern "C" cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, con
             (err = cudaMemsetAsync(hous, 0, (size_t)nrefl * (size_t)(kd + 1) * sizeof *hous, stream)) !=
                 cudaSuccess)
             return err;
-        /* Warps per block measured on an H200: at kd <= 32 eight beat four
-         * (n = 32768: 0.464 s against 0.558 s) and sixteen (0.462 against
-         * 0.397 s; 0.072 against 0.079 at n = 8192); at kd <= 64 sixteen, one
-         * block per SM, beat eight, two per SM (n = 8192, 16384, 32768: 0.121,
-         * 0.250, 0.727 s against 0.165, 0.351, 0.938), since a sweep's kernels
-         * follow each other on the chain and more threads shorten each; eight
-         * with three blocks per SM spill. */
+        /* Warps per block, as measured (docs/architecture.md, "Figures moved
+         * from the code"): at kd <= 32 eight beat four and sixteen; at
+         * kd <= 64 sixteen, one block per SM, beat eight, two per SM, since a
+         * sweep's kernels follow each other on the chain and more threads
+         * shorten each; eight with three blocks per SM spill. */
         err = kd <= 32 ? launch_chase<32, 8, 4, schedule::finished>(bd, stream)
             : kd <= 64 ? launch_chase_by_chain<64, 16>(bd, stream)
                        : launch_chase_by_chain<128, 16>(bd, stream);

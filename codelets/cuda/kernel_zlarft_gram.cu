@@ -9,11 +9,11 @@
  *     T(A, C) = -T(A, A) G(A, C) T(C, C),
  * which follows from the recurrence (tau_i = 0 included: row and column i
  * of T vanish) and needs about 2 log2(nb / LEAF) block-wide barriers where
- * the recurrence needs two per column: 100 us per panel at nb = 64 on an
- * H200, on the chain from one panel to the next.  T and the scalar factors
- * live in shared memory while T is built when they fit (nb up to about
- * 100), which keeps the chain off the memory system the trailing update
- * keeps busy. */
+ * the recurrence needs two per column, and T is on the chain from one
+ * panel to the next (docs/architecture.md, "T from the Gram matrix").  T
+ * and the scalar factors live in shared memory while T is built when they
+ * fit (nb up to about 100), which keeps the chain off the memory system the
+ * trailing update keeps busy. */
 
 namespace {
 

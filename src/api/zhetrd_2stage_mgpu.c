@@ -102,14 +102,13 @@ static void size_up(struct sizes *sz, const startrd_context_t *ctx, char vect, i
 
 /* Blocks of several block columns let a GPU update its neighbouring block
  * columns with a few large calls; four or more blocks per GPU keep the
- * shrinking trailing matrix balanced between the GPUs.  On two H200, blocks
- * of 16 nb against 8 (stage 1, two runs each): n = 32768 3.337 and 3.330 s
- * against 3.443 and 3.379; 16384 0.773 and 0.802 against 0.860 and 0.810;
- * 4 nb was slower (3.59 and 0.84 s).  Where the steps are short, each
- * block's calls cost the GPU's driving thread more than the GPU takes to
- * run them, so fewer blocks win: n = 8192 on two H100, 0.212 / 0.214 /
- * 0.215 / 0.216 s in all with blocks of 16 nb (four per GPU) against 0.226
- * / 0.217 with 8 nb (eight per GPU). */
+ * shrinking trailing matrix balanced between the GPUs.  Blocks of 16 nb
+ * beat blocks of 8 nb, and blocks of 4 nb were slower too.  Where the steps
+ * are short, each block's calls cost the GPU's driving thread more than the
+ * GPU takes to run them, so fewer blocks win there too: at n = 8192 on two
+ * GPUs, blocks of 16 nb (four per GPU) beat 8 nb (eight per GPU)
+ * (docs/architecture.md, "The distribution block" and "Where a step's time
+ * went at n = 8192 on two GPUs"). */
 static int64_t default_dist_nb(int64_t n, int64_t kd, int ngpu)
 {
     int64_t per_block = kd > 0 && ngpu > 0 ? n / (kd * 4 * ngpu) : 1;
@@ -154,9 +153,10 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
         startrd_error("the matrix holds NaN or Inf; A is left unchanged");
         ret = STARTRD_ERR_NONFINITE;
     }
-    /* Pinning the band for the chase took 2-7 ms at n = 8192: done while
-     * stage 1 runs, and the chase submitted before stage 1 gives its
-     * memory and handles back. */
+    /* Pinning the band for the chase is slow: done while stage 1 runs, and
+     * the chase submitted before stage 1 gives its memory and handles back
+     * (docs/architecture.md, "The chase started before stage 1 gives its
+     * memory back"). */
     if (ret == 0)
         ret = startrd_stage2_zhb2st_prepare(vect, uplo, n, sz->kd, band, ldab, d, e, hous, ctx->cuda_worker,
                                             ngpu2, &s2);

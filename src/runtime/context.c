@@ -18,9 +18,9 @@
 #include <string.h>
 
 /* Multiprocessors kept for the panels by default (the panel_sms option).
- * Two H200, n = 16384 on both, every update narrowed: 0.708-0.722 s with
- * 12 of 132 kept, 8 and 16 within that spread, 4, 28 and 44 at
- * 0.738-0.757 in one of their two rounds (docs/architecture.md). */
+ * With every update narrowed, keeping 12 was as fast as any count tried, 8
+ * and 16 no faster, and fewer (4) or more (28, 44) at times slower
+ * (docs/architecture.md, "Multiprocessors left to the panel"). */
 enum { DEFAULT_PANEL_SMS = 12 };
 
 /* The context is open while it holds references: one per startrd_init()
@@ -120,9 +120,8 @@ static int gpus_to_drive(const startrd_options_t *opt)
  * submits the tasks of hundreds of steps while the first ones run.  A CPU
  * worker on every core that drives no GPU (a thread per stream of each
  * GPU, STARPU_NWORKER_PER_CUDA, drives it) left that thread none: leaving
- * one core aside made stage 1 faster on one H200 with 16 cores, three runs
- * each interleaved, n = 8192 0.233-0.248 s against 0.241-0.257, 16384
- * 0.836-0.886 against 0.873-0.917, 32768 5.093-5.139 against 5.164-5.288.
+ * one core aside made stage 1 faster at every order measured
+ * (docs/architecture.md, "A core for the calling thread").
  * Not where the cores are few (the copies in and out run on the CPU
  * workers), nor when the user chose the count.  Read once the stream
  * count is set in the environment. */
@@ -169,7 +168,8 @@ static int start_starpu(const startrd_options_t *opt)
     /* Two streams per GPU unless the user chose otherwise (StarPU reads
      * this only from the environment): stage 1 factors the next panel and
      * copies finished columns out on the second while the first updates
-     * the trailing matrix, 5-11% faster at n = 16384 and 32768 on H200s. */
+     * the trailing matrix, which pays at the larger orders
+     * (docs/architecture.md, "The panel on the GPU"). */
     setenv("STARPU_NWORKER_PER_CUDA", "2", 0);
     /* And a thread for each stream: with one thread per GPU, a task that
      * ends on one stream while the thread launches a long task on the other
@@ -586,15 +586,11 @@ static int stage_gpus(int ngpu, int option, int spread)
 }
 
 /* Spread, every step adds the exchange of the partial products to the chain
- * panel -> HEMM -> W -> next panel, which bounds small orders.  Stage 1 on
- * two H200 (startrd-bench --repeat 3, seconds on one GPU / spread over
- * two): n = 8192 0.157 / 0.195, 10240 0.257 / 0.233, 12288 0.379 / 0.325,
- * 14336 0.531 / 0.418.  Two GPUs that read each other's memory meet on the
- * devices instead (stage1_zhe2hb.c), and spread pays from 6144 on: two
- * H100, two benches each, n = 4096 0.045 and 0.044 / 0.050 and 0.050,
- * 5120 0.075 and 0.063 / 0.064 and 0.065, 6144 0.105 and 0.099 / 0.093
- * and 0.094, 7168 0.134 and 0.127 / 0.117 and 0.116, 8192 0.153 and 0.165
- * / 0.145 and 0.149, 10240 0.248 and 0.244 / 0.202 and 0.204. */
+ * panel -> HEMM -> W -> next panel, which bounds small orders: spreading
+ * stage 1 was measured to pay from 10240 on.  Two GPUs that read each
+ * other's memory meet on the devices instead (stage1_zhe2hb.c), and spread
+ * pays from 6144 on (docs/architecture.md, "Why a second GPU helps little
+ * below n = 32768" and "Stage 1 on several GPUs"). */
 enum { SPREAD_FROM = 10240, SPREAD_MEETING_FROM = 6144 };
 
 int startrd_context_stage1_gpus(const startrd_context_t *ctx, int64_t n, int ngpu)
@@ -606,15 +602,13 @@ int startrd_context_stage1_gpus(const startrd_context_t *ctx, int64_t n, int ngp
 }
 
 /* Split, each sweep crosses from GPU to GPU, and the chain from sweep to
- * sweep (bulge_plan.h) goes there and back: about 20 us a sweep on two H200
- * against 12-14 on one.  So a split pays only where one GPU cannot hold the
- * sweeps that could run at once.  The chase alone on two H200
- * (startrd-stage2 --gpus 1,2), kd = 64: n = 16384 0.221 s on one GPU, 0.323
- * split; 32768 0.675 and 0.645; 49152 1.406 and 1.073; 65536 2.458 and
- * 1.670; kd = 32: 32768 0.379 and 0.502, 65536 1.229 and 1.109.  With the
- * last sweeps on two blocks each (one GPU only), kd = 64: on an H200
- * 32768 0.650 s, 49152 1.399; on two H100 32768 0.660 and 0.819 split,
- * 40960 0.994 and 1.025, 49152 1.405 and 1.267. */
+ * sweep (bulge_plan.h) goes there and back, so the sweeps follow each other
+ * further apart than on one GPU.  A split pays only where one GPU cannot
+ * hold the sweeps that could run at once: timed on the chase alone
+ * (startrd-stage2 --gpus 1,2), with one GPU's last sweeps on two blocks
+ * each, from 49152 on for kd >= 64 and from 65536 for narrower bands
+ * (docs/architecture.md, "Split over several GPUs" and "Two blocks a
+ * sweep"). */
 int startrd_context_stage2_gpus(const startrd_context_t *ctx, int64_t n, int64_t kd, int ngpu)
 {
     if (ctx->opt.stage2 != STARTRD_STAGE2_AUTO)
@@ -622,11 +616,11 @@ int startrd_context_stage2_gpus(const startrd_context_t *ctx, int64_t n, int64_t
     return stage_gpus(ngpu, ctx->opt.stage2_ngpu, n >= (kd >= 64 ? 49152 : 65536));
 }
 
-/* Measured with startrd-bench --allreduce (stage-1 seconds, H200s linked by
- * NVLink): on one GPU nothing is summed and keeping both triangles costs
- * its doubled update (n = 32768: 6.69 s against 9.95 s); on two the sum
- * along the GPUs beat the host's and both triangles (4.10 s, 6.57 s,
- * 5.55 s), and on four it beat the host's (4.64 s, 13.10 s).  With links
+/* Measured with startrd-bench --allreduce (GPUs linked by NVLink): on one
+ * GPU nothing is summed and keeping both triangles costs its doubled
+ * update; on two the sum along the GPUs beat the host's and both
+ * triangles, and on four it beat the host's (docs/architecture.md, "GPU
+ * topology and the allreduce schemes"; docs/measurements.md).  With links
  * this fast the volume the full scheme saves is not what limits stage 1. */
 startrd_allreduce_t startrd_context_allreduce(const startrd_context_t *ctx)
 {

@@ -4,9 +4,10 @@
  * so the library does not link libcuda (CPU-only machines have none).
  *
  * A device's green context lives until the process ends: each new one
- * cost about 6 MB of host memory that destroying it did not give back
- * (cuBLAS's kernels loaded into it, per init/finalize cycle of the
- * context), so contexts opened again reuse it. */
+ * cost host memory that destroying it did not give back (cuBLAS's kernels
+ * loaded into it, per init/finalize cycle of the context), so contexts
+ * opened again reuse it (docs/architecture.md, "Multiprocessors left to
+ * the panel"). */
 #ifndef STARTRD_CUDA_GREEN_H
 #define STARTRD_CUDA_GREEN_H
 

@@ -1,8 +1,8 @@
 /* Streams beside StarPU's own on each CUDA worker.  A codelet whose work
  * splits into independent cuBLAS calls, each too small to fill the GPU on
- * its own, spreads them over its worker's stream and these lanes: on an
- * H200 the stage-1 HEMM of a 16384 trailing matrix runs at 52 TFLOP/s
- * instead of 38 that way.  A task forks the lanes from its worker's stream
+ * its own, spreads them over its worker's stream and these lanes, which
+ * runs the stage-1 HEMM markedly faster (docs/architecture.md, "Where
+ * stage 1's time goes").  A task forks the lanes from its worker's stream
  * and joins them back before it returns, so StarPU, which only watches that
  * stream, still sees the task end when its last call does.
  *

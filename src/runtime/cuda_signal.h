@@ -3,10 +3,12 @@
  * worker's stream, and a task of another worker (of the same GPU or not)
  * makes its own stream wait for that work.  The waiting task may then start
  * before the posting one has ended, and its kernels run as soon as the
- * posted work is done, with no runtime round trip between the two (0.1-0.2
- * ms each on the chain of stage 1).  The host waits only until the post has
- * been made, never for the work: tasks that signal each other must be
- * ready at about the same time, and a waiting task holds its worker.
+ * posted work is done, with no runtime round trip between the two (each
+ * one lengthened the chain of stage 1: docs/architecture.md, "Two GPUs meet
+ * on the devices" and "The panel signals the HEMM tasks").  The host waits
+ * only until the post has been made, never for the work: tasks that signal
+ * each other must be ready at about the same time, and a waiting task holds
+ * its worker.
  * What the posting task wrote is then read through plain addresses, behind
  * the runtime's back: callers keep such buffers at a fixed home. */
 #ifndef STARTRD_CUDA_SIGNAL_H

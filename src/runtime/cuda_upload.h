@@ -3,11 +3,12 @@
  * two pinned buffers while the GPU pulls the other; going out, it unpacks
  * one buffer while the other fills.  Staging a whole block column and then
  * moving it with a task on the GPU's worker cost a task hop per column
- * (waits of 0.1-5 ms on an H200) and tied each staging buffer to the GPU
- * worker's turn: the copies in of n = 8192 took 58 ms for 0.54 GB.  Going
- * out, staging buffers cost a task per column on the GPU's worker too, and
- * StarPU allocated and pinned them at their first use, while a first call
- * on four GPUs stalled for 0.1 s (docs/architecture.md, "Four GPUs"). */
+ * and tied each staging buffer to the GPU worker's turn, so that the copies
+ * in waited on those hops (docs/architecture.md, "What is still idle at
+ * n = 32768").  Going out, staging buffers cost a task per column on the
+ * GPU's worker too, and StarPU allocated and pinned them at their first
+ * use, which stalled a first call on four GPUs (docs/architecture.md,
+ * "Four GPUs"). */
 #ifndef STARTRD_CUDA_UPLOAD_H
 #define STARTRD_CUDA_UPLOAD_H
 

@@ -15,8 +15,8 @@
 #include <string.h>
 
 /* Split-K algorithms, which the heuristic prefers for products with a long
- * inner dimension, need a workspace: without one, 1024 x 64 x m runs at
- * 49-51 TFLOP/s instead of 53-65. */
+ * inner dimension, need a workspace: without one, 1024 x 64 x m runs
+ * slower (docs/architecture.md, "Products through cuBLASLt"). */
 #define WORKSPACE_BYTES ((size_t)32 << 20)
 
 enum {
@@ -211,10 +211,11 @@ cublasStatus_t startrd_cuda_zgemm(cublasHandle_t blas, cublasOperation_t transa,
 }
 
 /* CUDA loads a library's kernels on their first launch: the first cuBLAS
- * call of a process took 77 ms on an H200, inside the first panel's chain
- * (V^H V after the panel kernel).  One small product per stream, here,
- * moves that and cuBLASLt's set-up to initialisation (a green context, on
- * which the narrow lanes run, loads its own). */
+ * call of a process paid for that inside the first panel's chain (V^H V
+ * after the panel kernel; docs/architecture.md, "The first cuBLAS call of
+ * a process").  One small product per stream, here, moves that and
+ * cuBLASLt's set-up to initialisation (a green context, on which the
+ * narrow lanes run, loads its own). */
 static int warm_up(void)
 {
     enum { M = 64, MM = M * M };

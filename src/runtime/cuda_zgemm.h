@@ -1,11 +1,9 @@
 /* ZGEMM through cuBLASLt.  cublasZgemm picks a poor kernel for the stage-1
- * update's products: on an H200, with the matrix's leading dimension, the
- * first algorithm cuBLASLt's heuristic offers runs them 7-16% faster
- * (m x 1024 x 128 NC: 48.5-50.4 TFLOP/s instead of 42.0-43.1; m x 64 x 1024
- * NN: 60.7-62.3 instead of 54.3-55.5; 1024 x 64 x m CN: 52.9-65.3 instead
- * of 52.7-59.7, m from 8192 to 31744).  That heuristic costs 15-60 us a
- * query, as much as a small product, so each worker keeps the algorithm it
- * found for each shape. */
+ * update's products: with the matrix's leading dimension, the first
+ * algorithm cuBLASLt's heuristic offers runs them faster (m x 1024 x 128
+ * NC, m x 64 x 1024 NN, 1024 x 64 x m CN; docs/architecture.md, "Products
+ * through cuBLASLt").  A query of that heuristic costs as much as a small
+ * product, so each worker keeps the algorithm it found for each shape. */
 #ifndef STARTRD_CUDA_ZGEMM_H
 #define STARTRD_CUDA_ZGEMM_H
 

@@ -77,9 +77,9 @@ static void free_gpu_columns(startrd_desc_t *A)
 }
 
 /* Block columns whose home is their owner GPU: no host copy of the matrix
- * at all.  A pinned host copy of an n x n matrix costs more than the whole
- * reduction on the GPUs (measured on an H200 node: 1.6 s to allocate 4 GiB
- * of pinned memory, 7.6 s to first touch 16 GiB of pageable memory), while
+ * at all.  A host copy of an n x n matrix, pinned or pageable, costs more
+ * than the whole reduction on the GPUs (docs/architecture.md, "The matrix
+ * lives on the GPUs" and "Figures moved from the code"), while
  * the copy tasks move the caller's triangle straight to the GPUs.
  * Each owner's block columns lie side by side in one allocation, as in a
  * host copy: column j at local index l starts at row startrd_desc_column_row0
@@ -178,10 +178,10 @@ int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t
         /* Pinned (when CUDA workers exist) for tiles that may go to a GPU,
          * so that host<->GPU copies run asynchronously at full speed; block
          * columns without GPU owners stay on the CPU workers, and pinning
-         * them would only cost time (0.4 s per GiB measured on an H200
-         * node).  Not cleared: at n = 32768 that is 16 GiB of single-threaded
-         * writes, half of them to a triangle no handle covers; the tasks
-         * that fill the tiles clear what they need. */
+         * them would only cost time (docs/architecture.md, "Figures moved
+         * from the code").  Not cleared: at n = 32768 that is 16 GiB of
+         * single-threaded writes, half of them to a triangle no handle
+         * covers; the tasks that fill the tiles clear what they need. */
         if (starpu_malloc_flags((void **)&A->mat, bytes, pinned(A) ? STARPU_MALLOC_PINNED : 0) != 0) {
             startrd_desc_finish(A);
             startrd_error("cannot allocate %zu bytes of host memory for %s", bytes, name);

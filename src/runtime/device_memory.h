@@ -1,12 +1,13 @@
 /* The block columns' home on their GPU: memory that only that GPU maps.
  * Once two GPUs read each other's memory (stage 1 on two GPUs opens that,
- * startrd_cuda_open_peers()), every cudaMalloc maps the new memory on both:
- * on two H100 joined by NVLink, 9.5 ms for 0.5 or 1 GiB against 0.4-1.4 ms
- * before, once per GPU at the start of every reduction.  The driver's
- * virtual memory calls map it on its own GPU only (0.3-1.1 ms); the block
- * columns are read and written there alone, and cross to the host by
- * copies that GPU makes.  Where the driver lacks those calls or refuses
- * them, StarPU allocates the memory as before. */
+ * startrd_cuda_open_peers()), every cudaMalloc maps the new memory on both,
+ * which made it several times slower, once per GPU at the start of every
+ * reduction.  The driver's virtual memory calls map it on its own GPU only,
+ * as fast as cudaMalloc was before (docs/architecture.md, "The block
+ * columns' memory mapped on its own GPU only"); the block columns are read
+ * and written there alone, and cross to the host by copies that GPU makes.
+ * Where the driver lacks those calls or refuses them, StarPU allocates the
+ * memory as before. */
 #ifndef STARTRD_DEVICE_MEMORY_H
 #define STARTRD_DEVICE_MEMORY_H
 

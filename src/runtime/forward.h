@@ -1,11 +1,12 @@
 /* Outputs sent on at the end of the task that writes them.  StarPU moves a
  * task's input only once the task is ready, after every task it depends on
- * has ended and released its handles: on two H200 at n = 16384 a stage-1
- * step waited 0.17-0.20 ms (median) from the HEMM tasks' end to W, which
- * needs the other GPU's partial product (16 MB over NVLink, 0.08-0.09 ms).
+ * has ended and released its handles: on two GPUs a stage-1 step waited
+ * from the HEMM tasks' end to W, which needs the other GPU's partial
+ * product, well beyond the time that product's copy over NVLink takes.
  * A forwarding request starts such a copy from the writer's epilogue,
- * before the runtime releases its dependencies; that hop fell to
- * 0.09-0.11 ms. */
+ * before the runtime releases its dependencies, which shortened that hop
+ * (docs/architecture.md, "Outputs forwarded from their writer's end" and
+ * "Figures moved from the code"). */
 #ifndef STARTRD_FORWARD_H
 #define STARTRD_FORWARD_H
 

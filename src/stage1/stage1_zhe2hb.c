@@ -15,7 +15,8 @@
  * behind panel k+1, and defers the rest into the next step's update: that
  * step's Y is taken from the matrix without it there and corrected
  * (form_wvw.h), and both updates are one GEMM of rank 4nb, which cuBLAS
- * runs 15-20% faster than two of rank 2nb.
+ * runs faster than two of rank 2nb (docs/architecture.md, "Figures moved
+ * from the code").
  * With STARTRD_ALLREDUCE_FULL the block columns keep both triangles: each
  * worker forms the block rows of Y of its own block columns, complete, with
  * GEMMs (block row j of A22 is block column j conjugate-transposed), every
@@ -59,9 +60,10 @@ enum { NARROW_MAX_ROWS = 16384 };
  * the tasks of a step meet on the GPUs instead of through the runtime
  * (cuda_signal.h): each panel task copies V and T to the GPUs of the
  * step's HEMM tasks, whose products wait on their streams for V's signal
- * and whose forming of P for T's, rather than for the panel's end
- * (0.10-0.17 ms a step on the chain at n = 16384 on two H200, as long on
- * the panel's GPU as on the other); on two GPUs each HEMM
+ * and whose forming of P for T's, rather than for the panel's end, which
+ * reaches them only after a runtime hop every step, as long on the panel's
+ * GPU as on the other (docs/architecture.md, "The panel signals the HEMM
+ * tasks"); on two GPUs each HEMM
  * task also reads the other's partial product in place and forms P itself
  * (codelet_zhemm_columns.c).  Those copies, and the partial products, are
  * homed on their GPUs at addresses fixed before any task runs, and the
@@ -345,7 +347,8 @@ static void release_tau(void *tau)
  * @p P (or NULL), the previous step's [W V W], the task first applies that
  * step's update to the column.  The scalar factors are brought home as soon
  * as they exist: fetched one by one when unregistered, each waited for a GPU
- * driver round trip, 1.9 s in all at n = 16384 on one H200. */
+ * driver round trip, and the round trips added up (docs/architecture.md,
+ * "Figures moved from the code"). */
 static int panel(struct startrd_stage1 *s, int64_t k, starpu_data_handle_t P)
 {
     startrd_place_t place = on_owner_side(s, k, PRIO_CRITICAL);
@@ -424,8 +427,8 @@ static int group_of(const struct startrd_stage1 *s, int p)
  * groups once per group.  The host variant sums on host cores, and every
  * copy reads the total from there.  Where one task computes all of Y
  * (one GPU, or the last block columns), it forms P too: W waits for Y on
- * the critical path, and a task of its own cost a runtime round trip
- * (0.08 ms per panel at n = 8192 on an H200, about 10 % of a step).  Two
+ * the critical path, and a task of its own cost a runtime round trip per
+ * panel (docs/architecture.md, "Figures moved from the code").  Two
  * partial products are not summed here: on two GPUs that read each other's
  * memory, each HEMM task adds the other's product where it lies and forms
  * P; otherwise each task of W adds both, so that each product crosses
@@ -595,9 +598,10 @@ static void update_range(struct startrd_stage1 *s, int64_t k, int64_t j0, int64_
  * Block column k+1 is updated beside the panels, on the second stream, by
  * the task of panel k+1 itself (the full scheme's update is a task of its
  * own): the thread of the first stream is busy launching the rest of the
- * update when a task there ends and noticed its end 0.45 ms late (median,
- * n = 16384), which the panel waited for.  Block column k+1 is never
- * deferred (EAGER_COLUMNS > 0), so it takes step k's P alone. */
+ * update when a task there ends and noticed its end late, which the panel
+ * waited for (docs/architecture.md, "Where stage 1's time goes").  Block
+ * column k+1 is never deferred (EAGER_COLUMNS > 0), so it takes step k's P
+ * alone. */
 static void update(struct startrd_stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
 {
     const int64_t nt = s->A.nt, jnext = k + 1, from = s->deferred_from;
@@ -642,9 +646,10 @@ static size_t task_budget(const startrd_desc_t *A)
 /* Copies move the caller's triangle to where the block columns live and
  * back, on CPU workers, which reach a column on a GPU through their own
  * pinned buffers (cuda_upload.h): a GPU reads and writes the caller's
- * pageable memory at 2-9 GB/s, and blocks the thread that drives its
- * streams meanwhile.  The copies in check what they copy for NaN and Inf;
- * the copies out also fill stage 2's band. */
+ * pageable memory slowly, and blocks the thread that drives its streams
+ * meanwhile (docs/architecture.md, "Figures moved from the code").  The
+ * copies in check what they copy for NaN and Inf; the copies out also fill
+ * stage 2's band. */
 static int copy_columns(struct startrd_stage1 *s, int to_user, char uplo, double complex *a, int64_t lda,
                         atomic_int *nonfinite, int priority)
 {

@@ -50,13 +50,10 @@ static int fits_on_gpu(const startrd_bulge_plan_t *plan, int64_t ldab, int cuda_
 /*
  * The band crosses to the GPU from the caller's WORK and the reflectors
  * back to HOUS2, both pageable, through the driver's staging; pinned in
- * place for the call they cross by DMA, pinning included faster.  Stage 2
- * on one H200, two runs each: VECT = 'N', n = 32768, 0.715 and 0.718 s
- * against 0.743 and 0.747, at 16384 0.239 and 0.241 against 0.244 and
- * 0.246; VECT = 'V' (HOUS2 of 0.54 and 2.2 GB), n = 8192 0.375 and 0.319
- * against 0.565 and 0.554, 16384 1.182 and 0.966 against 1.747 and 1.780.
- * Where an array cannot be pinned (already pinned, say) it crosses as
- * before.
+ * place for the call they cross by DMA, pinning included faster, for the
+ * band and still more for HOUS2 with VECT = 'V' (docs/architecture.md,
+ * "Stage 2: band to tridiagonal").  Where an array cannot be pinned (already
+ * pinned, say) it crosses as before.
  */
 static int pin(const void *p, size_t bytes)
 {
@@ -261,8 +258,8 @@ static int zhb2st_on_host(const startrd_bulge_plan_t *plan, char uplo, double co
     x.nwindows = nwindows;
     /* Group S trails group S-1 by two windows, so at most about half the
      * first group's windows can be in progress at once.  Ranks beyond that
-     * only spin, and spinning workers slowed the working ones down: at
-     * n = 16384 on a 64-core node, 62 CPU workers took 6.0 s, 59 took 5.0 s. */
+     * only spin, and spinning workers slowed the working ones down
+     * (docs/architecture.md, "Figures moved from the code"). */
     if (nranks > nwindows[0] / 2 + 2)
         nranks = (int)(nwindows[0] / 2 + 2);
     int submitted = 0;
