@@ -332,6 +332,9 @@ int main(void)
     /* Above LAPACK's ZHEEVD, which takes smaller orders without GPUs, and
      * above the leaves of the GPU divide and conquer: two levels of merges. */
     driver_case('L', 2100, TST_KIND_RANDOM, seed++);
+    /* The same for selected pairs, which LAPACK's ZHEEVR takes below. */
+    subset_case('I', 'V', 'L', 2100, 1, 210, seed++);
+    subset_case('V', 'V', 'U', 2100, 1001, 1100, seed++);
     empty_range_case();
     nonfinite_case('L');
     nonfinite_case('U');

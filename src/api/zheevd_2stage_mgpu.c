@@ -153,35 +153,41 @@ static int tridiagonal_failed(const char *solver, lapack_int info)
     return STARTRD_ERR_KERNEL;
 }
 
-/* Without GPUs, LAPACK's one-stage ZHEEVD beat the two stages with vectors
- * below this order (docs/architecture.md); all eigenpairs of smaller
- * matrices go to it. */
+/* Without GPUs, LAPACK's one-stage drivers beat the two stages with vectors
+ * below this order: ZHEEVD for all pairs, ZHEEVR for a tenth of them
+ * (docs/measurements.md).  Such calls go to them. */
 enum { HOST_LAPACK_BELOW = 2048 };
 
-/* All eigenpairs by LAPACK's ZHEEVD on the caller's thread and BLAS
- * threads, no context opened, where no GPU takes part and n is below
- * HOST_LAPACK_BELOW: its result, after the library's check of A for NaN
- * and Inf; -1 where the call is not for it. */
-static int host_zheevd(char uplo, int n, double _Complex *A, int lda, double *w, int ngpu)
+/* Whether a call with vectors goes to LAPACK on the caller's thread and
+ * BLAS threads, no context opened: no GPU takes part and n is below
+ * HOST_LAPACK_BELOW.  If so, *info is 0 after the library's check of A for
+ * NaN and Inf, or its error. */
+static int on_host_lapack(char uplo, int n, const double _Complex *A, int lda, int ngpu, int *info)
 {
     startrd_context_t view;
-    lapack_int st;
 
     startrd_context_preview(&view);
-    if (ngpu != 0 && view.ncuda > 0)
-        return -1;
+    if (n >= HOST_LAPACK_BELOW || (ngpu != 0 && view.ncuda > 0))
+        return 0;
+    *info = 0;
     for (int64_t j = 0; view.opt.check_finite && j < n; j++)
         for (int64_t i = uplo == 'L' ? j : 0; i < (uplo == 'L' ? n : j + 1); i++)
             if (!isfinite(creal(A[i + j * lda])) || !isfinite(cimag(A[i + j * lda]))) {
                 startrd_error("the matrix holds NaN or Inf; A is left unchanged");
-                return STARTRD_ERR_NONFINITE;
+                *info = STARTRD_ERR_NONFINITE;
+                return 1;
             }
-    st = LAPACKE_zheevd(LAPACK_COL_MAJOR, 'V', uplo, n, A, lda, w);
+    return 1;
+}
+
+/* LAPACK's status as the library's. */
+static int lapack_status(const char *routine, int n, lapack_int st)
+{
     if (st == LAPACK_WORK_MEMORY_ERROR) {
-        startrd_error("zheevd_2stage_mgpu: cannot allocate LAPACK's workspace for order %d", n);
+        startrd_error("%s: cannot allocate LAPACK's workspace for order %d", routine, n);
         return STARTRD_ERR_MEMORY;
     }
-    return st != 0 ? tridiagonal_failed("zheevd", st) : 0;
+    return st != 0 ? tridiagonal_failed(routine, st) : 0;
 }
 
 /* Whether ngpu names GPUs a call can have, without opening a context. */
@@ -247,8 +253,8 @@ int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda,
     }
     if (n == 0)
         return 0;
-    if (jobz == 'V' && n < HOST_LAPACK_BELOW && (info = host_zheevd(uplo, n, A, lda, w, ngpu)) >= 0)
-        return info;
+    if (jobz == 'V' && on_host_lapack(uplo, n, A, lda, ngpu, &info))
+        return info != 0 ? info : lapack_status("zheevd", n, LAPACKE_zheevd(LAPACK_COL_MAJOR, 'V', uplo, n, A, lda, w));
     /* One call from the reduction to the back-transformation. */
     if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
         return info;
@@ -353,6 +359,20 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
     *m = 0;
     if (n == 0)
         return 0;
+    if (jobz == 'V' && on_host_lapack(uplo, n, A, lda, ngpu, &info)) {
+        lapack_int found = 0, *isuppz = info == 0 ? malloc(2 * (size_t)n * sizeof *isuppz) : NULL;
+
+        if (info == 0 && isuppz == NULL) {
+            startrd_error("%s: cannot allocate %d entries of ZHEEVR's support", routine, 2 * n);
+            return STARTRD_ERR_MEMORY;
+        }
+        if (info == 0)
+            info = lapack_status("zheevr", n, LAPACKE_zheevr(LAPACK_COL_MAJOR, 'V', range, uplo, n, A, lda, vl, vu,
+                                                             il, iu, 0.0, &found, w, Z, ldz, isuppz));
+        free(isuppz);
+        *m = info == 0 ? (int)found : 0;
+        return info;
+    }
     if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
         return info;
     /* Only the eigenvalues come from the reduction's d; the solver needs both. */
