@@ -356,7 +356,12 @@ typedef struct startrd_stats {
                                   for the GPU kernel or too large for a GPU's memory goes too */
 } startrd_stats_t;
 
-/** @brief Copy the timings of the last successful zhetrd_2stage_mgpu() call to @p stats. */
+/**
+ * @brief Copy the timings of the last successful reduction, whether
+ *        zhetrd_2stage_mgpu() or an eigensolver ran it, to @p stats.  An
+ *        eigensolver call that LAPACK handled whole (no GPU taking part,
+ *        n below 2048) sets them all to zero.
+ */
 void startrd_last_stats(startrd_stats_t *stats);
 
 #ifdef __cplusplus

@@ -68,9 +68,12 @@ static const char *const method_name[M_COUNT] = {"startrd", "cusolver", "cusolve
 /* --vectors: every method computes all eigenpairs, the vectors back in host
  * memory, instead of the reduction (cusolverMg: the eigenvalues). */
 static int vectors;
-/* --subset F: the lowest ceil(F n) eigenpairs by index instead (implies
- * --vectors; 0: all of them). */
+/* --subset F: the lowest ceil(F n) eigenpairs instead (implies --vectors;
+ * 0: all of them), asked for by index ('I') or, with --subset-by value,
+ * as the value range (subset_vl, subset_vu] that holds them ('V'). */
 static double subset;
+static char subset_range = 'I';
+static double subset_vl, subset_vu;
 
 /* The eigenpairs each method computes at order n. */
 static int64_t wanted(int64_t n)
@@ -235,6 +238,44 @@ static void tridiagonal_eigenvalues(int64_t n, result_t *res, int count, int nco
         pthread_join(tid[t], NULL);
 }
 
+/* --subset-by value: (subset_vl, subset_vu] holds the lowest wanted(n)
+ * eigenvalues of a0, vu halfway between eigenvalues k and k+1, from the
+ * library's reduction (its own context, closed after) and DSTEBZ.  Not
+ * timed. */
+static void subset_bounds(int64_t n, const double complex *a0, double complex *a, double *d, double *e,
+                          double complex *tau)
+{
+    const int64_t k = wanted(n);
+    startrd_options_t opt;
+    double *w = xmalloc((size_t)n * sizeof *w, "eigenvalues"), bound = 0.0;
+    lapack_int found = 0, nsplit = 0, *blocks = xmalloc(2 * (size_t)n * sizeof *blocks, "IBLOCK and ISPLIT");
+    int info;
+
+    startrd_options_init(&opt);
+    perf_copy(n, a, a0);
+    if ((info = startrd_init(&opt)) != 0 ||
+        (info = zhetrd_2stage_mgpu('N', 'L', (int)n, a, (int)n, d, e, tau, NULL, 0, NULL, 0, -1)) != 0 ||
+        (info = startrd_finalize()) != 0) {
+        fprintf(stderr, "startrd-bench: the reduction for --subset-by value (n = %lld) failed (%d)\n", (long long)n,
+                info);
+        exit(1);
+    }
+    for (int64_t i = 0; i < n; i++)
+        bound = fmax(bound, fabs(d[i]) + (i > 0 ? fabs(e[i - 1]) : 0.0) + (i + 1 < n ? fabs(e[i]) : 0.0));
+    /* DSTEBZ works in W and IBLOCK of n entries. */
+    info = LAPACKE_dstebz('I', 'E', (lapack_int)n, 0.0, 0.0, (lapack_int)k, (lapack_int)(k < n ? k + 1 : n), 0.0, d, e,
+                          &found, &nsplit, w, blocks, blocks + n);
+    if (info != 0 || found < 1) {
+        fprintf(stderr, "startrd-bench: LAPACKE_dstebz for --subset-by value (n = %lld) returned %d\n", (long long)n,
+                (int)info);
+        exit(1);
+    }
+    subset_vl = -bound - 1.0;
+    subset_vu = k < n ? 0.5 * (w[0] + w[1]) : bound + 1.0;
+    free(w);
+    free(blocks);
+}
+
 /* --------------------------------------------------------------- StarTRD */
 
 /* On an error of startrd_init or of the call, res->info holds it and the
@@ -260,15 +301,18 @@ static void run_startrd(int64_t n, int ngpu, startrd_allreduce_t allreduce, int 
         return;
     }
     res->total = INFINITY;
-    double complex *Z = subset > 0.0 ? xmalloc((size_t)n * (size_t)wanted(n) * sizeof *Z, "the eigenvectors") : NULL;
+    /* By value the count is the library's to find: room for n columns. */
+    double complex *Z = subset > 0.0 ? xmalloc((size_t)n * (size_t)(subset_range == 'V' ? n : wanted(n)) * sizeof *Z,
+                                               "the eigenvectors")
+                                     : NULL;
     for (int r = 0; r < repeat; r++) {
         int found = -1;
 
         perf_copy(n, a, a0);
         double t0 = now();
         if (subset > 0.0) {
-            info = zheevr_2stage_mgpu('V', 'I', 'L', (int)n, a, (int)n, 0.0, 0.0, 1, (int)wanted(n), &found, res->w, Z,
-                                      (int)n, ngpu);
+            info = zheevr_2stage_mgpu('V', subset_range, 'L', (int)n, a, (int)n, subset_vl, subset_vu, 1,
+                                      (int)wanted(n), &found, res->w, Z, (int)n, ngpu);
             info = info == 0 && found != wanted(n) ? STARTRD_ERR_KERNEL : info;
         } else {
             info = vectors ? zheevd_2stage_mgpu('V', 'L', (int)n, a, (int)n, res->w, ngpu)
@@ -334,19 +378,22 @@ static void run_lapack(int64_t n, int repeat, int ncores, const double complex *
         if (vectors) {
             /* ZHETRD_2STAGE cannot keep vectors: the one-stage ZHEEVD, or
              * ZHEEVR for a subset. */
-            lapack_int found = 0, *isuppz = subset > 0.0 ? xmalloc(2 * (size_t)wanted(n) * sizeof *isuppz, "ISUPPZ")
+            lapack_int found = 0, *isuppz = subset > 0.0 ? xmalloc(2 * (size_t)n * sizeof *isuppz, "ISUPPZ")
                                                           : NULL;
-            double complex *z = subset > 0.0 ? xmalloc((size_t)n * (size_t)wanted(n) * sizeof *z, "Z") : NULL;
+            double complex *z =
+                subset > 0.0 ? xmalloc((size_t)n * (size_t)(subset_range == 'V' ? n : wanted(n)) * sizeof *z, "Z")
+                             : NULL;
 
-            info = subset > 0.0 ? LAPACKE_zheevr(LAPACK_COL_MAJOR, 'V', 'I', 'L', nn, a, nn, 0.0, 0.0, 1,
-                                                 (lapack_int)wanted(n), 0.0, &found, res->w, z, nn, isuppz)
+            info = subset > 0.0 ? LAPACKE_zheevr(LAPACK_COL_MAJOR, 'V', subset_range, 'L', nn, a, nn, subset_vl,
+                                                 subset_vu, 1, (lapack_int)wanted(n), 0.0, &found, res->w, z, nn,
+                                                 isuppz)
                                 : LAPACKE_zheevd(LAPACK_COL_MAJOR, 'V', 'L', nn, a, nn, res->w);
             double t = now() - t0;
             free(isuppz);
             free(z);
-            if (info != 0) {
-                fprintf(stderr, "startrd-bench: LAPACKE_%s (n = %lld) returned %d\n", subset > 0.0 ? "zheevr" : "zheevd",
-                        (long long)n, (int)info);
+            if (info != 0 || (subset > 0.0 && found != wanted(n))) {
+                fprintf(stderr, "startrd-bench: LAPACKE_%s (n = %lld) returned %d, %d eigenpairs\n",
+                        subset > 0.0 ? "zheevr" : "zheevd", (long long)n, (int)info, (int)found);
                 exit(1);
             }
             res->total = fmin(res->total, t);
@@ -397,6 +444,11 @@ static int visible_gpus(void)
     return count;
 }
 
+static cusolverEigRange_t cusolver_range(void)
+{
+    return subset_range == 'V' ? CUSOLVER_EIG_RANGE_V : CUSOLVER_EIG_RANGE_I;
+}
+
 /* cusolverDnZhetrd on GPU 0: reduction, then d and e back to the host; with
  * --vectors cusolverDnZheevd, then the eigenvalues and vectors back. */
 static void run_cusolver(int64_t n, int repeat, const double complex *a0, double complex *a, double *d,
@@ -424,9 +476,9 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
         CUDA_CHECK(cudaMalloc((void **)&dinfo, sizeof(int)));
         CUDA_CHECK(cudaMemcpy(dA, a, bytes, cudaMemcpyHostToDevice));
         if (subset > 0.0)
-            query = cusolverDnZheevdx_bufferSize(h, CUSOLVER_EIG_MODE_VECTOR, CUSOLVER_EIG_RANGE_I,
-                                                 CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n, 0.0, 0.0, 1,
-                                                 (int)wanted(n), &found, dd, &lwork);
+            query = cusolverDnZheevdx_bufferSize(h, CUSOLVER_EIG_MODE_VECTOR, cusolver_range(),
+                                                 CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n, subset_vl, subset_vu,
+                                                 1, (int)wanted(n), &found, dd, &lwork);
         else if (vectors)
             query = cusolverDnZheevd_bufferSize(h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, (int)n, dA,
                                                 (int)n, dd, &lwork);
@@ -449,9 +501,9 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
         }
         CUDA_CHECK(cudaMalloc((void **)&dwork, (size_t)(lwork > 0 ? lwork : 1) * sizeof(cuDoubleComplex)));
         if (subset > 0.0) {
-            CUSOLVER_CHECK(cusolverDnZheevdx(h, CUSOLVER_EIG_MODE_VECTOR, CUSOLVER_EIG_RANGE_I, CUBLAS_FILL_MODE_LOWER,
-                                             (int)n, dA, (int)n, 0.0, 0.0, 1, (int)wanted(n), &found, dd, dwork,
-                                             lwork, dinfo));
+            CUSOLVER_CHECK(cusolverDnZheevdx(h, CUSOLVER_EIG_MODE_VECTOR, cusolver_range(), CUBLAS_FILL_MODE_LOWER,
+                                             (int)n, dA, (int)n, subset_vl, subset_vu, 1, (int)wanted(n), &found,
+                                             dd, dwork, lwork, dinfo));
             CUDA_CHECK(cudaMemcpy(res->w, dd, (size_t)wanted(n) * sizeof(double), cudaMemcpyDeviceToHost));
             CUDA_CHECK(cudaMemcpy(a, dA, (size_t)n * (size_t)wanted(n) * sizeof(cuDoubleComplex),
                                   cudaMemcpyDeviceToHost));
@@ -478,6 +530,11 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
             fprintf(stderr, "startrd-bench: %s (n = %lld) returned info = %d\n",
                     subset > 0.0 ? "cusolverDnZheevdx" : vectors ? "cusolverDnZheevd" : "cusolverDnZhetrd",
                     (long long)n, info);
+            exit(1);
+        }
+        if (subset > 0.0 && found != wanted(n)) {
+            fprintf(stderr, "startrd-bench: cusolverDnZheevdx (n = %lld) found %d eigenpairs, not %lld\n",
+                    (long long)n, found, (long long)wanted(n));
             exit(1);
         }
         res->total = fmin(res->total, t);
@@ -853,6 +910,7 @@ static void usage(FILE *f)
             "usage: startrd-bench [--n N1,N2,...] [--ngpu K1,K2,...] [--methods M1,M2,...]\n"
             "                     [--lapack-max N] [--repeat R] [--csv FILE] [--seed S] [--mg-tile T]\n"
             "                     [--allreduce S1,S2,...] [--nb NB] [--dist D] [--vectors] [--subset F]\n"
+            "                     [--subset-by index|value]\n"
             "  --n          orders of the random Hermitian matrices (default 4096,8192,16384)\n"
             "  --ngpu       GPU counts for StarTRD, 0 = CPU workers only (default: 1 and every\n"
             "               visible GPU, 0 without a GPU); cusolverMg uses the largest\n"
@@ -873,6 +931,9 @@ static void usage(FILE *f)
             "               cusolverMgSyevd and LAPACK's ZHEEVD, the vectors back in host memory\n"
             "  --subset F   the lowest ceil(F n) eigenpairs by index instead (F in (0, 1]; implies --vectors):\n"
             "               zheevr_2stage_mgpu, cusolverDnZheevdx and LAPACK's ZHEEVR; no cusolverMg\n"
+            "  --subset-by  index (default), or value: the same pairs asked for as the value range\n"
+            "               (vl, vu] that holds them, vu halfway to the next eigenvalue (found first,\n"
+            "               untimed, by the library's reduction and LAPACK's bisection)\n"
             "Times run from the matrix in host memory to d, e (cusolverMg: eigenvalues) in host\n"
             "memory.  Eigenvalue agreement: max|dlambda| / (n eps max|lambda|) against LAPACK\n"
             "when it ran, else the first method; the exit status is 1 if one exceeds %g or a\n"
@@ -969,7 +1030,7 @@ int main(int argc, char **argv)
         {"vectors", no_argument, 0, 'v'},          {"help", no_argument, 0, 'h'},
         {"allreduce", required_argument, 0, 'a'},  {"nb", required_argument, 0, 'b'},
         {"dist", required_argument, 0, 'D'},       {"subset", required_argument, 0, 'S'},
-        {0, 0, 0, 0}};
+        {"subset-by", required_argument, 0, 'B'},  {0, 0, 0, 0}};
     int64_t sizes[MAX_LIST] = {4096, 8192, 16384}, gpus[MAX_LIST], lapack_max = 8192;
     int nsizes = 3, ngpus = -1, repeat = 1, seed = 1, tile = 256, want[M_COUNT], methods_given = 0, c;
     int picked[MAX_SCHEMES], nschemes = 0;
@@ -1028,6 +1089,13 @@ int main(int argc, char **argv)
                 return 2;
             }
             vectors = 1;
+            break;
+        case 'B':
+            if (strcmp(optarg, "index") != 0 && strcmp(optarg, "value") != 0) {
+                fprintf(stderr, "startrd-bench: --subset-by wants index or value\n");
+                return 2;
+            }
+            subset_range = optarg[0] == 'v' ? 'V' : 'I';
             break;
         case 'b':
         case 'D': {
@@ -1145,7 +1213,8 @@ int main(int argc, char **argv)
     char what[96];
 
     if (subset > 0.0)
-        snprintf(what, sizeof what, "the lowest eigenpairs, a fraction %g of each order, by index", subset);
+        snprintf(what, sizeof what, "the lowest eigenpairs, a fraction %g of each order, by %s", subset,
+                 subset_range == 'V' ? "value" : "index");
     else
         snprintf(what, sizeof what, "%s",
                  vectors ? "eigenvalues and eigenvectors" : "reduction to tridiagonal (cusolverMg: eigenvalues)");
@@ -1186,6 +1255,8 @@ int main(int argc, char **argv)
         int count = 0;
 
         perf_hermitian(n, a0, (uint64_t)seed);
+        if (subset > 0.0 && subset_range == 'V')
+            subset_bounds(n, a0, a, d, e, tau);
         for (int m = 0; m < M_COUNT; m++) {
             if (!want[m] || (m == M_LAPACK && n > lapack_max))
                 continue;

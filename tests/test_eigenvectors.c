@@ -188,6 +188,39 @@ static void subset_case(char range, char jobz, char uplo, int n, int il, int iu,
     free(wref);
 }
 
+/* startrd_last_stats() after a reduction the library ran reports it; after
+ * an eigensolver call that LAPACK handled whole (ngpu = 0, n below 2048),
+ * all zero. */
+static void stats_case(void)
+{
+    enum { N = 300 };
+    double complex *A = malloc((size_t)N * N * sizeof *A), *Z = malloc((size_t)N * N * sizeof *Z), tau[N];
+    double d[N], e[N], w[N];
+    startrd_stats_t before = {0}, after_heevd = {0}, after_heevr = {0};
+    int m = 0, info = -1, info2 = -1, info3 = -1;
+
+    if (A != NULL && Z != NULL && tst_gen(TST_KIND_RANDOM, N, A, N, 91) == 0) {
+        info = zhetrd_2stage_mgpu('N', 'L', N, A, N, d, e, tau, NULL, 0, NULL, 0, ngpu);
+        startrd_last_stats(&before);
+        tst_gen(TST_KIND_RANDOM, N, A, N, 92);
+        info2 = zheevd_2stage_mgpu('V', 'L', N, A, N, w, 0);
+        startrd_last_stats(&after_heevd);
+        zhetrd_2stage_mgpu('N', 'L', N, A, N, d, e, tau, NULL, 0, NULL, 0, ngpu);
+        tst_gen(TST_KIND_RANDOM, N, A, N, 93);
+        info3 = zheevr_2stage_mgpu('V', 'I', 'L', N, A, N, 0.0, 0.0, 1, 30, &m, w, Z, N, 0);
+        startrd_last_stats(&after_heevr);
+    }
+    tst_check(info == 0 && info2 == 0 && info3 == 0 && before.nb > 0 && before.stage1_seconds > 0.0 &&
+                  after_heevd.nb == 0 && after_heevd.stage1_seconds == 0.0 && after_heevd.tridiag_seconds == 0.0 &&
+                  after_heevr.nb == 0 && after_heevr.stage1_seconds == 0.0,
+              "stats: after a reduction nb %d stage 1 %.3g s; after LAPACK's ZHEEVD nb %d stage 1 %g s; after ZHEEVR "
+              "nb %d stage 1 %g s (info %d/%d/%d)",
+              before.nb, before.stage1_seconds, after_heevd.nb, after_heevd.stage1_seconds, after_heevr.nb,
+              after_heevr.stage1_seconds, info, info2, info3);
+    free(A);
+    free(Z);
+}
+
 /* A value range that holds no eigenvalue: m = 0 and success. */
 static void empty_range_case(void)
 {
@@ -336,6 +369,7 @@ int main(void)
     subset_case('I', 'V', 'L', 2100, 1, 210, seed++);
     subset_case('V', 'V', 'U', 2100, 1001, 1100, seed++);
     empty_range_case();
+    stats_case();
     nonfinite_case('L');
     nonfinite_case('U');
     argument_cases();

@@ -170,6 +170,7 @@ static int on_host_lapack(char uplo, int n, const double _Complex *A, int lda, i
     if (n >= HOST_LAPACK_BELOW || (ngpu != 0 && view.ncuda > 0))
         return 0;
     *info = 0;
+    startrd_stats_record_host();
     for (int64_t j = 0; view.opt.check_finite && j < n; j++)
         for (int64_t i = uplo == 'L' ? j : 0; i < (uplo == 'L' ? n : j + 1); i++)
             if (!isfinite(creal(A[i + j * lda])) || !isfinite(cimag(A[i + j * lda]))) {

@@ -31,6 +31,13 @@ void startrd_stats_record_vectors(double tridiag_seconds, double backtransform_s
     pthread_mutex_unlock(&reduction_lock);
 }
 
+void startrd_stats_record_host(void)
+{
+    pthread_mutex_lock(&reduction_lock);
+    last_stats = (startrd_stats_t){0};
+    pthread_mutex_unlock(&reduction_lock);
+}
+
 void startrd_last_stats(startrd_stats_t *stats)
 {
     pthread_mutex_lock(&reduction_lock);
