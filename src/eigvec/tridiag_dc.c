@@ -467,6 +467,16 @@ static double max_abs(int64_t m, const double *d, const double *e)
     return norm;
 }
 
+/* x := x * to / from without overflow, as DSTEDC scales (DLASCL). */
+static int scale(double from, double to, int64_t len, double *x)
+{
+    lapack_int info = LAPACKE_dlascl(LAPACK_COL_MAJOR, 'G', 0, 0, from, to, (lapack_int)len, 1, x, (lapack_int)len);
+
+    if (info != 0)
+        startrd_error("tridiagonal eigenvectors: DLASCL returned %d", (int)info);
+    return info != 0 ? STARTRD_ERR_KERNEL : 0;
+}
+
 /* An unreduced block: LAPACK's DSTEDC up to @p leaf rows, divide and
  * conquer above, scaled as DSTEDC does. */
 static int solve_block(int64_t m, double *d, double *e, double *q, int64_t ldq, int64_t leaf, int *order)
@@ -485,15 +495,15 @@ static int solve_block(int64_t m, double *d, double *e, double *q, int64_t ldq, 
         return info != 0 ? STARTRD_ERR_KERNEL : 0;
     }
     norm = max_abs(m, d, e);
-    LAPACKE_dlascl(LAPACK_COL_MAJOR, 'G', 0, 0, norm, 1.0, (lapack_int)m, 1, d, (lapack_int)m);
-    LAPACKE_dlascl(LAPACK_COL_MAJOR, 'G', 0, 0, norm, 1.0, (lapack_int)(m - 1), 1, e, (lapack_int)(m - 1));
+    if (scale(norm, 1.0, m, d) != 0 || scale(norm, 1.0, m - 1, e) != 0)
+        return STARTRD_ERR_KERNEL;
     atomic_init(&b.failed, 0);
     ret = divide_and_conquer(&b);
-    if (ret == 0) {
-        LAPACKE_dlascl(LAPACK_COL_MAJOR, 'G', 0, 0, 1.0, norm, (lapack_int)m, 1, d, (lapack_int)m);
+    if (ret == 0)
+        ret = scale(1.0, norm, m, d);
+    if (ret == 0)
         for (int64_t i = 0; i < m; i++)
             order[i] = b.indxq[i] - 1;
-    }
     free_block(&b);
     return ret;
 }
