@@ -216,15 +216,21 @@ static int check_matrix(char jobz, char uplo, int n, const double _Complex *A, i
     return 0;
 }
 
-/* Divide and conquer.  With GPUs (ngpu != 0), the library's, whose merges'
- * products run there (tridiag_dc.h); without them, LAPACK's DSTEDC with
- * the caller's BLAS threads, which the same products on the CPU workers do
- * not beat. */
+/* Whether the library's divide and conquer runs, its merges' products on
+ * the GPUs (tridiag_dc.h): the call asks for GPUs and the context has. */
+static int dc_on_gpus(int ngpu)
+{
+    return ngpu != 0 && starpu_cuda_worker_get_count() > 0;
+}
+
+/* Divide and conquer.  With GPUs, the library's; without them, LAPACK's
+ * DSTEDC with the caller's BLAS threads, which the same products on the CPU
+ * workers do not beat. */
 static int tridiagonal_vectors(int n, double *d, double *e, double *Z, int ngpu)
 {
     lapack_int st;
 
-    if (ngpu != 0 && starpu_cuda_worker_get_count() > 0)
+    if (dc_on_gpus(ngpu))
         return startrd_tridiag_dc(n, d, e, Z, n, 0);
     startrd_context_host_parallel(1);
     st = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', n, d, e, Z, n);
@@ -318,7 +324,7 @@ static int columns_needed(char range, int n, double *d, double *e, double vl, do
  * one core, from about n/64 wanted pairs on (docs/measurements.md). */
 static int pairs_from_all(int n, int count, int ngpu)
 {
-    return ngpu != 0 && starpu_cuda_worker_get_count() > 0 && (int64_t)count * 64 >= n;
+    return dc_on_gpus(ngpu) && (int64_t)count * 64 >= n;
 }
 
 /* All pairs of T (d, e) by divide and conquer into Zr (n x n), then the
@@ -344,6 +350,25 @@ static int selected_from_all(char range, int n, double *d, double *e, double vl,
     return 0;
 }
 
+/* Selected pairs with vectors by LAPACK's ZHEEVR on the caller's threads
+ * (on_host_lapack()): its status, and the count found in *m. */
+static int host_zheevr(const char *routine, char range, char uplo, int n, double _Complex *A, int lda, double vl,
+                       double vu, int il, int iu, int *m, double *w, double _Complex *Z, int ldz)
+{
+    lapack_int found = 0, *isuppz = malloc(2 * (size_t)n * sizeof *isuppz);
+    int info;
+
+    if (isuppz == NULL) {
+        startrd_error("%s: cannot allocate %d entries of ZHEEVR's support", routine, 2 * n);
+        return STARTRD_ERR_MEMORY;
+    }
+    info = lapack_status("zheevr", n, LAPACKE_zheevr(LAPACK_COL_MAJOR, 'V', range, uplo, n, A, lda, vl, vu, il, iu,
+                                                     0.0, &found, w, Z, ldz, isuppz));
+    free(isuppz);
+    *m = info == 0 ? (int)found : 0;
+    return info;
+}
+
 /* The drivers of selected pairs, their arguments checked: the reduction,
  * DSTEMR on the tridiagonal or divide and conquer for all pairs
  * (pairs_from_all()), and the back-transformation of the wanted vectors. */
@@ -360,20 +385,8 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
     *m = 0;
     if (n == 0)
         return 0;
-    if (jobz == 'V' && on_host_lapack(uplo, n, A, lda, ngpu, &info)) {
-        lapack_int found = 0, *isuppz = info == 0 ? malloc(2 * (size_t)n * sizeof *isuppz) : NULL;
-
-        if (info == 0 && isuppz == NULL) {
-            startrd_error("%s: cannot allocate %d entries of ZHEEVR's support", routine, 2 * n);
-            return STARTRD_ERR_MEMORY;
-        }
-        if (info == 0)
-            info = lapack_status("zheevr", n, LAPACKE_zheevr(LAPACK_COL_MAJOR, 'V', range, uplo, n, A, lda, vl, vu,
-                                                             il, iu, 0.0, &found, w, Z, ldz, isuppz));
-        free(isuppz);
-        *m = info == 0 ? (int)found : 0;
-        return info;
-    }
+    if (jobz == 'V' && on_host_lapack(uplo, n, A, lda, ngpu, &info))
+        return info != 0 ? info : host_zheevr(routine, range, uplo, n, A, lda, vl, vu, il, iu, m, w, Z, ldz);
     if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
         return info;
     /* Only the eigenvalues come from the reduction's d; the solver needs both. */
@@ -384,8 +397,8 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
     if (info == 0) {
         all = jobz == 'V' && pairs_from_all(n, count, ngpu);
         Zr = jobz == 'V' ? malloc((size_t)n * (size_t)(all ? n : count > 0 ? count : 1) * sizeof *Zr) : NULL;
-        isuppz = malloc((size_t)(2 * (count > 0 ? count : 1)) * sizeof *isuppz);
-        if ((jobz == 'V' && Zr == NULL) || isuppz == NULL) {
+        isuppz = all ? NULL : malloc((size_t)(2 * (count > 0 ? count : 1)) * sizeof *isuppz);
+        if ((jobz == 'V' && Zr == NULL) || (!all && isuppz == NULL)) {
             startrd_error("%s: cannot allocate %d eigenvectors of order %d", routine, all ? n : count, n);
             info = STARTRD_ERR_MEMORY;
         } else {
