@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { BLOCK = 64, MAX_THREADS = 256 };
@@ -134,4 +135,18 @@ void perf_copy(int64_t n, double complex *a, const double complex *src)
     for (int t = 0; t < nthreads; t++)
         f[t] = (struct fill){n, a, src, 0, t, nthreads};
     run_phase(copy_thread, f, nthreads);
+}
+
+double perf_uniform(uint64_t *state)
+{
+    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(*state >> 11) * 0x1.0p-52 - 1.0;
+}
+
+double perf_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }

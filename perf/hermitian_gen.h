@@ -1,4 +1,5 @@
-/* The random Hermitian test matrices of the benchmarks, and their copies. */
+/* What the benchmarks share: their random test matrices, their copies, and
+ * the clock. */
 #ifndef STARTRD_PERF_HERMITIAN_GEN_H
 #define STARTRD_PERF_HERMITIAN_GEN_H
 
@@ -20,5 +21,15 @@ void perf_hermitian(int64_t n, double complex *a, uint64_t seed);
  * a 65536 matrix (64 GiB) would take longer than the reduction.
  */
 void perf_copy(int64_t n, double complex *a, const double complex *src);
+
+/**
+ * The next number of a linear congruential sequence in *state, uniform in
+ * [-1, 1): the entries of the random bands and tridiagonals, drawn in the
+ * order they are filled.
+ */
+double perf_uniform(uint64_t *state);
+
+/** Seconds on the monotonic clock. */
+double perf_now(void);
 
 #endif

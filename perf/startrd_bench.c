@@ -103,17 +103,13 @@ typedef struct result {
     double *e;       /* the tridiagonal's off-diagonal until DSTERF has run, else NULL */
 } result_t;
 
-static double clock_seconds(clockid_t clock)
+/* CPU seconds of the calling thread. */
+static double thread_seconds(void)
 {
     struct timespec ts;
 
-    clock_gettime(clock, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double now(void)
-{
-    return clock_seconds(CLOCK_MONOTONIC);
 }
 
 static void *xmalloc(size_t bytes, const char *what)
@@ -206,9 +202,9 @@ static void *sterf_thread(void *arg)
 
         if (r->e == NULL)
             continue;
-        double t0 = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
+        double t0 = thread_seconds();
         lapack_int info = LAPACKE_dsterf((lapack_int)pool->n, r->w, r->e);
-        r->sterf = clock_seconds(CLOCK_THREAD_CPUTIME_ID) - t0;
+        r->sterf = thread_seconds() - t0;
         if (info != 0) {
             fprintf(stderr, "startrd-bench: LAPACKE_dsterf returned %d (n = %lld)\n", (int)info,
                     (long long)pool->n);
@@ -309,7 +305,7 @@ static void run_startrd(int64_t n, int ngpu, startrd_allreduce_t allreduce, int 
         int found = -1;
 
         perf_copy(n, a, a0);
-        double t0 = now();
+        double t0 = perf_now();
         if (subset > 0.0) {
             info = zheevr_2stage_mgpu('V', subset_range, 'L', (int)n, a, (int)n, subset_vl, subset_vu, 1,
                                       (int)wanted(n), &found, res->w, Z, (int)n, ngpu);
@@ -318,7 +314,7 @@ static void run_startrd(int64_t n, int ngpu, startrd_allreduce_t allreduce, int 
             info = vectors ? zheevd_2stage_mgpu('V', 'L', (int)n, a, (int)n, res->w, ngpu)
                            : zhetrd_2stage_mgpu('N', 'L', (int)n, a, (int)n, d, e, tau, NULL, 0, NULL, 0, ngpu);
         }
-        double t = now() - t0;
+        double t = perf_now() - t0;
         if (info != 0) {
             fprintf(stderr, "startrd-bench: %s (n = %lld, %d GPUs, allreduce %s) returned %d\n",
                     subset > 0.0 ? "zheevr_2stage_mgpu" : vectors ? "zheevd_2stage_mgpu" : "zhetrd_2stage_mgpu",
@@ -374,7 +370,7 @@ static void run_lapack(int64_t n, int repeat, int ncores, const double complex *
     res->total = INFINITY;
     for (int r = 0; r < repeat; r++) {
         perf_copy(n, a, a0);
-        double t0 = now();
+        double t0 = perf_now();
         if (vectors) {
             /* ZHETRD_2STAGE cannot keep vectors: the one-stage ZHEEVD, or
              * ZHEEVR for a subset. */
@@ -388,7 +384,7 @@ static void run_lapack(int64_t n, int repeat, int ncores, const double complex *
                                                  subset_vu, 1, (lapack_int)wanted(n), 0.0, &found, res->w, z, nn,
                                                  isuppz)
                                 : LAPACKE_zheevd(LAPACK_COL_MAJOR, 'V', 'L', nn, a, nn, res->w);
-            double t = now() - t0;
+            double t = perf_now() - t0;
             free(isuppz);
             free(z);
             if (info != 0 || (subset > 0.0 && found != wanted(n))) {
@@ -412,7 +408,7 @@ static void run_lapack(int64_t n, int repeat, int ncores, const double complex *
         LAPACK_zhetrd_2stage("N", "L", &nn, a, &nn, d, e, tau, hous2, &lhous2, work, &lwork, &info);
         free(hous2);
         free(work);
-        double t = now() - t0;
+        double t = perf_now() - t0;
         if (info != 0) {
             fprintf(stderr, "startrd-bench: ZHETRD_2STAGE (n = %lld) returned %d\n", (long long)n, (int)info);
             exit(1);
@@ -468,7 +464,7 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
         cusolverStatus_t query;
 
         perf_copy(n, a, a0);
-        double t0 = now();
+        double t0 = perf_now();
         CUDA_CHECK(cudaMalloc((void **)&dA, bytes));
         CUDA_CHECK(cudaMalloc((void **)&dd, (size_t)n * sizeof(double)));
         CUDA_CHECK(cudaMalloc((void **)&de, (size_t)n * sizeof(double)));
@@ -525,7 +521,7 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
         CUDA_CHECK(cudaFree(de));
         CUDA_CHECK(cudaFree(dd));
         CUDA_CHECK(cudaFree(dA));
-        double t = now() - t0;
+        double t = perf_now() - t0;
         if (info != 0) {
             fprintf(stderr, "startrd-bench: %s (n = %lld) returned info = %d\n",
                     subset > 0.0 ? "cusolverDnZheevdx" : vectors ? "cusolverDnZheevd" : "cusolverDnZhetrd",
@@ -650,7 +646,7 @@ static void run_cusolvermg(int64_t n, int ngpu, int tile, int repeat, const doub
         int info = 0;
 
         perf_copy(n, a, a0);
-        double t0 = now();
+        double t0 = perf_now();
         for (int p = 0; p < ngpu; p++) {
             copy[p] = (mg_copy_t){.device = p, .ngpu = ngpu, .tile = tile, .n = n, .a = (const cuDoubleComplex *)a};
             int err = pthread_create(&thread[p], NULL, mg_distribute, &copy[p]);
@@ -696,7 +692,7 @@ static void run_cusolvermg(int64_t n, int ngpu, int tile, int repeat, const doub
             CUDA_CHECK(cudaFree(dwork[p]));
             CUDA_CHECK(cudaFree(copy[p].dA));
         }
-        double t = now() - t0;
+        double t = perf_now() - t0;
         if (info != 0) {
             fprintf(stderr, "startrd-bench: cusolverMgSyevd (n = %lld, %d GPUs) returned info = %d\n",
                     (long long)n, ngpu, info);

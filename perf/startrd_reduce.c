@@ -19,15 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 #ifdef STARTRD_USE_CUDA
 /* cuBLAS ZGEMM on GPU 0 at the matrix's own order (at most 8192), the rate
@@ -164,10 +155,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot allocate HOUS2 (%d entries)\n", lhous2);
         return 1;
     }
-    double t0 = now();
+    double t0 = perf_now();
 
     info = zhetrd_2stage_mgpu(vect, uplo, (int)n, a, (int)n, d, e, tau, hous2, lhous2, NULL, 0, ngpu);
-    double t = now() - t0;
+    double t = perf_now() - t0;
     if (info != 0) {
         fprintf(stderr, "zhetrd_2stage_mgpu returned %d\n", info);
         return 1;

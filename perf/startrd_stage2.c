@@ -8,6 +8,7 @@
 
 #include "bulge_plan.h"
 #include "context.h"
+#include "hermitian_gen.h"
 #include "stage2.h"
 
 #include <float.h>
@@ -18,15 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* A random Hermitian band in the chase's layout (stage2.h), entries uniform
  * in [-1,1] + i[-1,1], real diagonal. */
@@ -39,10 +31,9 @@ static void random_band(char uplo, int64_t n, int64_t kd, uint64_t seed, double 
         for (int64_t i = j; i < n && i <= j + kd; i++) {
             double re, im;
 
-            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-            re = (double)(seed >> 11) * 0x1.0p-52 - 1.0;
-            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-            im = i == j ? 0.0 : (double)(seed >> 11) * 0x1.0p-52 - 1.0;
+            re = perf_uniform(&seed);
+            im = perf_uniform(&seed);
+            im = i == j ? 0.0 : im;
             if (uplo == 'L')
                 AB[(i - j) + j * ldab] = CMPLX(re, im);
             else
@@ -185,10 +176,10 @@ int main(int argc, char **argv)
                     (g > 0 && kd > STARTRD_STAGE2_GPU_MAX_KD))
                     continue;
                 memcpy(AB, AB0, (size_t)(ldab * n) * sizeof *AB);
-                t0 = now();
+                t0 = perf_now();
                 int info = startrd_stage2_zhb2st(vect, uplo, n, kd, AB, ldab, d, e, hous, ctx->cuda_worker, g, &on);
 
-                t = now() - t0;
+                t = perf_now() - t0;
                 if (info != 0 || (both && tridiag_eig(n, d, e, g == 0 ? wh : wg, work) != 0)) {
                     fprintf(stderr, "stage 2 failed at n = %lld nb = %lld (%d)\n", (long long)n, (long long)kd, info);
                     status = 1;
