@@ -458,9 +458,9 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
     CUSOLVER_CHECK(cusolverDnCreate(&h));
     res->total = INFINITY;
     for (int r = 0; r < repeat; r++) {
-        cuDoubleComplex *dA, *dtau, *dwork;
+        cuDoubleComplex *dA, *dtau, *dwork = NULL;
         double *dd, *de;
-        int *dinfo, info, lwork, found = 0;
+        int *dinfo, info = 0, lwork, found = 0;
         cusolverStatus_t query;
 
         perf_copy(n, a, a0);
@@ -481,40 +481,31 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
         else
             query = cusolverDnZhetrd_bufferSize(h, CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n, dd, de, dtau,
                                                 &lwork);
-        /* A size cuSOLVER refuses (its 32-bit workspace query fails from
-         * n = 32768 with vectors) is its result, not the end of the bench. */
-        if (query != CUSOLVER_STATUS_SUCCESS) {
-            fprintf(stderr, "startrd-bench: cuSOLVER's workspace query for n = %lld returned %s\n", (long long)n,
-                    cusolver_status_name(query));
-            CUDA_CHECK(cudaFree(dinfo));
-            CUDA_CHECK(cudaFree(dtau));
-            CUDA_CHECK(cudaFree(de));
-            CUDA_CHECK(cudaFree(dd));
-            CUDA_CHECK(cudaFree(dA));
-            res->info = (int)query;
-            res->total = -1.0;
-            break;
+        /* A size cuSOLVER refuses (its 32-bit workspace query fails at the
+         * largest orders with vectors) is its result, not the end of the
+         * bench: the run stops after the frees. */
+        if (query == CUSOLVER_STATUS_SUCCESS) {
+            CUDA_CHECK(cudaMalloc((void **)&dwork, (size_t)(lwork > 0 ? lwork : 1) * sizeof(cuDoubleComplex)));
+            if (subset > 0.0) {
+                CUSOLVER_CHECK(cusolverDnZheevdx(h, CUSOLVER_EIG_MODE_VECTOR, cusolver_range(), CUBLAS_FILL_MODE_LOWER,
+                                                 (int)n, dA, (int)n, subset_vl, subset_vu, 1, (int)wanted(n), &found,
+                                                 dd, dwork, lwork, dinfo));
+                CUDA_CHECK(cudaMemcpy(res->w, dd, (size_t)wanted(n) * sizeof(double), cudaMemcpyDeviceToHost));
+                CUDA_CHECK(cudaMemcpy(a, dA, (size_t)n * (size_t)wanted(n) * sizeof(cuDoubleComplex),
+                                      cudaMemcpyDeviceToHost));
+            } else if (vectors) {
+                CUSOLVER_CHECK(cusolverDnZheevd(h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n,
+                                                dd, dwork, lwork, dinfo));
+                CUDA_CHECK(cudaMemcpy(res->w, dd, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
+                CUDA_CHECK(cudaMemcpy(a, dA, bytes, cudaMemcpyDeviceToHost));
+            } else {
+                CUSOLVER_CHECK(cusolverDnZhetrd(h, CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n, dd, de, dtau, dwork,
+                                                lwork, dinfo));
+                CUDA_CHECK(cudaMemcpy(d, dd, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
+                CUDA_CHECK(cudaMemcpy(e, de, (size_t)(n - 1) * sizeof(double), cudaMemcpyDeviceToHost));
+            }
+            CUDA_CHECK(cudaMemcpy(&info, dinfo, sizeof(int), cudaMemcpyDeviceToHost));
         }
-        CUDA_CHECK(cudaMalloc((void **)&dwork, (size_t)(lwork > 0 ? lwork : 1) * sizeof(cuDoubleComplex)));
-        if (subset > 0.0) {
-            CUSOLVER_CHECK(cusolverDnZheevdx(h, CUSOLVER_EIG_MODE_VECTOR, cusolver_range(), CUBLAS_FILL_MODE_LOWER,
-                                             (int)n, dA, (int)n, subset_vl, subset_vu, 1, (int)wanted(n), &found,
-                                             dd, dwork, lwork, dinfo));
-            CUDA_CHECK(cudaMemcpy(res->w, dd, (size_t)wanted(n) * sizeof(double), cudaMemcpyDeviceToHost));
-            CUDA_CHECK(cudaMemcpy(a, dA, (size_t)n * (size_t)wanted(n) * sizeof(cuDoubleComplex),
-                                  cudaMemcpyDeviceToHost));
-        } else if (vectors) {
-            CUSOLVER_CHECK(cusolverDnZheevd(h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n,
-                                            dd, dwork, lwork, dinfo));
-            CUDA_CHECK(cudaMemcpy(res->w, dd, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
-            CUDA_CHECK(cudaMemcpy(a, dA, bytes, cudaMemcpyDeviceToHost));
-        } else {
-            CUSOLVER_CHECK(cusolverDnZhetrd(h, CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n, dd, de, dtau, dwork,
-                                            lwork, dinfo));
-            CUDA_CHECK(cudaMemcpy(d, dd, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
-            CUDA_CHECK(cudaMemcpy(e, de, (size_t)(n - 1) * sizeof(double), cudaMemcpyDeviceToHost));
-        }
-        CUDA_CHECK(cudaMemcpy(&info, dinfo, sizeof(int), cudaMemcpyDeviceToHost));
         CUDA_CHECK(cudaFree(dwork));
         CUDA_CHECK(cudaFree(dinfo));
         CUDA_CHECK(cudaFree(dtau));
@@ -522,6 +513,13 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
         CUDA_CHECK(cudaFree(dd));
         CUDA_CHECK(cudaFree(dA));
         double t = perf_now() - t0;
+        if (query != CUSOLVER_STATUS_SUCCESS) {
+            fprintf(stderr, "startrd-bench: cuSOLVER's workspace query for n = %lld returned %s\n", (long long)n,
+                    cusolver_status_name(query));
+            res->info = (int)query;
+            res->total = -1.0;
+            break;
+        }
         if (info != 0) {
             fprintf(stderr, "startrd-bench: %s (n = %lld) returned info = %d\n",
                     subset > 0.0 ? "cusolverDnZheevdx" : vectors ? "cusolverDnZheevd" : "cusolverDnZhetrd",
