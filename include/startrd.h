@@ -28,6 +28,8 @@
 #ifndef STARTRD_H
 #define STARTRD_H
 
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -40,7 +42,10 @@ enum startrd_status {
     STARTRD_ERR_MEMORY = 3,      /**< A host or device allocation failed, or a GPU has too little free memory for one task. */
     STARTRD_ERR_KERNEL = 4,      /**< A BLAS, LAPACK, cuBLAS or CUDA call inside a task failed. */
     STARTRD_ERR_STATE = 5,       /**< The call does not fit the library's state (e.g. finalize without init). */
-    STARTRD_ERR_NONFINITE = 6    /**< A holds NaN or Inf; nothing was written. */
+    STARTRD_ERR_NONFINITE = 6,   /**< A holds NaN or Inf; nothing was written. */
+    STARTRD_ERR_SIZE = 7         /**< The order needs an array longer than StarPU's 32-bit data sizes
+                                      describe: HOUS2 with VECT = 'V' above n of about 90000.
+                                      Nothing was written. */
 };
 
 /** How stage 1 combines the GPUs' shares of A*V (the paper's three schemes). */
@@ -204,7 +209,8 @@ int startrd_gpu_count(void);
  * @param hous2  stage-2 reflectors (VECT = 'V') or scratch (VECT = 'N'), or NULL
  *               with lhous2 = 0 to let the library allocate it (with 'V' the
  *               reflectors are then discarded).  With 'V' its size grows as
- *               n^2/2 and must fit an int: n up to about 64000.
+ *               n^2/2 and must fit an int: n up to about 64000; beyond,
+ *               use zhetrd_2stage_mgpu_64().
  * @param lhous2 its length: at least max(1, 4n) for 'N', the size a query
  *               returns for 'V'; -1 asks for that size in hous2[0].
  * @param work   workspace (it holds the band during stage 2), or NULL with
@@ -340,6 +346,41 @@ int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda
  */
 int zheevr_2stage_mgpu(char jobz, char range, char uplo, int n, double _Complex *A, int lda, double vl,
                        double vu, int il, int iu, int *m, double *w, double _Complex *Z, int ldz, int ngpu);
+
+/**
+ * @name 64-bit integer interface
+ *
+ * The same functions with every integer argument an int64_t, as LAPACK's
+ * ILP64 interface names them (the _64 suffix): orders, leading dimensions,
+ * workspace lengths, index bounds, the count m and ngpu.  Their behaviour,
+ * argument numbers and return values are those of the 32-bit functions
+ * above; argument errors are reported under the _64 name.
+ *
+ * Use them when a size does not fit an int: with VECT = 'V' HOUS2 passes
+ * INT_MAX entries above n of about 64000, so a caller of
+ * zhetrd_2stage_mgpu() cannot pass its length; and for Fortran callers built
+ * with 64-bit default integers.  The eigensolver drivers size HOUS2
+ * themselves and work in 64 bits inside, so their 32-bit forms reach the
+ * same orders.  Either way, the order is bounded by StarPU's 32-bit data
+ * sizes: with VECT = 'V', HOUS2 must hold at most 2^32 - 1 entries (n up to
+ * about 90000), else the call returns ::STARTRD_ERR_SIZE.
+ * @{
+ */
+int zhetrd_2stage_mgpu_64(char vect, char uplo, int64_t n, double _Complex *A, int64_t lda,
+                          double *d, double *e, double _Complex *tau,
+                          double _Complex *hous2, int64_t lhous2,
+                          double _Complex *work, int64_t lwork, int64_t ngpu);
+int zunmtr_2stage_mgpu_64(char trans, char uplo, int64_t n, int64_t m, const double _Complex *A, int64_t lda,
+                          const double _Complex *tau, const double _Complex *hous2, int64_t lhous2,
+                          double _Complex *C, int64_t ldc, int64_t ngpu);
+int zheevd_2stage_mgpu_64(char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda, double *w,
+                          int64_t ngpu);
+int zheevdx_2stage_mgpu_64(char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda, int64_t il,
+                           int64_t iu, int64_t *m, double *w, double _Complex *Z, int64_t ldz, int64_t ngpu);
+int zheevr_2stage_mgpu_64(char jobz, char range, char uplo, int64_t n, double _Complex *A, int64_t lda,
+                          double vl, double vu, int64_t il, int64_t iu, int64_t *m, double *w,
+                          double _Complex *Z, int64_t ldz, int64_t ngpu);
+/** @} */
 
 /** Timings of the last reduction this process ran. */
 typedef struct startrd_stats {

@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <lapacke.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,9 +22,9 @@ static void report_argument(const char *routine, int info, const char *const *na
     startrd_error("%s: argument %d (%s) has an illegal value", routine, -info, names[-info - 1]);
 }
 
-int zunmtr_2stage_mgpu(char trans, char uplo, int n, int m, const double _Complex *A, int lda,
-                       const double _Complex *tau, const double _Complex *hous2, int lhous2,
-                       double _Complex *C, int ldc, int ngpu)
+static int unmtr(const char *routine, char trans, char uplo, int64_t n, int64_t m, const double _Complex *A,
+                 int64_t lda, const double _Complex *tau, const double _Complex *hous2, int64_t lhous2,
+                 double _Complex *C, int64_t ldc, int64_t ngpu)
 {
     static const char *const names[] = {"trans", "uplo", "n", "m", "A", "lda", "tau",
                                         "hous2", "lhous2", "C", "ldc", "ngpu"};
@@ -37,7 +38,7 @@ int zunmtr_2stage_mgpu(char trans, char uplo, int n, int m, const double _Comple
     /* Arguments are checked without opening a context; HOUS2's size follows
      * from the bandwidth, which follows from ngpu, checked before it. */
     startrd_context_preview(&view);
-    kd = startrd_context_bandwidth(&view, n, ngpu < 0 || ngpu > view.ncuda ? view.ncuda : ngpu);
+    kd = startrd_context_bandwidth(&view, n, ngpu < 0 || ngpu > view.ncuda ? view.ncuda : (int)ngpu);
     if (n >= 0)
         startrd_bulge_plan_init(&plan, 'V', n, kd);
     if (trans != 'N' && trans != 'C')
@@ -65,17 +66,31 @@ int zunmtr_2stage_mgpu(char trans, char uplo, int n, int m, const double _Comple
     else if (ldc < (n > 1 ? n : 1))
         info = -11;
     if (info != 0) {
-        report_argument("zunmtr_2stage_mgpu", info, names);
+        report_argument(routine, info, names);
         return info;
     }
     if (n == 0 || m == 0)
         return 0;
     if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
         return info;
-    kd = startrd_context_bandwidth(ctx, n, ngpu < 0 ? ctx->ncuda : ngpu);
+    kd = startrd_context_bandwidth(ctx, n, ngpu < 0 ? ctx->ncuda : (int)ngpu);
     info = startrd_apply_q(trans, uplo, n, m, kd, A, lda, tau, hous2, C, ldc, STARTRD_Q2_AUTO);
     startrd_context_release();
     return info;
+}
+
+int zunmtr_2stage_mgpu(char trans, char uplo, int n, int m, const double _Complex *A, int lda,
+                       const double _Complex *tau, const double _Complex *hous2, int lhous2,
+                       double _Complex *C, int ldc, int ngpu)
+{
+    return unmtr("zunmtr_2stage_mgpu", trans, uplo, n, m, A, lda, tau, hous2, lhous2, C, ldc, ngpu);
+}
+
+int zunmtr_2stage_mgpu_64(char trans, char uplo, int64_t n, int64_t m, const double _Complex *A, int64_t lda,
+                          const double _Complex *tau, const double _Complex *hous2, int64_t lhous2,
+                          double _Complex *C, int64_t ldc, int64_t ngpu)
+{
+    return unmtr("zunmtr_2stage_mgpu_64", trans, uplo, n, m, A, lda, tau, hous2, lhous2, C, ldc, ngpu);
 }
 
 /* The reduction with VECT = jobz into arrays allocated here, so that with
@@ -83,7 +98,7 @@ int zunmtr_2stage_mgpu(char trans, char uplo, int n, int m, const double _Comple
 struct reduction {
     double *e;
     double _Complex *tau, *hous2;
-    int lhous2;
+    int64_t lhous2;
 };
 
 /* Writes zeros over fresh memory with all host threads.  Stage 2 pins
@@ -101,28 +116,28 @@ static void touch_pages(void *p, size_t bytes)
     startrd_context_host_parallel(0);
 }
 
-static int reduce(char jobz, char uplo, int n, double _Complex *A, int lda, double *d, int ngpu,
-                  struct reduction *r)
+static int reduce(const char *routine, char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda,
+                  double *d, int64_t ngpu, struct reduction *r)
 {
     double _Complex query;
     int info;
 
     memset(r, 0, sizeof *r);
-    info = zhetrd_2stage_mgpu(jobz, uplo, n, A, lda, d, NULL, NULL, &query, -1, NULL, 0, ngpu);
+    info = zhetrd_2stage_mgpu_64(jobz, uplo, n, A, lda, d, NULL, NULL, &query, -1, NULL, 0, ngpu);
     if (info != 0)
         return info;
-    r->lhous2 = (int)creal(query);
+    r->lhous2 = (int64_t)creal(query);
     /* dstemr uses e[n-1] as workspace. */
     r->e = malloc((size_t)(n > 0 ? n : 1) * sizeof *r->e);
     r->tau = malloc((size_t)(n > 0 ? n : 1) * sizeof *r->tau);
     r->hous2 = malloc((size_t)r->lhous2 * sizeof *r->hous2);
     if (r->e == NULL || r->tau == NULL || r->hous2 == NULL) {
-        startrd_error("eigensolver: cannot allocate the reflectors of a matrix of order %d", n);
+        startrd_error("%s: cannot allocate the reflectors of a matrix of order %lld", routine, (long long)n);
         return STARTRD_ERR_MEMORY;
     }
     if (jobz == 'V')
         touch_pages(r->hous2, (size_t)r->lhous2 * sizeof *r->hous2);
-    return zhetrd_2stage_mgpu(jobz, uplo, n, A, lda, d, r->e, r->tau, r->hous2, r->lhous2, NULL, 0, ngpu);
+    return zhetrd_2stage_mgpu_64(jobz, uplo, n, A, lda, d, r->e, r->tau, r->hous2, r->lhous2, NULL, 0, ngpu);
 }
 
 static void reduction_free(struct reduction *r)
@@ -132,19 +147,26 @@ static void reduction_free(struct reduction *r)
     free(r->hous2);
 }
 
-/* C := the real n x m matrix Z (leading dimension n), then Q C.  The copy
- * runs on the caller's threads: on one thread it was a good part of the
+/* C := Q Z for the real n x m matrix Z, columns first.. of *Zr (leading
+ * dimension n), which is
+ * freed once copied into C, before Q is applied: at the largest orders the
+ * host holds A, HOUS2 and C but not Z besides.  The copy runs on the
+ * caller's threads: on one thread it was a good part of the
  * back-transformation's time (docs/architecture.md). */
-static int back_transform(char uplo, int n, int m, const double *Zr, const double _Complex *A, int lda,
-                          const struct reduction *r, double _Complex *C, int ldc, int ngpu)
+static int back_transform(char uplo, int64_t n, int64_t m, double **Zr, int64_t first, const double _Complex *A,
+                          int64_t lda, const struct reduction *r, double _Complex *C, int64_t ldc, int64_t ngpu)
 {
+    const double *z = *Zr + first * n;
+
     startrd_context_host_parallel(1);
 #pragma omp parallel for schedule(static)
     for (int64_t j = 0; j < m; j++)
         for (int64_t i = 0; i < n; i++)
-            C[i + j * ldc] = Zr[i + j * (int64_t)n];
+            C[i + j * ldc] = z[i + j * n];
     startrd_context_host_parallel(0);
-    return zunmtr_2stage_mgpu('N', uplo, n, m, A, lda, r->tau, r->hous2, r->lhous2, C, ldc, ngpu);
+    free(*Zr);
+    *Zr = NULL;
+    return zunmtr_2stage_mgpu_64('N', uplo, n, m, A, lda, r->tau, r->hous2, r->lhous2, C, ldc, ngpu);
 }
 
 static int tridiagonal_failed(const char *solver, lapack_int info)
@@ -162,12 +184,14 @@ enum { HOST_LAPACK_BELOW = 2048 };
  * BLAS threads, no context opened: no GPU takes part and n is below
  * HOST_LAPACK_BELOW.  If so, *info is 0 after the library's check of A for
  * NaN and Inf, or its error. */
-static int on_host_lapack(char uplo, int n, const double _Complex *A, int lda, int ngpu, int *info)
+static int on_host_lapack(char uplo, int64_t n, const double _Complex *A, int64_t lda, int64_t ldz, int64_t ngpu,
+                          int *info)
 {
     startrd_context_t view;
 
     startrd_context_preview(&view);
-    if (n >= HOST_LAPACK_BELOW || (ngpu != 0 && view.ncuda > 0))
+    /* Leading dimensions LAPACK's integers cannot hold stay with the library. */
+    if (n >= HOST_LAPACK_BELOW || (ngpu != 0 && view.ncuda > 0) || lda > INT_MAX || ldz > INT_MAX)
         return 0;
     *info = 0;
     startrd_stats_record_host();
@@ -182,17 +206,17 @@ static int on_host_lapack(char uplo, int n, const double _Complex *A, int lda, i
 }
 
 /* LAPACK's status as the library's. */
-static int lapack_status(const char *routine, int n, lapack_int st)
+static int lapack_status(const char *routine, int64_t n, lapack_int st)
 {
     if (st == LAPACK_WORK_MEMORY_ERROR) {
-        startrd_error("%s: cannot allocate LAPACK's workspace for order %d", routine, n);
+        startrd_error("%s: cannot allocate LAPACK's workspace for order %lld", routine, (long long)n);
         return STARTRD_ERR_MEMORY;
     }
     return st != 0 ? tridiagonal_failed(routine, st) : 0;
 }
 
 /* Whether ngpu names GPUs a call can have, without opening a context. */
-static int ngpu_valid(int ngpu)
+static int ngpu_valid(int64_t ngpu)
 {
     startrd_context_t view;
 
@@ -201,7 +225,7 @@ static int ngpu_valid(int ngpu)
 }
 
 /* The drivers' first five arguments, as LAPACK's ZHEEVD checks them. */
-static int check_matrix(char jobz, char uplo, int n, const double _Complex *A, int lda)
+static int check_matrix(char jobz, char uplo, int64_t n, const double _Complex *A, int64_t lda)
 {
     if (jobz != 'N' && jobz != 'V')
         return -1;
@@ -218,7 +242,7 @@ static int check_matrix(char jobz, char uplo, int n, const double _Complex *A, i
 
 /* Whether the library's divide and conquer runs, its merges' products on
  * the GPUs (tridiag_dc.h): the call asks for GPUs and the context has. */
-static int dc_on_gpus(int ngpu)
+static int dc_on_gpus(int64_t ngpu)
 {
     return ngpu != 0 && starpu_cuda_worker_get_count() > 0;
 }
@@ -226,19 +250,20 @@ static int dc_on_gpus(int ngpu)
 /* Divide and conquer.  With GPUs, the library's; without them, LAPACK's
  * DSTEDC with the caller's BLAS threads, which the same products on the CPU
  * workers do not beat. */
-static int tridiagonal_vectors(int n, double *d, double *e, double *Z, int ngpu)
+static int tridiagonal_vectors(int64_t n, double *d, double *e, double *Z, int64_t ngpu)
 {
     lapack_int st;
 
     if (dc_on_gpus(ngpu))
         return startrd_tridiag_dc(n, d, e, Z, n, 0);
     startrd_context_host_parallel(1);
-    st = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', n, d, e, Z, n);
+    st = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (lapack_int)n, d, e, Z, (lapack_int)n);
     startrd_context_host_parallel(0);
     return st != 0 ? tridiagonal_failed("dstedc", st) : 0;
 }
 
-int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda, double *w, int ngpu)
+static int heevd(const char *routine, char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda, double *w,
+                 int64_t ngpu)
 {
     static const char *const names[] = {"jobz", "uplo", "n", "A", "lda", "w", "ngpu"};
     startrd_context_t *ctx;
@@ -255,38 +280,40 @@ int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda,
     else if (info == 0 && !ngpu_valid(ngpu))
         info = -7;
     if (info != 0) {
-        report_argument("zheevd_2stage_mgpu", info, names);
+        report_argument(routine, info, names);
         return info;
     }
     if (n == 0)
         return 0;
-    if (jobz == 'V' && on_host_lapack(uplo, n, A, lda, ngpu, &info))
-        return info != 0 ? info : lapack_status("zheevd", n, LAPACKE_zheevd(LAPACK_COL_MAJOR, 'V', uplo, n, A, lda, w));
+    if (jobz == 'V' && on_host_lapack(uplo, n, A, lda, 1, ngpu, &info))
+        return info != 0 ? info
+                         : lapack_status("zheevd", n, LAPACKE_zheevd(LAPACK_COL_MAJOR, 'V', uplo, (lapack_int)n, A,
+                                                                     (lapack_int)lda, w));
     /* One call from the reduction to the back-transformation. */
     if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
         return info;
-    info = reduce(jobz, uplo, n, A, lda, w, ngpu, &r);
+    info = reduce(routine, jobz, uplo, n, A, lda, w, ngpu, &r);
     if (info == 0 && jobz == 'N') {
         startrd_context_host_parallel(1);
-        lapack_int st = LAPACKE_dsterf(n, w, r.e);
+        lapack_int st = LAPACKE_dsterf((lapack_int)n, w, r.e);
 
         startrd_context_host_parallel(0);
         info = st != 0 ? tridiagonal_failed("dsterf", st) : 0;
     } else if (info == 0) {
-        Zr = malloc((size_t)n * (size_t)n * sizeof *Zr);
-        C = malloc((size_t)n * (size_t)n * sizeof *C);
-        if (Zr == NULL || C == NULL) {
-            startrd_error("zheevd_2stage_mgpu: cannot allocate the eigenvectors of order %d", n);
-            info = STARTRD_ERR_MEMORY;
-        } else {
-            double t0 = starpu_timing_now();
-            int st = tridiagonal_vectors(n, w, r.e, Zr, ngpu);
-            double t1 = starpu_timing_now();
+        double t0 = starpu_timing_now(), t1;
 
-            info = st != 0 ? st : back_transform(uplo, n, n, Zr, A, lda, &r, C, n, ngpu);
-            if (info == 0)
-                startrd_stats_record_vectors((t1 - t0) * 1e-6, (starpu_timing_now() - t1) * 1e-6);
-        }
+        /* C only after the solver, whose workspace it would add to. */
+        Zr = malloc((size_t)n * (size_t)n * sizeof *Zr);
+        info = Zr == NULL ? STARTRD_ERR_MEMORY : tridiagonal_vectors(n, w, r.e, Zr, ngpu);
+        t1 = starpu_timing_now();
+        if (info == 0 && (C = malloc((size_t)n * (size_t)n * sizeof *C)) == NULL)
+            info = STARTRD_ERR_MEMORY;
+        if (info == STARTRD_ERR_MEMORY)
+            startrd_error("%s: cannot allocate the eigenvectors of order %lld", routine, (long long)n);
+        if (info == 0)
+            info = back_transform(uplo, n, n, &Zr, 0, A, lda, &r, C, n, ngpu);
+        if (info == 0)
+            startrd_stats_record_vectors((t1 - t0) * 1e-6, (starpu_timing_now() - t1) * 1e-6);
         if (info == 0) {
             startrd_context_host_parallel(1);
 #pragma omp parallel for schedule(static)
@@ -302,37 +329,49 @@ int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda,
     return info;
 }
 
+int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda, double *w, int ngpu)
+{
+    return heevd("zheevd_2stage_mgpu", jobz, uplo, n, A, lda, w, ngpu);
+}
+
+int zheevd_2stage_mgpu_64(char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda, double *w, int64_t ngpu)
+{
+    return heevd("zheevd_2stage_mgpu_64", jobz, uplo, n, A, lda, w, ngpu);
+}
+
 /* How many columns DSTEMR's eigenvectors of range (vl, vu] or il..iu take
  * (its NZC query, which only counts), or -1 after a message. */
-static int columns_needed(char range, int n, double *d, double *e, double vl, double vu, int il, int iu)
+static int64_t columns_needed(char range, int64_t n, double *d, double *e, double vl, double vu, int64_t il,
+                              int64_t iu)
 {
     double count = 0.0, unused_w = 0.0, work_query = 0.0;
     lapack_int found = 0, isuppz[2], tryrac = 1, iwork_query = 0, st;
 
     if (range != 'V')
         return range == 'I' ? iu - il + 1 : n;
-    st = LAPACKE_dstemr_work(LAPACK_COL_MAJOR, 'V', 'V', n, d, e, vl, vu, il, iu, &found, &unused_w, &count, n, -1,
-                             isuppz, &tryrac, &work_query, -1, &iwork_query, -1);
+    st = LAPACKE_dstemr_work(LAPACK_COL_MAJOR, 'V', 'V', (lapack_int)n, d, e, vl, vu, 0, 0, &found, &unused_w,
+                             &count, (lapack_int)n, -1, isuppz, &tryrac, &work_query, -1, &iwork_query, -1);
     if (st != 0) {
         tridiagonal_failed("dstemr (count)", st);
         return -1;
     }
-    return (int)count;
+    return (int64_t)count;
 }
 
 /* With GPUs, divide and conquer for all pairs beat DSTEMR, which runs on
  * one core, from about n/64 wanted pairs on (docs/measurements.md). */
-static int pairs_from_all(int n, int count, int ngpu)
+static int pairs_from_all(int64_t n, int64_t count, int64_t ngpu)
 {
-    return dc_on_gpus(ngpu) && (int64_t)count * 64 >= n;
+    return dc_on_gpus(ngpu) && count * 64 >= n;
 }
 
 /* All pairs of T (d, e) by divide and conquer into Zr (n x n), then the
  * wanted ones, a run of the ascending eigenvalues: *first and *found. */
-static int selected_from_all(char range, int n, double *d, double *e, double vl, double vu, int il, int iu,
-                             double *Zr, int ngpu, int *first, int *found)
+static int selected_from_all(char range, int64_t n, double *d, double *e, double vl, double vu, int64_t il,
+                             int64_t iu, double *Zr, int64_t ngpu, int64_t *first, int64_t *found)
 {
-    int info = tridiagonal_vectors(n, d, e, Zr, ngpu), last;
+    int info = tridiagonal_vectors(n, d, e, Zr, ngpu);
+    int64_t last;
 
     if (info != 0)
         return info;
@@ -352,46 +391,49 @@ static int selected_from_all(char range, int n, double *d, double *e, double vl,
 
 /* Selected pairs with vectors by LAPACK's ZHEEVR on the caller's threads
  * (on_host_lapack()): its status, and the count found in *m. */
-static int host_zheevr(const char *routine, char range, char uplo, int n, double _Complex *A, int lda, double vl,
-                       double vu, int il, int iu, int *m, double *w, double _Complex *Z, int ldz)
+static int host_zheevr(const char *routine, char range, char uplo, int64_t n, double _Complex *A, int64_t lda,
+                       double vl, double vu, int64_t il, int64_t iu, int64_t *m, double *w, double _Complex *Z,
+                       int64_t ldz)
 {
     lapack_int found = 0, *isuppz = malloc(2 * (size_t)n * sizeof *isuppz);
     int info;
 
     if (isuppz == NULL) {
-        startrd_error("%s: cannot allocate %d entries of ZHEEVR's support", routine, 2 * n);
+        startrd_error("%s: cannot allocate %lld entries of ZHEEVR's support", routine, 2 * (long long)n);
         return STARTRD_ERR_MEMORY;
     }
-    info = lapack_status("zheevr", n, LAPACKE_zheevr(LAPACK_COL_MAJOR, 'V', range, uplo, n, A, lda, vl, vu, il, iu,
-                                                     0.0, &found, w, Z, ldz, isuppz));
+    info = lapack_status("zheevr", n,
+                         LAPACKE_zheevr(LAPACK_COL_MAJOR, 'V', range, uplo, (lapack_int)n, A, (lapack_int)lda, vl, vu,
+                                        (lapack_int)il, (lapack_int)iu, 0.0, &found, w, Z, (lapack_int)ldz, isuppz));
     free(isuppz);
-    *m = info == 0 ? (int)found : 0;
+    *m = info == 0 ? found : 0;
     return info;
 }
 
 /* The drivers of selected pairs, their arguments checked: the reduction,
  * DSTEMR on the tridiagonal or divide and conquer for all pairs
  * (pairs_from_all()), and the back-transformation of the wanted vectors. */
-static int selected_pairs(const char *routine, char jobz, char range, char uplo, int n, double _Complex *A,
-                          int lda, double vl, double vu, int il, int iu, int *m, double *w, double _Complex *Z,
-                          int ldz, int ngpu)
+static int selected_pairs(const char *routine, char jobz, char range, char uplo, int64_t n, double _Complex *A,
+                          int64_t lda, double vl, double vu, int64_t il, int64_t iu, int64_t *m, double *w,
+                          double _Complex *Z, int64_t ldz, int64_t ngpu)
 {
     startrd_context_t *ctx;
     struct reduction r;
     double *Zr = NULL, *d;
     lapack_int *isuppz = NULL, tryrac = 1;
-    int info, count = 0, first = 0, found = 0, all = 0;
+    int64_t count = 0, first = 0, found = 0;
+    int info, all = 0;
 
     *m = 0;
     if (n == 0)
         return 0;
-    if (jobz == 'V' && on_host_lapack(uplo, n, A, lda, ngpu, &info))
+    if (jobz == 'V' && on_host_lapack(uplo, n, A, lda, ldz, ngpu, &info))
         return info != 0 ? info : host_zheevr(routine, range, uplo, n, A, lda, vl, vu, il, iu, m, w, Z, ldz);
     if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
         return info;
     /* Only the eigenvalues come from the reduction's d; the solver needs both. */
     d = malloc((size_t)n * sizeof *d);
-    info = d == NULL ? STARTRD_ERR_MEMORY : reduce(jobz, uplo, n, A, lda, d, ngpu, &r);
+    info = d == NULL ? STARTRD_ERR_MEMORY : reduce(routine, jobz, uplo, n, A, lda, d, ngpu, &r);
     if (info == 0 && (count = columns_needed(range, n, d, r.e, vl, vu, il, iu)) < 0)
         info = STARTRD_ERR_KERNEL;
     if (info == 0) {
@@ -399,7 +441,8 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
         Zr = jobz == 'V' ? malloc((size_t)n * (size_t)(all ? n : count > 0 ? count : 1) * sizeof *Zr) : NULL;
         isuppz = all ? NULL : malloc((size_t)(2 * (count > 0 ? count : 1)) * sizeof *isuppz);
         if ((jobz == 'V' && Zr == NULL) || (!all && isuppz == NULL)) {
-            startrd_error("%s: cannot allocate %d eigenvectors of order %d", routine, all ? n : count, n);
+            startrd_error("%s: cannot allocate %lld eigenvectors of order %lld", routine,
+                          (long long)(all ? n : count), (long long)n);
             info = STARTRD_ERR_MEMORY;
         } else {
             double t0 = starpu_timing_now(), t1;
@@ -412,23 +455,24 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
                 lapack_int st, stemr_found = 0;
 
                 startrd_context_host_parallel(1);
-                st = LAPACKE_dstemr(LAPACK_COL_MAJOR, jobz, range, n, d, r.e, vl, vu, il, iu, &stemr_found, w,
-                                    jobz == 'V' ? Zr : d, jobz == 'V' ? n : 1, count > 0 ? count : 1, isuppz,
+                st = LAPACKE_dstemr(LAPACK_COL_MAJOR, jobz, range, (lapack_int)n, d, r.e, vl, vu, (lapack_int)il,
+                                    (lapack_int)iu, &stemr_found, w, jobz == 'V' ? Zr : d,
+                                    jobz == 'V' ? (lapack_int)n : 1, (lapack_int)(count > 0 ? count : 1), isuppz,
                                     &tryrac);
                 startrd_context_host_parallel(0);
                 info = st != 0 ? tridiagonal_failed("dstemr", st) : 0;
-                found = (int)stemr_found;
+                found = stemr_found;
             }
             t1 = starpu_timing_now();
             if (info == 0 && jobz == 'V' && found > 0)
-                info = back_transform(uplo, n, found, Zr + (size_t)first * (size_t)n, A, lda, &r, Z, ldz, ngpu);
+                info = back_transform(uplo, n, found, &Zr, first, A, lda, &r, Z, ldz, ngpu);
             if (info == 0 && jobz == 'V')
                 startrd_stats_record_vectors((t1 - t0) * 1e-6, (starpu_timing_now() - t1) * 1e-6);
         }
         if (info == 0)
             *m = found;
     } else if (d == NULL) {
-        startrd_error("%s: cannot allocate %d eigenvalues", routine, n);
+        startrd_error("%s: cannot allocate %lld eigenvalues", routine, (long long)n);
     }
     if (d != NULL)
         reduction_free(&r);
@@ -441,9 +485,9 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
 
 /* The arguments of the selected-pairs drivers, numbered as zheevr's (its
  * characters upper-cased by the caller): 0, or -i for the first wrong one. */
-static int check_selected(char jobz, char range, char uplo, int n, const double _Complex *A, int lda, double vl,
-                          double vu, int il, int iu, const int *m, const double *w, const double _Complex *Z,
-                          int ldz, int ngpu)
+static int check_selected(char jobz, char range, char uplo, int64_t n, const double _Complex *A, int64_t lda,
+                          double vl, double vu, int64_t il, int64_t iu, const int64_t *m, const double *w,
+                          const double _Complex *Z, int64_t ldz, int64_t ngpu)
 {
     /* LAPACK's ZHEEVR order: range second, its bounds after lda. */
     int info = check_matrix(jobz, uplo, n, A, lda);
@@ -471,8 +515,8 @@ static int check_selected(char jobz, char range, char uplo, int n, const double 
     return ngpu_valid(ngpu) ? 0 : -15;
 }
 
-int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda, int il, int iu, int *m,
-                        double *w, double _Complex *Z, int ldz, int ngpu)
+static int heevdx(const char *routine, char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda, int64_t il,
+                  int64_t iu, int64_t *m, double *w, double _Complex *Z, int64_t ldz, int64_t ngpu)
 {
     static const char *const names[] = {"jobz", "uplo", "n", "A", "lda", "il", "iu",
                                         "m", "w", "Z", "ldz", "ngpu"};
@@ -484,14 +528,15 @@ int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda
     /* zheevdx has no range, vl or vu: its numbers from uplo on are lower. */
     info = info <= -9 ? info + 3 : info <= -3 ? info + 1 : info;
     if (info != 0) {
-        report_argument("zheevdx_2stage_mgpu", info, names);
+        report_argument(routine, info, names);
         return info;
     }
-    return selected_pairs("zheevdx_2stage_mgpu", jobz, 'I', uplo, n, A, lda, 0.0, 0.0, il, iu, m, w, Z, ldz, ngpu);
+    return selected_pairs(routine, jobz, 'I', uplo, n, A, lda, 0.0, 0.0, il, iu, m, w, Z, ldz, ngpu);
 }
 
-int zheevr_2stage_mgpu(char jobz, char range, char uplo, int n, double _Complex *A, int lda, double vl,
-                       double vu, int il, int iu, int *m, double *w, double _Complex *Z, int ldz, int ngpu)
+static int heevr(const char *routine, char jobz, char range, char uplo, int64_t n, double _Complex *A, int64_t lda,
+                 double vl, double vu, int64_t il, int64_t iu, int64_t *m, double *w, double _Complex *Z, int64_t ldz,
+                 int64_t ngpu)
 {
     static const char *const names[] = {"jobz", "range", "uplo", "n", "A", "lda", "vl", "vu",
                                         "il", "iu", "m", "w", "Z", "ldz", "ngpu"};
@@ -502,19 +547,61 @@ int zheevr_2stage_mgpu(char jobz, char range, char uplo, int n, double _Complex 
     uplo = (char)toupper((unsigned char)uplo);
     info = check_selected(jobz, range, uplo, n, A, lda, vl, vu, il, iu, m, w, Z, ldz, ngpu);
     if (info != 0) {
-        report_argument("zheevr_2stage_mgpu", info, names);
+        report_argument(routine, info, names);
         return info;
     }
     if (range != 'A')
-        return selected_pairs("zheevr_2stage_mgpu", jobz, range, uplo, n, A, lda, vl, vu, il, iu, m, w, Z, ldz,
-                              ngpu);
+        return selected_pairs(routine, jobz, range, uplo, n, A, lda, vl, vu, il, iu, m, w, Z, ldz, ngpu);
     /* All pairs by divide and conquer, whose vectors are more orthogonal
      * than DSTEMR's (docs/architecture.md) and come faster with GPUs. */
     *m = 0;
-    if ((info = zheevd_2stage_mgpu(jobz, uplo, n, A, lda, w, ngpu)) != 0)
+    if ((info = heevd(routine, jobz, uplo, n, A, lda, w, ngpu)) != 0)
         return info;
     for (int64_t j = 0; jobz == 'V' && j < n; j++)
         memcpy(Z + j * ldz, A + j * lda, (size_t)n * sizeof *Z);
     *m = n;
     return 0;
+}
+
+/* The 32-bit interfaces' count, through the 64-bit one; NULL stays NULL,
+ * for the argument check. */
+static int64_t *count_64(int *m, int64_t *m64)
+{
+    return m != NULL ? m64 : NULL;
+}
+
+int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda, int il, int iu, int *m,
+                        double *w, double _Complex *Z, int ldz, int ngpu)
+{
+    int64_t m64 = 0;
+    int info = heevdx("zheevdx_2stage_mgpu", jobz, uplo, n, A, lda, il, iu, count_64(m, &m64), w, Z, ldz, ngpu);
+
+    if (m != NULL)
+        *m = (int)m64;
+    return info;
+}
+
+int zheevdx_2stage_mgpu_64(char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda, int64_t il, int64_t iu,
+                           int64_t *m, double *w, double _Complex *Z, int64_t ldz, int64_t ngpu)
+{
+    return heevdx("zheevdx_2stage_mgpu_64", jobz, uplo, n, A, lda, il, iu, m, w, Z, ldz, ngpu);
+}
+
+int zheevr_2stage_mgpu(char jobz, char range, char uplo, int n, double _Complex *A, int lda, double vl,
+                       double vu, int il, int iu, int *m, double *w, double _Complex *Z, int ldz, int ngpu)
+{
+    int64_t m64 = 0;
+    int info = heevr("zheevr_2stage_mgpu", jobz, range, uplo, n, A, lda, vl, vu, il, iu, count_64(m, &m64), w, Z,
+                     ldz, ngpu);
+
+    if (m != NULL)
+        *m = (int)m64;
+    return info;
+}
+
+int zheevr_2stage_mgpu_64(char jobz, char range, char uplo, int64_t n, double _Complex *A, int64_t lda, double vl,
+                          double vu, int64_t il, int64_t iu, int64_t *m, double *w, double _Complex *Z,
+                          int64_t ldz, int64_t ngpu)
+{
+    return heevr("zheevr_2stage_mgpu_64", jobz, range, uplo, n, A, lda, vl, vu, il, iu, m, w, Z, ldz, ngpu);
 }

@@ -5,6 +5,7 @@
 
 #include "bulge_plan.h"
 #include "context.h"
+#include "descriptor.h"
 #include "error.h"
 #include "stats.h"
 #include "stage1.h"
@@ -60,10 +61,10 @@ struct sizes {
 
 /* LAPACK's order, except that the sizes of HOUS2 and WORK follow from ngpu
  * (the bandwidth does), so a wrong ngpu is reported before them. */
-static int check_arguments(char vect, char uplo, int n, const double complex *A, int lda,
+static int check_arguments(char vect, char uplo, int64_t n, const double complex *A, int64_t lda,
                            const double *d, const double *e, const double complex *tau,
-                           const double complex *hous2, int lhous2,
-                           const double complex *work, int lwork, int ngpu,
+                           const double complex *hous2, int64_t lhous2,
+                           const double complex *work, int64_t lwork, int64_t ngpu,
                            const struct sizes *sz, int query)
 {
     int ngpu_ok = ngpu <= sz->ngpu;
@@ -99,10 +100,10 @@ static int check_arguments(char vect, char uplo, int n, const double complex *A,
 
 /* The reduction's GPUs, bandwidth and workspace sizes in @p ctx (an open
  * context or a preview of one). */
-static void size_up(struct sizes *sz, const startrd_context_t *ctx, char vect, int n, int ngpu)
+static void size_up(struct sizes *sz, const startrd_context_t *ctx, char vect, int64_t n, int64_t ngpu)
 {
     sz->ngpu = ctx->ncuda;
-    sz->kd = startrd_context_bandwidth(ctx, n, ngpu < 0 || ngpu > sz->ngpu ? sz->ngpu : ngpu);
+    sz->kd = startrd_context_bandwidth(ctx, n, ngpu < 0 || ngpu > sz->ngpu ? sz->ngpu : (int)ngpu);
     sz->lwmin = (2 * sz->kd + 1) * (n > 1 ? n : 1);
     sz->lhmin = (vect == 'N' || vect == 'V') && n >= 0 ? hous2_size(vect, n, sz->kd) : 1;
 }
@@ -192,10 +193,10 @@ out:
     return ret;
 }
 
-int zhetrd_2stage_mgpu(char vect, char uplo, int n, double _Complex *A, int lda,
-                       double *d, double *e, double _Complex *tau,
-                       double _Complex *hous2, int lhous2,
-                       double _Complex *work, int lwork, int ngpu)
+/* Both interfaces: @p routine names the one called in messages. */
+static int hetrd(const char *routine, char vect, char uplo, int64_t n, double _Complex *A, int64_t lda,
+                 double *d, double *e, double _Complex *tau, double _Complex *hous2, int64_t lhous2,
+                 double _Complex *work, int64_t lwork, int64_t ngpu)
 {
     static const char *const names[] = {"vect", "uplo", "n", "A", "lda", "d", "e", "tau",
                                         "hous2", "lhous2", "work", "lwork", "ngpu"};
@@ -218,6 +219,11 @@ int zhetrd_2stage_mgpu(char vect, char uplo, int n, double _Complex *A, int lda,
     }
     if (info == 0 && n == 0)
         return 0;
+    if (info == 0 && vect == 'V' && !startrd_fits_handle(sz.lhmin)) {
+        startrd_error("%s: with VECT = '%c', order %lld needs %lld reflector entries, more than the runtime's "
+                      "32-bit data sizes describe", routine, vect, (long long)n, (long long)sz.lhmin);
+        return STARTRD_ERR_SIZE;
+    }
     if (info == 0 && (info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
         return info;
     if (info == 0) {
@@ -227,7 +233,7 @@ int zhetrd_2stage_mgpu(char vect, char uplo, int n, double _Complex *A, int lda,
         info = check_arguments(vect, uplo, n, A, lda, d, e, tau, hous2, lhous2, work, lwork, ngpu, &sz, 0);
         if (info == 0) {
             if (ngpu >= 0)
-                sz.ngpu = ngpu;
+                sz.ngpu = (int)ngpu;
             info = reduce(vect, uplo, n, A, lda, d, e, tau, hous2, work, ctx, &sz);
             if (info == 0 && work != NULL)
                 work[0] = (double)sz.lwmin;
@@ -238,6 +244,22 @@ int zhetrd_2stage_mgpu(char vect, char uplo, int n, double _Complex *A, int lda,
         startrd_context_release();
     }
     if (info < 0)
-        startrd_error("zhetrd_2stage_mgpu: argument %d (%s) has an illegal value", -info, names[-info - 1]);
+        startrd_error("%s: argument %d (%s) has an illegal value", routine, -info, names[-info - 1]);
     return info;
+}
+
+int zhetrd_2stage_mgpu(char vect, char uplo, int n, double _Complex *A, int lda,
+                       double *d, double *e, double _Complex *tau,
+                       double _Complex *hous2, int lhous2,
+                       double _Complex *work, int lwork, int ngpu)
+{
+    return hetrd("zhetrd_2stage_mgpu", vect, uplo, n, A, lda, d, e, tau, hous2, lhous2, work, lwork, ngpu);
+}
+
+int zhetrd_2stage_mgpu_64(char vect, char uplo, int64_t n, double _Complex *A, int64_t lda,
+                          double *d, double *e, double _Complex *tau,
+                          double _Complex *hous2, int64_t lhous2,
+                          double _Complex *work, int64_t lwork, int64_t ngpu)
+{
+    return hetrd("zhetrd_2stage_mgpu_64", vect, uplo, n, A, lda, d, e, tau, hous2, lhous2, work, lwork, ngpu);
 }

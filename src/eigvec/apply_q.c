@@ -8,6 +8,7 @@
 #include "apply_q.h"
 
 #include "codelets.h"
+#include "descriptor.h"
 #include "device_memory.h"
 #include "error.h"
 #include "startrd.h"
@@ -15,9 +16,11 @@
 #include <stdlib.h>
 
 /* Columns of C per task: wide enough for ZUNMQR's GEMMs, narrow enough to
- * keep every CPU worker busy at the sizes that matter; on GPUs, a few
- * blocks per GPU, which still pipeline the copies with the work. */
-enum { BLOCK_COLUMNS = 128, GPU_BLOCKS_PER_WORKER = 4, TRANSPOSE_BLOCK = 64 };
+ * keep every CPU worker busy at the sizes that matter, and narrower still
+ * (down to MIN_CPU_COLUMNS) when there are fewer columns than workers
+ * times BLOCK_COLUMNS; on GPUs, a few blocks per GPU, which still pipeline
+ * the copies with the work. */
+enum { BLOCK_COLUMNS = 128, MIN_CPU_COLUMNS = 8, GPU_BLOCKS_PER_WORKER = 4, TRANSPOSE_BLOCK = 64 };
 
 /* Chunks of the blocked Q2 per CPU worker: enough to balance the build. */
 enum { Q2_CHUNKS_PER_CPU = 2 };
@@ -46,6 +49,10 @@ static int q2_groups_submit(struct q2_groups *g, unsigned long long where, starp
     for (int c = 0; c < g->qb.nchunks && ret == 0; c++) {
         size_t len = (size_t)startrd_q2_chunk_groups(&g->qb, c) * per_group;
 
+        if (!startrd_fits_handle((int64_t)len)) {
+            startrd_error("back-transformation: a chunk of Q2's groups is longer than StarPU's 32-bit data sizes");
+            return STARTRD_ERR_SIZE;
+        }
         starpu_vector_data_register(&g->hV[c], -1, 0, (uint32_t)len, sizeof(double complex));
         starpu_vector_data_register(&g->hY[c], -1, 0, (uint32_t)len, sizeof(double complex));
         ret = startrd_task_zq2_blocks(where, &g->qb, c, hous, g->sweeps, g->hV[c], g->hY[c]);
@@ -67,6 +74,14 @@ static void q2_groups_release(struct q2_groups *g)
     free(g->hV);
     free(g->hY);
     startrd_q2_blocks_free(&g->qb);
+}
+
+static int64_t cpu_block_columns(int64_t m)
+{
+    int64_t ncpu = starpu_cpu_worker_get_count() > 0 ? starpu_cpu_worker_get_count() : 1,
+            share = (m + ncpu - 1) / ncpu;
+
+    return share < MIN_CPU_COLUMNS ? MIN_CPU_COLUMNS : share > BLOCK_COLUMNS ? BLOCK_COLUMNS : share;
 }
 
 /* The bytes a GPU holds at once: V, a block, and for the blocked Q2 HOUS2
@@ -103,6 +118,11 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
         startrd_error("back-transformation: invalid band n=%lld kd=%lld", (long long)n, (long long)kd);
         return STARTRD_ERR_STATE;
     }
+    if (!startrd_fits_handle(startrd_bulge_lhous(&plan))) {
+        startrd_error("back-transformation: HOUS2 of order %lld is longer than StarPU's 32-bit data sizes",
+                      (long long)n);
+        return STARTRD_ERR_SIZE;
+    }
     blocked = plan.nsweeps > 0 && (method == STARTRD_Q2_BLOCKS || (method == STARTRD_Q2_AUTO && ncuda > 0));
     if (blocked &&
         startrd_q2_blocks_init(&groups.qb, &plan, Q2_CHUNKS_PER_CPU * (int)starpu_cpu_worker_get_count()) != 0) {
@@ -121,6 +141,14 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
             width = gpu_width;
         }
     }
+    /* On the CPU workers the groups would cost host memory twice HOUS2's,
+     * and the reflectors one by one need none. */
+    if (where == STARPU_CPU && blocked && method == STARTRD_Q2_AUTO) {
+        startrd_q2_blocks_free(&groups.qb);
+        blocked = 0;
+    }
+    if (where == STARPU_CPU)
+        width = cpu_block_columns(m);
     nblocks = (m + width - 1) / width;
     blocks = calloc((size_t)nblocks, sizeof *blocks);
     if (uplo == 'U' && mq > 0) {

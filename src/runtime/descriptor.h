@@ -10,6 +10,12 @@
 #include "device_memory.h"
 #include "starpu_include.h"
 
+/** Whether @p count elements fit StarPU's 32-bit handle sizes. */
+static inline int startrd_fits_handle(int64_t count)
+{
+    return count >= 0 && (uint64_t)count <= UINT32_MAX;
+}
+
 typedef enum startrd_desc_layout {
     /** mt x nt tiles of mb x nb (the last row/column of tiles may be smaller). */
     STARTRD_DESC_TILES,
