@@ -1,37 +1,116 @@
 /* C := Q2 C or Q2^H C for a block of columns C by the reflector groups of
- * the blocked Q2 (q2_blocks.h): level by level, two GEMMs per group.  On a
- * GPU the groups of a level are one strided batch, their rows in C being
- * equally spaced; C is worked on in a copy padded with h zero rows, so that
- * the groups at the end of the band, whose V and Y are zero past row n,
- * need no shorter shape. */
+ * the blocked Q2 (q2_blocks.h), one chunk of levels at a time: the chunk's
+ * groups are built from HOUS2 into the task's scratch, V and Y = V T, then
+ * applied level by level, two GEMMs per group.
+ *
+ * Building, on the host: a ZLARFT and a ZTRMM of h x b per group.  On a
+ * GPU, for all groups of the chunk at once: the gather, the Gram matrices
+ * V^H V in one batched GEMM, T from them, and Y = V T in one more batched
+ * GEMM.  Applying, on a GPU: the groups of a level are one strided batch,
+ * their rows in C being equally spaced; C is worked on in a copy padded
+ * with h zero rows, so that the groups at the end of the band, whose V and
+ * Y are zero past row n, need no shorter shape. */
 #include "codelets.h"
 #include "error.h"
 
 #include <cblas.h>
+#include <lapacke.h>
 #include <stdlib.h>
+#include <string.h>
+
+#ifdef STARTRD_USE_CUDA
+#include "kernels_cuda.h"
+#endif
 
 struct apply_q2_blocks_args {
     const startrd_q2_blocks_t *qb;
     char trans;   /* 'N': Q2 C, 'C': Q2^H C */
 };
 
-/* The groups of a level, in the chunk's buffers (V and Y of chunk c are
- * buffers 1+2c and 2+2c, C is buffer 0).  Q2 C multiplies by V^H then
- * subtracts Y times the product; Q2^H C the other way round. */
-struct level_view {
-    const startrd_q2_level_t *lv;
-    const void *first, *second;
+/* A chunk's groups in the scratch: V and Y (h x b each, group i at i h b),
+ * then the factors tau (b each) and T (b x b each). */
+struct chunk_scratch {
+    void *V, *Y, *tau, *T;
 };
 
-static struct level_view level_view(void *buffers[], const startrd_q2_blocks_t *qb, char trans, int64_t L)
+static struct chunk_scratch chunk_scratch(const startrd_q2_blocks_t *qb, void *scratch)
 {
-    int c = startrd_q2_level_chunk(qb, L);
-    const startrd_q2_level_t *lv = &qb->levels[L];
-    size_t off = (size_t)((lv->g0 - qb->levels[qb->chunk_level[c]].g0) * qb->h * qb->b) * sizeof(double complex);
-    const char *V = (const char *)STARPU_VECTOR_GET_PTR(buffers[1 + 2 * c]) + off;
-    const char *Y = (const char *)STARPU_VECTOR_GET_PTR(buffers[2 + 2 * c]) + off;
+    const size_t hb = (size_t)(qb->h * qb->b), g = (size_t)qb->maxchunk, elem = sizeof(double complex);
+    char *base = scratch;
 
-    return (struct level_view){lv, trans == 'N' ? V : Y, trans == 'N' ? Y : V};
+    return (struct chunk_scratch){base, base + g * hb * elem, base + 2 * g * hb * elem,
+                                  base + (2 * g * hb + g * (size_t)qb->b) * elem};
+}
+
+/* Chunk c's levels in application order: Q2 C goes up the levels, Q2^H C
+ * down. */
+static int64_t chunk_in_order(const startrd_q2_blocks_t *qb, char trans, int64_t i)
+{
+    return trans == 'N' ? i : qb->nchunks - 1 - i;
+}
+
+static int64_t level_in_order(const startrd_q2_blocks_t *qb, char trans, int64_t c, int64_t i)
+{
+    return trans == 'N' ? qb->chunk_level[c] + i : qb->chunk_level[c + 1] - 1 - i;
+}
+
+/* Level L's groups in the chunk's V and Y: Q2 C multiplies by V^H then
+ * subtracts Y times the product; Q2^H C the other way round. */
+static void level_operands(const startrd_q2_blocks_t *qb, const struct chunk_scratch *s, char trans, int64_t c,
+                           int64_t L, const void **first, const void **second)
+{
+    size_t off = (size_t)((qb->levels[L].g0 - qb->levels[qb->chunk_level[c]].g0) * qb->h * qb->b) *
+                 sizeof(double complex);
+    const char *V = (const char *)s->V + off, *Y = (const char *)s->Y + off;
+
+    *first = trans == 'N' ? V : Y;
+    *second = trans == 'N' ? Y : V;
+}
+
+/* Group (S, j) into v (zeroed here) and its factors into tau; returns how
+ * many of its b reflectors exist (the missing ones, at the end of the band,
+ * are the last). */
+static int64_t gather_group(const startrd_q2_blocks_t *qb, const double complex *hous, int64_t S, int64_t j,
+                            double complex *v, double complex *tau)
+{
+    const startrd_bulge_plan_t *p = &qb->plan;
+    int64_t k = 0;
+
+    memset(v, 0, (size_t)(qb->h * qb->b) * sizeof *v);
+    for (int64_t s = S * qb->b; k < qb->b && s < p->nsweeps && j < startrd_bulge_nrefl_sweep(p, s); s++, k++) {
+        memcpy(v + k * qb->h + k, hous + startrd_bulge_v_offset(p, s, j),
+               (size_t)startrd_bulge_refl_len(p, s, j) * sizeof *v);
+        tau[k] = hous[startrd_bulge_tau_offset(p, s, j)];
+    }
+    return k;
+}
+
+static int build_chunk_cpu(const startrd_q2_blocks_t *qb, int64_t c, const double complex *hous,
+                           const struct chunk_scratch *s)
+{
+    const int64_t h = qb->h, b = qb->b, first = qb->chunk_level[c];
+    double complex *V = s->V, *Y = s->Y, *tau = s->tau, *T = s->T;
+    const double complex one = 1.0;
+
+    for (int64_t L = first; L < qb->chunk_level[c + 1]; L++) {
+        const startrd_q2_level_t *lv = &qb->levels[L];
+
+        for (int64_t m = 0; m < lv->count; m++) {
+            int64_t off = (lv->g0 + m - qb->levels[first].g0) * h * b;
+            int64_t k = gather_group(qb, hous, lv->S + m, lv->j + 2 * m, V + off, tau);
+            lapack_int info = LAPACKE_zlarft_work(LAPACK_COL_MAJOR, 'F', 'C', (lapack_int)h, (lapack_int)k,
+                                                  V + off, (lapack_int)h, tau, T, (lapack_int)b);
+
+            if (info != 0) {
+                startrd_kernel_failure("apply_q2_blocks", "LAPACKE_zlarft_work", info);
+                return -1;
+            }
+            memcpy(Y + off, V + off, (size_t)(h * b) * sizeof *Y);
+            cblas_ztrmm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, (int)h, (int)k, &one, T,
+                        (int)b, Y + off, (int)h);
+        }
+    }
+    return 0;
 }
 
 static void apply_q2_blocks_cpu(void *buffers[], void *cl_arg)
@@ -40,6 +119,8 @@ static void apply_q2_blocks_cpu(void *buffers[], void *cl_arg)
     const startrd_q2_blocks_t *qb = a->qb;
     const int h = (int)qb->h, b = (int)qb->b;
     double complex *c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[0]);
+    const double complex *hous = (const double complex *)STARPU_VECTOR_GET_PTR(buffers[1]);
+    const struct chunk_scratch s = chunk_scratch(qb, (void *)STARPU_VECTOR_GET_PTR(buffers[3]));
     const int64_t n = STARPU_MATRIX_GET_NX(buffers[0]);
     const int ldc = (int)STARPU_MATRIX_GET_LD(buffers[0]), cols = (int)STARPU_MATRIX_GET_NY(buffers[0]);
     double complex *w = malloc((size_t)b * (size_t)cols * sizeof *w);
@@ -49,26 +130,73 @@ static void apply_q2_blocks_cpu(void *buffers[], void *cl_arg)
         startrd_kernel_failure("apply_q2_blocks", "malloc", ENOMEM);
         return;
     }
-    for (int64_t i = 0; i < qb->nlevels; i++) {
-        struct level_view lv = level_view(buffers, qb, a->trans, a->trans == 'N' ? i : qb->nlevels - 1 - i);
+    for (int64_t ci = 0; ci < qb->nchunks; ci++) {
+        int64_t ch = chunk_in_order(qb, a->trans, ci), nl = qb->chunk_level[ch + 1] - qb->chunk_level[ch];
 
-        for (int64_t m = 0; m < lv.lv->count; m++) {
-            int64_t row = startrd_q2_member_row(qb, lv.lv, m);
-            /* V and Y are zero past row n. */
-            int rows = (int)(n - row < h ? n - row : h);
-            const double complex *first = (const double complex *)lv.first + m * h * b;
-            const double complex *second = (const double complex *)lv.second + m * h * b;
+        if (build_chunk_cpu(qb, ch, hous, &s) != 0)
+            break;
+        for (int64_t i = 0; i < nl; i++) {
+            int64_t L = level_in_order(qb, a->trans, ch, i);
+            const startrd_q2_level_t *lv = &qb->levels[L];
+            const void *first, *second;
 
-            cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, b, cols, rows, &one, first, h, c + row, ldc,
-                        &zero, w, b);
-            cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, rows, cols, b, &mone, second, h, w, b, &one,
-                        c + row, ldc);
+            level_operands(qb, &s, a->trans, ch, L, &first, &second);
+            for (int64_t m = 0; m < lv->count; m++) {
+                int64_t row = startrd_q2_member_row(qb, lv, m);
+                /* V and Y are zero past row n. */
+                int rows = (int)(n - row < h ? n - row : h);
+
+                cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, b, cols, rows, &one,
+                            (const double complex *)first + m * h * b, h, c + row, ldc, &zero, w, b);
+                cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, rows, cols, b, &mone,
+                            (const double complex *)second + m * h * b, h, w, b, &one, c + row, ldc);
+            }
         }
     }
     free(w);
 }
 
 #ifdef STARTRD_USE_CUDA
+static long build_chunk_cuda(const startrd_q2_blocks_t *qb, int64_t c, const cuDoubleComplex *hous,
+                             const int64_t *sweeps, const struct chunk_scratch *s, cublasHandle_t blas,
+                             cudaStream_t stream)
+{
+    const startrd_bulge_plan_t *p = &qb->plan;
+    const int64_t h = qb->h, b = qb->b, first = qb->chunk_level[c], hb = h * b;
+    const int64_t groups = startrd_q2_chunk_groups(qb, c);
+    cuDoubleComplex *V = s->V, *Y = s->Y, *tau = s->tau, *T = s->T;
+    const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
+    long st;
+
+    for (int64_t L = first; L < qb->chunk_level[c + 1]; L++) {
+        const startrd_q2_level_t *lv = &qb->levels[L];
+        const int64_t g = lv->g0 - qb->levels[first].g0;
+
+        if ((st = startrd_cuda_zq2_gather(p->n, p->kd, p->nsweeps, p->nrefl, sweeps, hous, b, h, lv->S, lv->j,
+                                          lv->count, V + g * hb, tau + g * b, stream)) != cudaSuccess) {
+            startrd_kernel_failure("apply_q2_blocks", "zq2_gather kernel", st);
+            return st;
+        }
+    }
+    if ((st = cublasZgemmStridedBatched(blas, CUBLAS_OP_C, CUBLAS_OP_N, (int)b, (int)b, (int)h, &one, V, (int)h, hb,
+                                        V, (int)h, hb, &zero, T, (int)b, b * b, (int)groups)) !=
+        CUBLAS_STATUS_SUCCESS) {
+        startrd_kernel_failure("apply_q2_blocks", "cublasZgemmStridedBatched (Gram)", st);
+        return st;
+    }
+    if ((st = startrd_cuda_zlarft_gram(b, groups, tau, b, T, b, b * b, stream)) != cudaSuccess) {
+        startrd_kernel_failure("apply_q2_blocks", "zlarft_gram kernel", st);
+        return st;
+    }
+    if ((st = cublasZgemmStridedBatched(blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)h, (int)b, (int)b, &one, V, (int)h, hb,
+                                        T, (int)b, b * b, &zero, Y, (int)h, hb, (int)groups)) !=
+        CUBLAS_STATUS_SUCCESS) {
+        startrd_kernel_failure("apply_q2_blocks", "cublasZgemmStridedBatched (V T)", st);
+        return st;
+    }
+    return 0;
+}
+
 static void apply_q2_blocks_cuda(void *buffers[], void *cl_arg)
 {
     const struct apply_q2_blocks_args *a = cl_arg;
@@ -76,6 +204,9 @@ static void apply_q2_blocks_cuda(void *buffers[], void *cl_arg)
     const int h = (int)qb->h, b = (int)qb->b;
     const long long stride = (long long)(qb->b + 2 * qb->plan.kd), hb = (long long)h * b;
     cuDoubleComplex *c = (cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[0]);
+    const cuDoubleComplex *hous = (const cuDoubleComplex *)STARPU_VECTOR_GET_PTR(buffers[1]);
+    const int64_t *sweeps = (const int64_t *)STARPU_VECTOR_GET_PTR(buffers[2]);
+    const struct chunk_scratch s = chunk_scratch(qb, (void *)STARPU_VECTOR_GET_PTR(buffers[3]));
     const int64_t n = STARPU_MATRIX_GET_NX(buffers[0]), ldc = STARPU_MATRIX_GET_LD(buffers[0]);
     const int cols = (int)STARPU_MATRIX_GET_NY(buffers[0]), ldp = (int)(n + h);
     cudaStream_t stream = starpu_cuda_get_local_stream();
@@ -97,19 +228,27 @@ static void apply_q2_blocks_cuda(void *buffers[], void *cl_arg)
         startrd_kernel_failure("apply_q2_blocks", "padded copy of C", st);
         goto out;
     }
-    for (int64_t i = 0; i < qb->nlevels; i++) {
-        struct level_view lv = level_view(buffers, qb, a->trans, a->trans == 'N' ? i : qb->nlevels - 1 - i);
-        cuDoubleComplex *rows = pad + lv.lv->row0;
-        int count = (int)lv.lv->count;
+    for (int64_t ci = 0; ci < qb->nchunks; ci++) {
+        int64_t ch = chunk_in_order(qb, a->trans, ci), nl = qb->chunk_level[ch + 1] - qb->chunk_level[ch];
 
-        if ((st = cublasZgemmStridedBatched(blas, CUBLAS_OP_C, CUBLAS_OP_N, b, cols, h, &one, lv.first, h, hb, rows,
-                                            ldp, stride, &zero, w, b, (long long)b * cols, count)) !=
-                CUBLAS_STATUS_SUCCESS ||
-            (st = cublasZgemmStridedBatched(blas, CUBLAS_OP_N, CUBLAS_OP_N, h, cols, b, &mone, lv.second, h, hb, w, b,
-                                            (long long)b * cols, &one, rows, ldp, stride, count)) !=
-                CUBLAS_STATUS_SUCCESS) {
-            startrd_kernel_failure("apply_q2_blocks", "cublasZgemmStridedBatched", st);
+        if (build_chunk_cuda(qb, ch, hous, sweeps, &s, blas, stream) != 0)
             goto out;
+        for (int64_t i = 0; i < nl; i++) {
+            int64_t L = level_in_order(qb, a->trans, ch, i);
+            cuDoubleComplex *rows = pad + qb->levels[L].row0;
+            int count = (int)qb->levels[L].count;
+            const void *first, *second;
+
+            level_operands(qb, &s, a->trans, ch, L, &first, &second);
+            if ((st = cublasZgemmStridedBatched(blas, CUBLAS_OP_C, CUBLAS_OP_N, b, cols, h, &one, first, h, hb,
+                                                rows, ldp, stride, &zero, w, b, (long long)b * cols, count)) !=
+                    CUBLAS_STATUS_SUCCESS ||
+                (st = cublasZgemmStridedBatched(blas, CUBLAS_OP_N, CUBLAS_OP_N, h, cols, b, &mone, second, h, hb, w,
+                                                b, (long long)b * cols, &one, rows, ldp, stride, count)) !=
+                    CUBLAS_STATUS_SUCCESS) {
+                startrd_kernel_failure("apply_q2_blocks", "cublasZgemmStridedBatched", st);
+                goto out;
+            }
         }
     }
     if ((st = cudaMemcpy2DAsync(c, (size_t)ldc * sizeof *c, pad, (size_t)ldp * sizeof *pad, (size_t)n * sizeof *c,
@@ -127,37 +266,27 @@ static struct starpu_codelet apply_q2_blocks_codelet = {
     .name = "zapply_q2_blocks",
     .cpu_funcs = {apply_q2_blocks_cpu},
     STARTRD_CUDA_ASYNC(apply_q2_blocks_cuda)
-    .nbuffers = STARPU_VARIABLE_NBUFFERS,
+    .nbuffers = 4,
+    .modes = {STARPU_RW, STARPU_R, STARPU_R, STARPU_SCRATCH},
     .model = &apply_q2_blocks_model,
 };
 
 int startrd_task_zapply_q2_blocks(unsigned long long where, const startrd_q2_blocks_t *qb, char trans,
-                                  const starpu_data_handle_t *V, const starpu_data_handle_t *Y,
-                                  starpu_data_handle_t C)
+                                  starpu_data_handle_t hous, starpu_data_handle_t sweeps,
+                                  starpu_data_handle_t scratch, starpu_data_handle_t C)
 {
     struct apply_q2_blocks_args *args = malloc(sizeof *args);
-    struct starpu_data_descr *descr = malloc((size_t)(1 + 2 * qb->nchunks) * sizeof *descr);
-    int ret;
+    double groups = (double)qb->ngroups, h = (double)qb->h, b = (double)qb->b;
 
-    if (args == NULL || descr == NULL) {
-        free(args);
-        free(descr);
+    if (args == NULL)
         return -ENOMEM;
-    }
     *args = (struct apply_q2_blocks_args){qb, trans};
-    descr[0] = (struct starpu_data_descr){.handle = C, .mode = STARPU_RW};
-    for (int c = 0; c < qb->nchunks; c++) {
-        descr[1 + 2 * c] = (struct starpu_data_descr){.handle = V[c], .mode = STARPU_R};
-        descr[2 + 2 * c] = (struct starpu_data_descr){.handle = Y[c], .mode = STARPU_R};
-    }
-    ret = starpu_task_insert(&apply_q2_blocks_codelet,
-                             STARPU_CL_ARGS, args, sizeof *args,
-                             STARPU_DATA_MODE_ARRAY, descr, 1 + 2 * qb->nchunks,
-                             STARPU_EXECUTE_WHERE, where,
-                             /* two GEMMs of h x b x cols per group */
-                             STARPU_FLOPS, 16.0 * (double)qb->ngroups * (double)qb->h * (double)qb->b *
-                                               (double)starpu_matrix_get_ny(C),
-                             0);
-    free(descr);
-    return ret;
+    return starpu_task_insert(&apply_q2_blocks_codelet,
+                              STARPU_CL_ARGS, args, sizeof *args,
+                              STARPU_RW, C, STARPU_R, hous, STARPU_R, sweeps, STARPU_SCRATCH, scratch,
+                              STARPU_EXECUTE_WHERE, where,
+                              /* per group: two GEMMs of h x b x cols, and the build's ZLARFT and ZTRMM of
+                                 h b^2 complex multiply-adds each */
+                              STARPU_FLOPS, groups * 16.0 * h * b * ((double)starpu_matrix_get_ny(C) + b),
+                              0);
 }

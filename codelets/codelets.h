@@ -265,18 +265,15 @@ int startrd_task_dmerge_gemm(unsigned long long where, int64_t n1, int64_t n12, 
                              starpu_data_handle_t Q2top, starpu_data_handle_t Q2bot, starpu_data_handle_t S,
                              starpu_data_handle_t Q);
 
-/* The blocked Q2 (q2_blocks.h): V and Y of the groups of one chunk, from
- * HOUS2 and the per-sweep table qb->sweeps (2 nsweeps int64_t) in
- * @p sweeps (codelet_zq2_blocks.c); C := Q2 C or Q2^H C by all chunks, V[c]
- * and Y[c] for c < qb->nchunks (codelet_zapply_q2_blocks.c).  qb must
- * outlive the tasks; @p where as for startrd_task_zunmqr_q1(). */
-int startrd_task_zq2_blocks(unsigned long long where, const startrd_q2_blocks_t *qb, int chunk,
-                            starpu_data_handle_t hous, starpu_data_handle_t sweeps, starpu_data_handle_t V,
-                            starpu_data_handle_t Y);
-
+/* The blocked Q2 (q2_blocks.h): C := Q2 C or Q2^H C, the groups built
+ * chunk by chunk from HOUS2 and the per-sweep table qb->sweeps
+ * (2 nsweeps int64_t) in @p sweeps, into @p scratch, a handle with no home
+ * of startrd_q2_scratch_entries() complex entries
+ * (codelet_zapply_q2_blocks.c).  qb must outlive the task; @p where as for
+ * startrd_task_zunmqr_q1(). */
 int startrd_task_zapply_q2_blocks(unsigned long long where, const startrd_q2_blocks_t *qb, char trans,
-                                  const starpu_data_handle_t *V, const starpu_data_handle_t *Y,
-                                  starpu_data_handle_t C);
+                                  starpu_data_handle_t hous, starpu_data_handle_t sweeps,
+                                  starpu_data_handle_t scratch, starpu_data_handle_t C);
 
 typedef struct startrd_progress {
     _Alignas(128) _Atomic int64_t windows;   /**< windows completed */

@@ -1,5 +1,6 @@
 /* The back-transformation by Q2 alone, reflector by reflector and in the
- * blocks of q2_blocks.h, against Q2 formed explicitly from HOUS2, for
+ * blocks of q2_blocks.h (built in one chunk, and one chunk per level),
+ * against Q2 formed explicitly from HOUS2, for
  * bandwidths from 1 up, odd and even, and orders that leave partial groups
  * at the end of the band.  Q1 is the identity here: tau = 0. */
 #include "apply_q.h"
@@ -19,7 +20,8 @@ static const char *method_name(startrd_q2_method_t method)
     return method == STARTRD_Q2_BLOCKS ? "blocks" : "reflectors";
 }
 
-static void q2_case(int64_t n, int64_t kd, int64_t m, char trans, startrd_q2_method_t method, uint64_t seed)
+static void q2_case(int64_t n, int64_t kd, int64_t m, char trans, startrd_q2_method_t method, size_t chunk_bytes,
+                    uint64_t seed)
 {
     const int64_t ldab = 2 * kd + 1;
     startrd_bulge_plan_t plan;
@@ -49,7 +51,7 @@ static void q2_case(int64_t n, int64_t kd, int64_t m, char trans, startrd_q2_met
     if (startrd_stage2_zhb2st('V', 'L', n, kd, AB, ldab, d, e, hous, NULL, 0, NULL) != 0 ||
         tst_form_q2(n, kd, hous, Q, n, NULL) != 0)
         goto out;
-    info = startrd_apply_q(trans, 'L', n, m, kd, zeros, n, zeros, hous, C, n, method);
+    info = startrd_apply_q(trans, 'L', n, m, kd, zeros, n, zeros, hous, C, n, method, chunk_bytes);
     if (info == 0) {
         const double complex one = 1.0, mone = -1.0;
 
@@ -59,8 +61,9 @@ static void q2_case(int64_t n, int64_t kd, int64_t m, char trans, startrd_q2_met
     }
 out:
     tst_check(info == 0 && err < 30.0,
-              "Q2 %s trans=%c n=%lld kd=%lld m=%lld: info %d, ||C - op(Q2) C0|| / (n eps ||C0||) %.3g",
-              method_name(method), trans, (long long)n, (long long)kd, (long long)m, info, err);
+              "Q2 %s%s trans=%c n=%lld kd=%lld m=%lld: info %d, ||C - op(Q2) C0|| / (n eps ||C0||) %.3g",
+              method_name(method), chunk_bytes == 1 ? " (a chunk per level)" : "", trans, (long long)n,
+              (long long)kd, (long long)m, info, err);
     free(A);
     free(AB);
     free(hous);
@@ -87,8 +90,10 @@ int main(void)
             int64_t m = i % 2 == 0 ? 1 : ns[i] < 37 ? ns[i] : 37;
 
             for (int t = 0; t < 2 && kds[k] < ns[i]; t++) {
-                q2_case(ns[i], kds[k], m, t ? 'C' : 'N', STARTRD_Q2_REFLECTORS, seed);
-                q2_case(ns[i], kds[k], m, t ? 'C' : 'N', STARTRD_Q2_BLOCKS, seed++);
+                q2_case(ns[i], kds[k], m, t ? 'C' : 'N', STARTRD_Q2_REFLECTORS, 0, seed);
+                q2_case(ns[i], kds[k], m, t ? 'C' : 'N', STARTRD_Q2_BLOCKS, 0, seed);
+                /* The groups built and applied one level at a time. */
+                q2_case(ns[i], kds[k], m, t ? 'C' : 'N', STARTRD_Q2_BLOCKS, 1, seed++);
             }
         }
     startrd_context_release();

@@ -10,11 +10,14 @@
  *   the residuals are formed from regenerated entries, and the check holds
  *   at orders where A alone fills most of the host's memory.
  *
- * STARTRD_TEST_ORDER and STARTRD_TEST_PAIRS choose that case's order and
- * number of pairs.  By default 2100 and 21: above the order at which calls
- * without GPUs go to LAPACK, so the library's own path runs, and small
- * enough for LAPACK's reference eigenvalues and for the 32-bit call to be
- * compared with it. */
+ * - All eigenpairs through zheevd_2stage_mgpu_64, checked the same way.
+ *
+ * STARTRD_TEST_ORDER chooses the order of those cases, STARTRD_TEST_PAIRS
+ * the number of selected pairs, 0 for only the case of all pairs.  By
+ * default 2100, and both cases with 21 selected pairs: above the order at
+ * which calls without GPUs go to LAPACK, so the library's own path runs,
+ * and small enough for LAPACK's reference eigenvalues and for the 32-bit
+ * call to be compared with the 64-bit one. */
 #include "startrd.h"
 #include "testing.h"
 
@@ -37,8 +40,8 @@ static int64_t env_size(const char *name, int64_t fallback)
     if (text == NULL || *text == '\0')
         return fallback;
     v = strtoll(text, &end, 10);
-    if (*end != '\0' || v < 1) {
-        fprintf(stderr, "test_ilp64: %s=%s is not a positive size; using %lld\n", name, text,
+    if (*end != '\0' || v < 0) {
+        fprintf(stderr, "test_ilp64: %s=%s is not a size; using %lld\n", name, text,
                 (long long)fallback);
         return fallback;
     }
@@ -148,13 +151,15 @@ static bool ascending(int64_t m, const double *w)
     return true;
 }
 
-/* Pairs 1..k of the order-n test matrix by zheevr_2stage_mgpu_64, with a
- * leading dimension past n; below the reference limit, against LAPACK's
+/* Pairs 1..k of the order-n test matrix by zheevr_2stage_mgpu_64, or all
+ * of them (k = 0) by zheevd_2stage_mgpu_64, their vectors then in A, with
+ * a leading dimension past n; below the reference limit, against LAPACK's
  * eigenvalues and the 32-bit call's. */
 static void pairs_case(int64_t n, int64_t k, int ngpu)
 {
-    const int64_t lda = n + 3, reference_below = 4096;
-    double complex *A = malloc((size_t)lda * (size_t)n * sizeof *A), *Z = malloc((size_t)n * (size_t)k * sizeof *Z);
+    const int64_t lda = n + 3, reference_below = 4096, want = k > 0 ? k : n, ldz = k > 0 ? n : lda;
+    double complex *A = malloc((size_t)lda * (size_t)n * sizeof *A);
+    double complex *Z = k > 0 ? malloc((size_t)n * (size_t)k * sizeof *Z) : A;
     double *w = malloc((size_t)n * sizeof *w);
     int64_t m = -1;
     double t0, seconds, resid, orth;
@@ -162,25 +167,31 @@ static void pairs_case(int64_t n, int64_t k, int ngpu)
     int info;
 
     if (!tst_check(A != NULL && Z != NULL && w != NULL, "n = %lld: memory for A and %lld vectors", (long long)n,
-                   (long long)k))
+                   (long long)want))
         goto out;
     fill(n, A, lda);
     t0 = omp_get_wtime();
-    info = zheevr_2stage_mgpu_64('V', 'I', 'L', n, A, lda, 0.0, 0.0, 1, k, &m, w, Z, n, ngpu);
+    if (k > 0) {
+        info = zheevr_2stage_mgpu_64('V', 'I', 'L', n, A, lda, 0.0, 0.0, 1, k, &m, w, Z, ldz, ngpu);
+    } else {
+        info = zheevd_2stage_mgpu_64('V', 'L', n, A, lda, w, ngpu);
+        m = n;
+    }
     seconds = omp_get_wtime() - t0;
     startrd_last_stats(&st);
     printf("# n = %lld, pairs 1..%lld: %.2f s (reduction %.2f + %.2f, tridiagonal %.2f, back-transformation %.2f)\n",
-           (long long)n, (long long)k, seconds, st.stage1_seconds, st.stage2_seconds, st.tridiag_seconds,
+           (long long)n, (long long)want, seconds, st.stage1_seconds, st.stage2_seconds, st.tridiag_seconds,
            st.backtransform_seconds);
-    if (!tst_check(info == 0 && m == k, "zheevr_2stage_mgpu_64 n = %lld: info %d, m %lld (want 0, %lld)",
-                   (long long)n, info, (long long)m, (long long)k))
+    if (!tst_check(info == 0 && m == want, "%s n = %lld: info %d, m %lld (want 0, %lld)",
+                   k > 0 ? "zheevr_2stage_mgpu_64" : "zheevd_2stage_mgpu_64", (long long)n, info, (long long)m,
+                   (long long)want))
         goto out;
-    resid = sampled_residual(n, m, w, Z, n);
-    orth = orthogonality(n, m, Z, n);
+    resid = sampled_residual(n, m, w, Z, ldz);
+    orth = orthogonality(n, m, Z, ldz);
     tst_check(ascending(m, w), "n = %lld: eigenvalues ascending", (long long)n);
     tst_check(resid <= 30.0, "n = %lld: sampled residual ||Az - wz||/(n||A||eps) = %.2f <= 30", (long long)n, resid);
     tst_check(orth <= 30.0, "n = %lld: ||I - Z^H Z||/(n eps) = %.2f <= 30", (long long)n, orth);
-    if (n < reference_below) {
+    if (k > 0 && n < reference_below) {
         double *ref = malloc((size_t)n * sizeof *ref), *w32 = malloc((size_t)n * sizeof *w32), norm = 0.0,
                err = NAN, err32 = NAN;
         int m32 = -1;
@@ -206,8 +217,9 @@ static void pairs_case(int64_t n, int64_t k, int ngpu)
         free(w32);
     }
 out:
+    if (Z != A)
+        free(Z);
     free(A);
-    free(Z);
     free(w);
 }
 
@@ -263,7 +275,12 @@ int main(void)
 {
     int ngpu = tst_env_ngpu();
 
+    int64_t n = env_size("STARTRD_TEST_ORDER", 2100), k = env_size("STARTRD_TEST_PAIRS", -1);
+
     argument_cases(ngpu);
-    pairs_case(env_size("STARTRD_TEST_ORDER", 2100), env_size("STARTRD_TEST_PAIRS", 21), ngpu);
+    if (k != 0)
+        pairs_case(n, k > 0 ? k : 21, ngpu);
+    if (k <= 0)
+        pairs_case(n, 0, ngpu);
     return tst_summary();
 }

@@ -74,7 +74,7 @@ static int unmtr(const char *routine, char trans, char uplo, int64_t n, int64_t 
     if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
         return info;
     kd = startrd_context_bandwidth(ctx, n, ngpu < 0 ? ctx->ncuda : (int)ngpu);
-    info = startrd_apply_q(trans, uplo, n, m, kd, A, lda, tau, hous2, C, ldc, STARTRD_Q2_AUTO);
+    info = startrd_apply_q(trans, uplo, n, m, kd, A, lda, tau, hous2, C, ldc, STARTRD_Q2_AUTO, 0);
     startrd_context_release();
     return info;
 }

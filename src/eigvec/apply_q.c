@@ -22,57 +22,39 @@
  * the copies with the work. */
 enum { BLOCK_COLUMNS = 128, MIN_CPU_COLUMNS = 8, GPU_BLOCKS_PER_WORKER = 4, TRANSPOSE_BLOCK = 64 };
 
-/* Chunks of the blocked Q2 per CPU worker: enough to balance the build. */
-enum { Q2_CHUNKS_PER_CPU = 2 };
+/* V and Y of one chunk of the blocked Q2, the scratch each task that
+ * applies it builds them in: big enough for batches of some thousand
+ * groups. */
+#define Q2_CHUNK_BYTES ((size_t)256 << 20)
 
-/* The blocked Q2's groups.  Their handles have no home in host memory:
- * built where they are used, on a GPU they never come back to the host. */
+/* The blocked Q2: its plan, the per-sweep table the GPUs read, and the
+ * scratch the tasks build the groups in. */
 struct q2_groups {
     startrd_q2_blocks_t qb;
-    starpu_data_handle_t sweeps, *hV, *hY;
+    starpu_data_handle_t sweeps, scratch;
 };
 
-/* g->qb planned by startrd_q2_blocks_init(); @p where builds the groups. */
-static int q2_groups_submit(struct q2_groups *g, unsigned long long where, starpu_data_handle_t hous)
+static int q2_groups_register(struct q2_groups *g)
 {
-    const size_t per_group = (size_t)(g->qb.h * g->qb.b);
-    int ret = 0;
+    int64_t len = startrd_q2_scratch_entries(&g->qb);
 
-    g->hV = calloc((size_t)g->qb.nchunks, sizeof *g->hV);
-    g->hY = calloc((size_t)g->qb.nchunks, sizeof *g->hY);
-    if (g->hV == NULL || g->hY == NULL) {
-        startrd_error("back-transformation: cannot allocate the handles of Q2's blocks");
-        return STARTRD_ERR_MEMORY;
+    if (!startrd_fits_handle(len)) {
+        startrd_error("back-transformation: a chunk of Q2's groups is longer than StarPU's 32-bit data sizes");
+        return STARTRD_ERR_SIZE;
     }
     starpu_vector_data_register(&g->sweeps, STARPU_MAIN_RAM, (uintptr_t)g->qb.sweeps,
                                 (uint32_t)(2 * g->qb.plan.nsweeps), sizeof *g->qb.sweeps);
-    for (int c = 0; c < g->qb.nchunks && ret == 0; c++) {
-        size_t len = (size_t)startrd_q2_chunk_groups(&g->qb, c) * per_group;
-
-        if (!startrd_fits_handle((int64_t)len)) {
-            startrd_error("back-transformation: a chunk of Q2's groups is longer than StarPU's 32-bit data sizes");
-            return STARTRD_ERR_SIZE;
-        }
-        starpu_vector_data_register(&g->hV[c], -1, 0, (uint32_t)len, sizeof(double complex));
-        starpu_vector_data_register(&g->hY[c], -1, 0, (uint32_t)len, sizeof(double complex));
-        ret = startrd_task_zq2_blocks(where, &g->qb, c, hous, g->sweeps, g->hV[c], g->hY[c]);
-    }
-    return ret != 0 ? STARTRD_ERR_RUNTIME : 0;
+    starpu_vector_data_register(&g->scratch, -1, 0, (uint32_t)len, sizeof(double complex));
+    return 0;
 }
 
 /* After the tasks that read them. */
 static void q2_groups_release(struct q2_groups *g)
 {
-    for (int c = 0; g->hV != NULL && g->hY != NULL && c < g->qb.nchunks; c++) {
-        if (g->hV[c] != NULL)
-            starpu_data_unregister(g->hV[c]);
-        if (g->hY[c] != NULL)
-            starpu_data_unregister(g->hY[c]);
-    }
     if (g->sweeps != NULL)
         starpu_data_unregister(g->sweeps);
-    free(g->hV);
-    free(g->hY);
+    if (g->scratch != NULL)
+        starpu_data_unregister(g->scratch);
     startrd_q2_blocks_free(&g->qb);
 }
 
@@ -84,21 +66,22 @@ static int64_t cpu_block_columns(int64_t m)
     return share < MIN_CPU_COLUMNS ? MIN_CPU_COLUMNS : share > BLOCK_COLUMNS ? BLOCK_COLUMNS : share;
 }
 
-/* The bytes a GPU holds at once: V, a block, and for the blocked Q2 HOUS2
- * and the groups built from it. */
+/* The bytes a GPU holds at once: V, a block, and for the blocked Q2
+ * HOUS2, the scratch that builds a chunk's groups, and the task's padded
+ * copy of its block and product of a level (codelet_zapply_q2_blocks.c). */
 static size_t working_set(const struct q2_groups *g, int blocked, int64_t mq, int64_t n, int64_t width)
 {
     size_t bytes = ((size_t)mq * (size_t)mq + (size_t)n * (size_t)width) * sizeof(double complex);
 
     if (blocked)
-        bytes += (2 * (size_t)g->qb.ngroups * (size_t)(g->qb.h * g->qb.b) +
-                  (size_t)startrd_bulge_lhous(&g->qb.plan)) * sizeof(double complex);
+        bytes += ((size_t)startrd_bulge_lhous(&g->qb.plan) + (size_t)startrd_q2_scratch_entries(&g->qb) +
+                  (size_t)(n + g->qb.h + g->qb.maxcount * g->qb.b) * (size_t)width) * sizeof(double complex);
     return bytes;
 }
 
 int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, const double complex *A, int64_t lda,
                     const double complex *tau, const double complex *hous2, double complex *C, int64_t ldc,
-                    startrd_q2_method_t method)
+                    startrd_q2_method_t method, size_t q2_chunk_bytes)
 {
     const int64_t mq = n - kd;
     const unsigned ncuda = starpu_cuda_worker_get_count();
@@ -124,8 +107,7 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
         return STARTRD_ERR_SIZE;
     }
     blocked = plan.nsweeps > 0 && (method == STARTRD_Q2_BLOCKS || (method == STARTRD_Q2_AUTO && ncuda > 0));
-    if (blocked &&
-        startrd_q2_blocks_init(&groups.qb, &plan, Q2_CHUNKS_PER_CPU * (int)starpu_cpu_worker_get_count()) != 0) {
+    if (blocked && startrd_q2_blocks_init(&groups.qb, &plan, q2_chunk_bytes > 0 ? q2_chunk_bytes : Q2_CHUNK_BYTES) != 0) {
         startrd_error("back-transformation: cannot allocate the plan of Q2's blocks");
         return STARTRD_ERR_MEMORY;
     }
@@ -134,15 +116,16 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
                 gpu_width = share > width ? (share + 63) / 64 * 64 : width;
 
         /* A block sized for a GPU would hold one CPU core for a minute; but
-         * a GPU task holds all of V, the groups of Q2 and its block at once,
-         * and where a GPU cannot, the blocks go to the CPU workers. */
+         * a GPU task holds all of V, HOUS2, a chunk of Q2's groups and its
+         * block at once, and where a GPU cannot, the blocks go to the CPU
+         * workers. */
         if (startrd_device_memory_gpus_hold(working_set(&groups, blocked, mq, n, gpu_width))) {
             where = STARPU_CUDA;
             width = gpu_width;
         }
     }
-    /* On the CPU workers the groups would cost host memory twice HOUS2's,
-     * and the reflectors one by one need none. */
+    /* On the CPU workers the reflectors one by one beat the groups, whose
+     * padding doubles the flops (codelet_zapply_q2.c). */
     if (where == STARPU_CPU && blocked && method == STARTRD_Q2_AUTO) {
         startrd_q2_blocks_free(&groups.qb);
         blocked = 0;
@@ -178,7 +161,7 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
     starpu_vector_data_register(&H, STARPU_MAIN_RAM, (uintptr_t)hous2, (uint32_t)startrd_bulge_lhous(&plan),
                                 sizeof *hous2);
     if (blocked)
-        ret = q2_groups_submit(&groups, where, H);
+        ret = q2_groups_register(&groups);
     for (int64_t b = 0; b < nblocks && ret == 0; b++) {
         int64_t cols = m - b * width < width ? m - b * width : width;
         int q2 = 0, q1 = 0;
@@ -188,7 +171,8 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
         if (trans == 'C')
             q1 = mq > 0 ? startrd_task_zunmqr_q1(where, 'C', kd, V, T, blocks[b]) : 0;
         if (blocked)
-            q2 = startrd_task_zapply_q2_blocks(where, &groups.qb, trans, groups.hV, groups.hY, blocks[b]);
+            q2 = startrd_task_zapply_q2_blocks(where, &groups.qb, trans, H, groups.sweeps, groups.scratch,
+                                               blocks[b]);
         else if (plan.nsweeps > 0)
             q2 = startrd_task_zapply_q2(&plan, trans, H, blocks[b]);
         if (trans == 'N')

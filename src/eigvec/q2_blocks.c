@@ -8,7 +8,7 @@ static int64_t group_nj(const startrd_q2_blocks_t *qb, int64_t S)
     return startrd_bulge_nrefl_sweep(&qb->plan, S * qb->b);
 }
 
-int startrd_q2_blocks_init(startrd_q2_blocks_t *qb, const startrd_bulge_plan_t *plan, int max_chunks)
+int startrd_q2_blocks_init(startrd_q2_blocks_t *qb, const startrd_bulge_plan_t *plan, size_t chunk_bytes)
 {
     const int64_t kd = plan->kd;
     int64_t top, nL, g = 0;
@@ -46,7 +46,10 @@ int startrd_q2_blocks_init(startrd_q2_blocks_t *qb, const startrd_bulge_plan_t *
     qb->ngroups = g;
 
     /* Chunks of about equal numbers of groups. */
-    qb->nchunks = max_chunks < qb->nlevels ? (max_chunks > 0 ? max_chunks : 1) : (int)qb->nlevels;
+    size_t group_bytes = 2 * (size_t)(qb->h * qb->b) * sizeof(double _Complex);
+    int64_t wanted = (int64_t)(((size_t)qb->ngroups * group_bytes + chunk_bytes - 1) / (chunk_bytes > 0 ? chunk_bytes : 1));
+
+    qb->nchunks = wanted < 1 ? 1 : wanted > qb->nlevels ? qb->nlevels : wanted;
     qb->chunk_level = calloc((size_t)qb->nchunks + 1, sizeof *qb->chunk_level);
     qb->sweeps = malloc(2 * (size_t)plan->nsweeps * sizeof *qb->sweeps);
     if (qb->chunk_level == NULL || qb->sweeps == NULL) {
@@ -57,7 +60,7 @@ int startrd_q2_blocks_init(startrd_q2_blocks_t *qb, const startrd_bulge_plan_t *
         qb->sweeps[2 * s] = startrd_bulge_refl_index(plan, s, 0);
         qb->sweeps[2 * s + 1] = startrd_bulge_nrefl_sweep(plan, s);
     }
-    for (int c = 1; c < qb->nchunks; c++) {
+    for (int64_t c = 1; c < qb->nchunks; c++) {
         int64_t L = qb->chunk_level[c - 1] + 1, last = qb->nlevels - (qb->nchunks - c);
 
         /* At least one level each, in this chunk and in every later one. */
@@ -66,6 +69,9 @@ int startrd_q2_blocks_init(startrd_q2_blocks_t *qb, const startrd_bulge_plan_t *
         qb->chunk_level[c] = L;
     }
     qb->chunk_level[qb->nchunks] = qb->nlevels;
+    for (int64_t c = 0; c < qb->nchunks; c++)
+        if (startrd_q2_chunk_groups(qb, c) > qb->maxchunk)
+            qb->maxchunk = startrd_q2_chunk_groups(qb, c);
     return 0;
 }
 
@@ -79,18 +85,9 @@ void startrd_q2_blocks_free(startrd_q2_blocks_t *qb)
     qb->sweeps = NULL;
 }
 
-int64_t startrd_q2_chunk_groups(const startrd_q2_blocks_t *qb, int c)
+int64_t startrd_q2_chunk_groups(const startrd_q2_blocks_t *qb, int64_t c)
 {
     int64_t end = qb->chunk_level[c + 1] < qb->nlevels ? qb->levels[qb->chunk_level[c + 1]].g0 : qb->ngroups;
 
     return end - qb->levels[qb->chunk_level[c]].g0;
-}
-
-int startrd_q2_level_chunk(const startrd_q2_blocks_t *qb, int64_t L)
-{
-    int c = 0;
-
-    while (qb->chunk_level[c + 1] <= L)
-        c++;
-    return c;
 }

@@ -31,16 +31,21 @@
  * more than that on a GPU (docs/measurements.md).
  *
  * @par Storage
- * Groups are numbered level by level, within a level from the top down;
- * group g keeps V and Y as h x b column-major blocks at g*h*b in two
- * arrays, cut into chunks of whole levels (the units built in parallel,
- * which the tasks receive as separate buffers).
+ * Groups are numbered level by level, within a level from the top down,
+ * and cut into chunks of whole levels.  A task that applies Q2 to a block
+ * of columns builds one chunk at a time from HOUS2 into its scratch (V and
+ * Y as h x b column-major blocks, the chunk's group i at i*h*b, then the
+ * factors tau and T), and applies it before it builds the next: the groups
+ * of all chunks, padded, would take about four times HOUS2's memory, and
+ * building them again for each block costs about b/cols of its GEMMs'
+ * flops (docs/architecture.md, "Eigenvectors").
  */
 #ifndef STARTRD_Q2_BLOCKS_H
 #define STARTRD_Q2_BLOCKS_H
 
 #include "bulge_plan.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 /** One level: groups g0 .. g0+count-1, member m being (S+m, j+2m) from row row0+m*(b+2kd). */
@@ -57,25 +62,30 @@ typedef struct startrd_q2_blocks {
     int64_t nlevels, ngroups; /**< levels that hold groups, in order; groups */
     int64_t maxcount;         /**< most groups in one level */
     startrd_q2_level_t *levels; /**< nlevels of them */
-    int nchunks;
+    int64_t nchunks;
+    int64_t maxchunk;         /**< most groups in one chunk */
     int64_t *chunk_level;     /**< chunk c holds levels chunk_level[c] .. chunk_level[c+1]-1 */
     int64_t *sweeps;          /**< per sweep s: r(s, 0) at 2s, its count of reflectors at 2s+1 */
 } startrd_q2_blocks_t;
 
 /**
  * Plans the blocks of the reflectors of @p plan (vect 'V', kd >= 1, at
- * least one sweep) in at most @p max_chunks chunks.
+ * least one sweep) in chunks whose V and Y take about @p chunk_bytes
+ * (whole levels, one at least).
  * @return 0, or -1 when out of memory.
  */
-int startrd_q2_blocks_init(startrd_q2_blocks_t *qb, const startrd_bulge_plan_t *plan, int max_chunks);
+int startrd_q2_blocks_init(startrd_q2_blocks_t *qb, const startrd_bulge_plan_t *plan, size_t chunk_bytes);
 
 void startrd_q2_blocks_free(startrd_q2_blocks_t *qb);
 
 /** Groups in chunk c. */
-int64_t startrd_q2_chunk_groups(const startrd_q2_blocks_t *qb, int c);
+int64_t startrd_q2_chunk_groups(const startrd_q2_blocks_t *qb, int64_t c);
 
-/** Chunk that holds level L. */
-int startrd_q2_level_chunk(const startrd_q2_blocks_t *qb, int64_t L);
+/** Entries (complex) of the scratch that builds any one chunk: V, Y, tau, T. */
+static inline int64_t startrd_q2_scratch_entries(const startrd_q2_blocks_t *qb)
+{
+    return qb->maxchunk * (2 * qb->h * qb->b + qb->b + qb->b * qb->b);
+}
 
 /** First row of member m of a level. */
 static inline int64_t startrd_q2_member_row(const startrd_q2_blocks_t *qb, const startrd_q2_level_t *lv, int64_t m)
