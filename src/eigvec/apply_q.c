@@ -155,8 +155,7 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
         return STARTRD_ERR_MEMORY;
     }
     /* Read only: the casts let StarPU register the caller's const arrays. */
-    starpu_matrix_data_register(&V, STARPU_MAIN_RAM, (uintptr_t)v, (uint32_t)ldv, (uint32_t)mq, (uint32_t)mq,
-                                sizeof *v);
+    startrd_matrix_register(&V, STARPU_MAIN_RAM, (uintptr_t)v, ldv, mq, mq, sizeof *v);
     starpu_vector_data_register(&T, STARPU_MAIN_RAM, (uintptr_t)tau, (uint32_t)mq, sizeof *tau);
     starpu_vector_data_register(&H, STARPU_MAIN_RAM, (uintptr_t)hous2, (uint32_t)startrd_bulge_lhous(&plan),
                                 sizeof *hous2);
@@ -166,8 +165,8 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
         int64_t cols = m - b * width < width ? m - b * width : width;
         int q2 = 0, q1 = 0;
 
-        starpu_matrix_data_register(&blocks[b], STARPU_MAIN_RAM, (uintptr_t)(C + b * width * ldc),
-                                    (uint32_t)ldc, (uint32_t)n, (uint32_t)cols, sizeof *C);
+        startrd_matrix_register(&blocks[b], STARPU_MAIN_RAM, (uintptr_t)(C + b * width * ldc), ldc, n, cols,
+                                sizeof *C);
         if (trans == 'C')
             q1 = mq > 0 ? startrd_task_zunmqr_q1(where, 'C', kd, V, T, blocks[b]) : 0;
         if (blocked)

@@ -15,6 +15,7 @@
 
 #include "codelets.h"
 #include "context.h"
+#include "descriptor.h"
 #include "device_memory.h"
 #include "error.h"
 #include "startrd.h"
@@ -210,11 +211,11 @@ static int products(struct block *b, struct merge *level, int64_t count)
         for (int64_t c = 0; c < chunks && ret == 0; c++) {
             int64_t j0 = k * c / chunks, cols = k * (c + 1) / chunks - j0;
 
-            starpu_matrix_data_register(&handles[h], STARPU_MAIN_RAM, (uintptr_t)(b->s + v->s + j0 * k), (uint32_t)k,
-                                        (uint32_t)k, (uint32_t)cols, sizeof(double));
-            starpu_matrix_data_register(&handles[h + 1], STARPU_MAIN_RAM,
-                                        (uintptr_t)(b->q + v->start + (v->start + j0) * b->ldq), (uint32_t)b->ldq,
-                                        (uint32_t)v->m, (uint32_t)cols, sizeof(double));
+            startrd_matrix_register(&handles[h], STARPU_MAIN_RAM, (uintptr_t)(b->s + v->s + j0 * k), k, k, cols,
+                                    sizeof(double));
+            startrd_matrix_register(&handles[h + 1], STARPU_MAIN_RAM,
+                                    (uintptr_t)(b->q + v->start + (v->start + j0) * b->ldq), b->ldq, v->m, cols,
+                                    sizeof(double));
             ret = startrd_task_dmerge_gemm(where, n1, n12, n23, v->deflation.ctot[0], handles[top],
                                            handles[top + 1], handles[h], handles[h + 1]);
             h += 2;

@@ -27,8 +27,7 @@ static void register_tile(const startrd_desc_t *A, starpu_data_handle_t *h, cons
 {
     double complex *ptr = A->mat + (size_t)col0 * (size_t)A->ld + (size_t)row0;
 
-    starpu_matrix_data_register(h, STARPU_MAIN_RAM, (uintptr_t)ptr, (uint32_t)A->ld,
-                                (uint32_t)rows, (uint32_t)cols, sizeof(double complex));
+    startrd_matrix_register(h, STARPU_MAIN_RAM, (uintptr_t)ptr, A->ld, rows, cols, sizeof(double complex));
     starpu_data_set_coordinates(*h, 2, (int)ti, (int)tj);
     starpu_data_set_name(*h, name);
 }
@@ -119,8 +118,7 @@ static int home_columns_on_gpus(startrd_desc_t *A, const char *name)
         uintptr_t ptr = A->gpu_mem[p].ptr + ((size_t)(local[p]++ * A->nb) * (size_t)A->m + (size_t)row0) *
                                             sizeof(double complex);
 
-        starpu_matrix_data_register(&A->handles[j], (int)node, ptr, (uint32_t)A->m, (uint32_t)(A->m - row0),
-                                    (uint32_t)A->nb, sizeof(double complex));
+        startrd_matrix_register(&A->handles[j], (int)node, ptr, A->m, A->m - row0, A->nb, sizeof(double complex));
         starpu_data_set_coordinates(A->handles[j], 2, (int)j, (int)j);
         starpu_data_set_name(A->handles[j], name);
     }
@@ -251,8 +249,7 @@ int startrd_desc_owner(const startrd_desc_t *A, int64_t j)
 
 void startrd_workspace_register(starpu_data_handle_t *h, const char *name, int64_t rows, int64_t cols)
 {
-    starpu_matrix_data_register(h, -1, 0, (uint32_t)rows, (uint32_t)rows, (uint32_t)cols,
-                                sizeof(double complex));
+    startrd_matrix_register(h, -1, 0, rows, rows, cols, sizeof(double complex));
     starpu_data_set_name(*h, name);
 }
 
@@ -263,8 +260,7 @@ uintptr_t startrd_workspace_register_on(starpu_data_handle_t *h, const char *nam
 
     if (ptr == 0)
         return 0;
-    starpu_matrix_data_register(h, (int)node, ptr, (uint32_t)rows, (uint32_t)rows, (uint32_t)cols,
-                                sizeof(double complex));
+    startrd_matrix_register(h, (int)node, ptr, rows, rows, cols, sizeof(double complex));
     starpu_data_set_name(*h, name);
     return ptr;
 }
@@ -275,4 +271,11 @@ void startrd_workspace_unregister_on(starpu_data_handle_t h, unsigned node, uint
 
     starpu_data_unregister_no_coherency(h);
     starpu_free_on_node(node, ptr, bytes);
+}
+
+void startrd_matrix_register(starpu_data_handle_t *handle, int home_node, uintptr_t ptr, int64_t ld, int64_t nx,
+                             int64_t ny, size_t elemsize)
+{
+    starpu_matrix_data_register_allocsize(handle, home_node, ptr, (uint32_t)ld, (uint32_t)nx, (uint32_t)ny, elemsize,
+                                          (size_t)nx * (size_t)ny * elemsize);
 }

@@ -10,6 +10,16 @@
 #include "device_memory.h"
 #include "starpu_include.h"
 
+/**
+ * Registers a StarPU matrix handle (ld, nx, ny each below 2^32) with its
+ * allocation size computed in 64 bits.  StarPU 1.4's
+ * starpu_matrix_data_register() multiplies nx by ny in 32 bits, so from
+ * 2^32 entries (Q1's reflectors above n = 65536) it allocated replicas too
+ * short, and the copy into them failed.
+ */
+void startrd_matrix_register(starpu_data_handle_t *handle, int home_node, uintptr_t ptr, int64_t ld, int64_t nx,
+                             int64_t ny, size_t elemsize);
+
 /** Whether @p count elements fit StarPU's 32-bit handle sizes. */
 static inline int startrd_fits_handle(int64_t count)
 {
