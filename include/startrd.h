@@ -44,8 +44,8 @@ enum startrd_status {
     STARTRD_ERR_STATE = 5,       /**< The call does not fit the library's state (e.g. finalize without init). */
     STARTRD_ERR_NONFINITE = 6,   /**< A holds NaN or Inf; nothing was written. */
     STARTRD_ERR_SIZE = 7         /**< The order needs an array longer than StarPU's 32-bit data sizes
-                                      describe: HOUS2 with VECT = 'V' above n of about 90000.
-                                      Nothing was written. */
+                                      describe (HOUS2 with VECT = 'V' above n of about 90000), or
+                                      is above 2^31 - 1.  Nothing was written. */
 };
 
 /** How stage 1 combines the GPUs' shares of A*V (the paper's three schemes). */

@@ -22,6 +22,19 @@ static double uniform(uint64_t key)
     return (double)(mix(key) >> 11) * 0x1.0p-52 - 1.0;
 }
 
+/* Entry (i, j), i >= j, of the matrix whose draws start at key base. */
+static double complex lower_entry(uint64_t base, int64_t n, int64_t i, int64_t j)
+{
+    uint64_t key = base + 2 * ((uint64_t)j * (uint64_t)n + (uint64_t)i);
+
+    return CMPLX(uniform(key), i == j ? 0.0 : uniform(key + 1));
+}
+
+static uint64_t first_key(int64_t n, uint64_t seed)
+{
+    return mix(seed) * 2 * (uint64_t)n * (uint64_t)n;
+}
+
 struct fill {
     int64_t n;
     double complex *a;
@@ -39,11 +52,8 @@ static void fill_lower(const struct fill *f)
 
     for (int64_t jb = (int64_t)f->rank * BLOCK; jb < n; jb += (int64_t)f->nthreads * BLOCK)
         for (int64_t j = jb; j < jb + BLOCK && j < n; j++)
-            for (int64_t i = j; i < n; i++) {
-                uint64_t key = f->base + 2 * ((uint64_t)j * (uint64_t)n + (uint64_t)i);
-
-                f->a[j * n + i] = CMPLX(uniform(key), i == j ? 0.0 : uniform(key + 1));
-            }
+            for (int64_t i = j; i < n; i++)
+                f->a[j * n + i] = lower_entry(f->base, n, i, j);
 }
 
 static void fill_upper(const struct fill *f)
@@ -121,10 +131,15 @@ void perf_hermitian(int64_t n, double complex *a, uint64_t seed)
     struct fill f[MAX_THREADS];
 
     for (int t = 0; t < nthreads; t++)
-        f[t] = (struct fill){n, a, NULL, mix(seed) * 2 * (uint64_t)n * (uint64_t)n, t, nthreads};
+        f[t] = (struct fill){n, a, NULL, first_key(n, seed), t, nthreads};
     /* The upper part mirrors the lower one: all of it must be drawn first. */
     run_phase(lower_thread, f, nthreads);
     run_phase(upper_thread, f, nthreads);
+}
+
+double complex perf_hermitian_entry(int64_t n, uint64_t seed, int64_t i, int64_t j)
+{
+    return i >= j ? lower_entry(first_key(n, seed), n, i, j) : conj(lower_entry(first_key(n, seed), n, j, i));
 }
 
 void perf_copy(int64_t n, double complex *a, const double complex *src)

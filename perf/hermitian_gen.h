@@ -16,6 +16,12 @@
 void perf_hermitian(int64_t n, double complex *a, uint64_t seed);
 
 /**
+ * Entry (i, j) of the matrix perf_hermitian(n, a, seed) writes, drawn on
+ * its own: a check can regenerate the matrix rather than keep a copy.
+ */
+double complex perf_hermitian_entry(int64_t n, uint64_t seed, int64_t i, int64_t j);
+
+/**
  * a = src, both n x n with leading dimension n, one thread per core: the
  * benchmarks restore their input before every run, and one core's copy of
  * a 65536 matrix (64 GiB) would take longer than the reduction.

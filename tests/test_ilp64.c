@@ -3,10 +3,12 @@
  * - Arguments past 32 bits are checked in full, numbered as the 32-bit
  *   functions number them: an ngpu of 2^32 is not taken for 0.
  * - Queries answer sizes past INT_MAX; a 32-bit caller cannot pass them and
- *   gets the argument error; past StarPU's 32-bit data sizes the call
- *   returns STARTRD_ERR_SIZE.  None of these touch the arrays.
+ *   gets the argument error; past StarPU's 32-bit data sizes, or past the
+ *   largest order, the call returns STARTRD_ERR_SIZE.  None of these touch
+ *   the arrays.
  * - Selected eigenpairs by index through zheevr_2stage_mgpu_64, checked
- *   without a copy of A: its entries are a function of their indices, so
+ *   without a copy of A: its entries are drawn one by one (the benchmarks'
+ *   perf_hermitian_entry()), so
  *   the residuals are formed from regenerated entries, and the check holds
  *   at orders where A alone fills most of the host's memory.
  *
@@ -18,6 +20,7 @@
  * which calls without GPUs go to LAPACK, so the library's own path runs,
  * and small enough for LAPACK's reference eigenvalues and for the 32-bit
  * call to be compared with the 64-bit one. */
+#include "hermitian_gen.h"
 #include "startrd.h"
 #include "testing.h"
 
@@ -48,27 +51,13 @@ static int64_t env_size(const char *name, int64_t fallback)
     return v;
 }
 
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
+/* The test matrix: the benchmarks' random Hermitian matrix, whose entries
+ * can be drawn one by one. */
+enum { SEED = 7 };
 
-static double unit(uint64_t key)
+static double complex entry(int64_t n, int64_t i, int64_t j)
 {
-    return (double)(mix(key) >> 11) * 0x1.0p-52 - 1.0;
-}
-
-/* Entry (i, j) of the test matrix: uniform in [-1,1] + i[-1,1] below the
- * diagonal, real on it, Hermitian. */
-static double complex entry(int64_t i, int64_t j)
-{
-    uint64_t lo = (uint64_t)(i < j ? i : j), hi = (uint64_t)(i < j ? j : i), key = (hi << 32 | lo) * 2;
-    double complex a = unit(key) + (i == j ? 0.0 : unit(key + 1)) * I;
-
-    return i < j ? conj(a) : a;
+    return perf_hermitian_entry(n, SEED, i, j);
 }
 
 static void fill(int64_t n, double complex *A, int64_t lda)
@@ -76,7 +65,7 @@ static void fill(int64_t n, double complex *A, int64_t lda)
 #pragma omp parallel for schedule(static)
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < n; i++)
-            A[i + j * lda] = entry(i, j);
+            A[i + j * lda] = entry(n, i, j);
 }
 
 /* The largest ||A z - w z||_1 / (n ||A||_1 eps) over up to SAMPLED_COLUMNS
@@ -98,7 +87,7 @@ static double sampled_residual(int64_t n, int64_t m, const double *w, const doub
             double row = 0.0;
 
             for (int64_t j = 0; j < n; j++) {
-                double complex a = entry(i, j);
+                double complex a = entry(n, i, j);
 
                 row += cabs(a);
                 for (int64_t c = 0; c < ns; c++)
@@ -116,7 +105,7 @@ static double sampled_residual(int64_t n, int64_t m, const double *w, const doub
         }
     }
     for (int64_t c = 0; c < ns; c++)
-        worst = tst_max_nan(worst, resid[c] / ((double)n * norm_a * tst_eps()));
+        worst = tst_max_nan(worst, resid[c] / (norm_a * ((double)n * tst_eps())));
     return worst;
 }
 
@@ -251,6 +240,13 @@ static void argument_cases(int ngpu)
               (long long)past_handle, (long long)lhous, info, STARTRD_ERR_SIZE);
     info = zhetrd_2stage_mgpu_64('N', 'L', big, cdummy, big - 1, rdummy, rdummy, cdummy, NULL, 0, NULL, 0, ngpu);
     tst_check(info == -5, "zhetrd_64 lda = n - 1 at n = %lld: info %d (want -5)", (long long)big, info);
+    /* Valid arguments, but an order whose sizes would overflow. */
+    info = zhetrd_2stage_mgpu_64('N', 'L', big, cdummy, big, rdummy, rdummy, cdummy, NULL, 0, NULL, 0, ngpu);
+    tst_check(info == STARTRD_ERR_SIZE, "zhetrd_64 at n = %lld: info %d (want %d)", (long long)big, info,
+              STARTRD_ERR_SIZE);
+    info = zunmtr_2stage_mgpu_64('N', 'L', big, 1, cdummy, big, cdummy, cdummy, INT64_MAX, cdummy, big, ngpu);
+    tst_check(info == STARTRD_ERR_SIZE, "zunmtr_64 at n = %lld: info %d (want %d)", (long long)big, info,
+              STARTRD_ERR_SIZE);
     info = zheevr_2stage_mgpu_64('V', 'I', 'L', big, cdummy, big, 0.0, 0.0, big - 10, big + 1, &m, rdummy, cdummy, big,
                                  ngpu);
     tst_check(info == -10, "zheevr_64 iu = n + 1 at n = %lld: info %d (want -10)", (long long)big, info);

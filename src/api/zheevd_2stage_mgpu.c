@@ -6,6 +6,7 @@
 #include "apply_q.h"
 #include "bulge_plan.h"
 #include "context.h"
+#include "descriptor.h"
 #include "error.h"
 #include "stats.h"
 #include "tridiag_dc.h"
@@ -31,7 +32,7 @@ static int unmtr(const char *routine, char trans, char uplo, int64_t n, int64_t 
     startrd_context_t *ctx, view;
     startrd_bulge_plan_t plan;
     int info = 0;
-    int64_t kd;
+    int64_t kd, lhmin = INT64_MAX;
 
     trans = (char)toupper((unsigned char)trans);
     uplo = (char)toupper((unsigned char)uplo);
@@ -39,8 +40,9 @@ static int unmtr(const char *routine, char trans, char uplo, int64_t n, int64_t 
      * from the bandwidth, which follows from ngpu, checked before it. */
     startrd_context_preview(&view);
     kd = startrd_context_bandwidth(&view, n, ngpu < 0 || ngpu > view.ncuda ? view.ncuda : (int)ngpu);
-    if (n >= 0)
-        startrd_bulge_plan_init(&plan, 'V', n, kd);
+    /* Past the largest order the size would overflow: none is enough. */
+    if (n >= 0 && n <= STARTRD_ORDER_MAX && startrd_bulge_plan_init(&plan, 'V', n, kd) == 0)
+        lhmin = startrd_bulge_lhous(&plan);
     if (trans != 'N' && trans != 'C')
         info = -1;
     else if (uplo != 'U' && uplo != 'L')
@@ -59,7 +61,7 @@ static int unmtr(const char *routine, char trans, char uplo, int64_t n, int64_t 
         info = -8;
     else if (ngpu > view.ncuda)
         info = -12;
-    else if (lhous2 < startrd_bulge_lhous(&plan))
+    else if (lhous2 < lhmin)
         info = -9;
     else if (C == NULL && n > 0 && m > 0)
         info = -10;
@@ -71,6 +73,11 @@ static int unmtr(const char *routine, char trans, char uplo, int64_t n, int64_t 
     }
     if (n == 0 || m == 0)
         return 0;
+    if (n > STARTRD_ORDER_MAX) {
+        startrd_error("%s: order %lld is above the largest the library takes, %d", routine, (long long)n,
+                      STARTRD_ORDER_MAX);
+        return STARTRD_ERR_SIZE;
+    }
     if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
         return info;
     kd = startrd_context_bandwidth(ctx, n, ngpu < 0 ? ctx->ncuda : (int)ngpu);

@@ -105,7 +105,10 @@ static void size_up(struct sizes *sz, const startrd_context_t *ctx, char vect, i
     sz->ngpu = ctx->ncuda;
     sz->kd = startrd_context_bandwidth(ctx, n, ngpu < 0 || ngpu > sz->ngpu ? sz->ngpu : (int)ngpu);
     sz->lwmin = (2 * sz->kd + 1) * (n > 1 ? n : 1);
-    sz->lhmin = (vect == 'N' || vect == 'V') && n >= 0 ? hous2_size(vect, n, sz->kd) : 1;
+    /* Past the largest order the sizes would overflow: none is enough. */
+    sz->lhmin = n > STARTRD_ORDER_MAX                    ? INT64_MAX
+                : (vect == 'N' || vect == 'V') && n >= 0 ? hous2_size(vect, n, sz->kd)
+                                                         : 1;
 }
 
 /* Blocks of several block columns let a GPU update its neighbouring block
@@ -210,6 +213,11 @@ static int hetrd(const char *routine, char vect, char uplo, int64_t n, double _C
     startrd_context_preview(&view);
     size_up(&sz, &view, vect, n, ngpu);
     info = check_arguments(vect, uplo, n, A, lda, d, e, tau, hous2, lhous2, work, lwork, ngpu, &sz, query);
+    if (info == 0 && n > STARTRD_ORDER_MAX) {
+        startrd_error("%s: order %lld is above the largest the library takes, %d", routine, (long long)n,
+                      STARTRD_ORDER_MAX);
+        return STARTRD_ERR_SIZE;
+    }
     if (info == 0 && query) {
         if (work != NULL)
             work[0] = (double)sz.lwmin;

@@ -20,6 +20,11 @@
 void startrd_matrix_register(starpu_data_handle_t *handle, int home_node, uintptr_t ptr, int64_t ld, int64_t nx,
                              int64_t ny, size_t elemsize);
 
+/** The largest order the library takes: StarPU describes a matrix's rows
+ *  and columns in 32 bits, and up to this order n^2 and the sizes derived
+ *  from it fit int64_t. */
+#define STARTRD_ORDER_MAX INT32_MAX
+
 /** Whether @p count elements fit StarPU's 32-bit handle sizes. */
 static inline int startrd_fits_handle(int64_t count)
 {
