@@ -98,6 +98,8 @@ typedef struct result {
     double stage1;   /* seconds, < 0 where the method has no stages */
     double stage2;
     double total;    /* best of the runs, < 0 when the run failed */
+    double tridiag;  /* StarTRD with vectors, that run's tridiagonal vectors and back-transformation; */
+    double backtransform; /* < 0 elsewhere */
     double sterf;    /* CPU seconds of the host DSTERF of d, e (not in total), < 0: none */
     double *w;       /* the n eigenvalues, ascending (until DSTERF has run: d) */
     double *e;       /* the tridiagonal's off-diagonal until DSTERF has run, else NULL */
@@ -290,7 +292,7 @@ static void run_startrd(int64_t n, int ngpu, startrd_allreduce_t allreduce, int 
     opt.dist_nb = opt_dist_nb;
     res->allreduce = allreduce;
     res->gpus = ngpu;
-    res->stage1 = res->stage2 = res->total = res->sterf = -1.0;
+    res->stage1 = res->stage2 = res->total = res->sterf = res->tridiag = res->backtransform = -1.0;
     if ((res->info = startrd_init(&opt)) != 0) {
         fprintf(stderr, "startrd-bench: startrd_init with %d GPUs, allreduce %s failed (%d)\n", ngpu,
                 startrd_allreduce_name(allreduce), res->info);
@@ -321,7 +323,7 @@ static void run_startrd(int64_t n, int ngpu, startrd_allreduce_t allreduce, int 
                     (long long)n, ngpu,
                     startrd_allreduce_name(allreduce), info);
             res->info = info;
-            res->stage1 = res->stage2 = res->total = -1.0;
+            res->stage1 = res->stage2 = res->total = res->tridiag = res->backtransform = -1.0;
             res->nb = 0;
             break;
         }
@@ -330,6 +332,8 @@ static void run_startrd(int64_t n, int ngpu, startrd_allreduce_t allreduce, int 
             res->total = t;
             res->stage1 = st.stage1_seconds;
             res->stage2 = st.stage2_seconds;
+            res->tridiag = vectors ? st.tridiag_seconds : -1.0;
+            res->backtransform = vectors ? st.backtransform_seconds : -1.0;
             res->gpus = st.ngpu;
             res->stage1_gpus = st.stage1_ngpu;
             res->stage2_gpus = st.stage2_ngpu;
@@ -338,10 +342,6 @@ static void run_startrd(int64_t n, int ngpu, startrd_allreduce_t allreduce, int 
         }
     }
     free(Z);
-    if (vectors && res->info == 0)
-        fprintf(stderr, "startrd-bench: n %lld startrd, %d GPUs, last run: reduction %.2f s, tridiagonal's vectors "
-                "%.2f s, back-transformation %.2f s\n", (long long)n, st.ngpu, st.stage1_seconds + st.stage2_seconds,
-                st.tridiag_seconds, st.backtransform_seconds);
     if ((info = startrd_finalize()) != 0) {
         fprintf(stderr, "startrd-bench: startrd_finalize failed (%d)\n", info);
         exit(1);
@@ -418,7 +418,7 @@ static void run_lapack(int64_t n, int repeat, int ncores, const double complex *
 #ifdef HAVE_OPENBLAS_SET_NUM_THREADS
     openblas_set_num_threads(saved);
 #endif
-    res->stage1 = res->stage2 = -1.0;
+    res->stage1 = res->stage2 = res->tridiag = res->backtransform = -1.0;
     res->gpus = 0;
     res->nb = 0;
     if (!vectors)
@@ -534,7 +534,7 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
         res->total = fmin(res->total, t);
     }
     CUSOLVER_CHECK(cusolverDnDestroy(h));
-    res->stage1 = res->stage2 = -1.0;
+    res->stage1 = res->stage2 = res->tridiag = res->backtransform = -1.0;
     res->gpus = 1;
     res->nb = 0;
     if (!vectors && res->info == 0)
@@ -702,7 +702,7 @@ static void run_cusolvermg(int64_t n, int ngpu, int tile, int repeat, const doub
     CUSOLVER_CHECK(cusolverMgDestroyMatrixDesc(desc));
     CUSOLVER_CHECK(cusolverMgDestroyGrid(grid));
     CUSOLVER_CHECK(cusolverMgDestroy(h));
-    res->stage1 = res->stage2 = -1.0;
+    res->stage1 = res->stage2 = res->tridiag = res->backtransform = -1.0;
     res->gpus = ngpu;
     res->nb = 0;
     res->sterf = -1.0;
@@ -717,6 +717,17 @@ static void print_seconds(FILE *f, double s, int width)
         fprintf(f, " %*.3f", width, s);
     else
         fprintf(f, " %*s", width, "-");
+}
+
+/* Seconds in which a StarTRD run's phases overlapped: their sum past its
+ * total, or 0; < 0 where the run has no phases. */
+static double overlap_seconds(const result_t *r)
+{
+    double sum = r->stage1 + r->stage2 + r->tridiag + r->backtransform;
+
+    if (r->info != 0 || r->tridiag < 0.0 || r->backtransform < 0.0)
+        return -1.0;
+    return sum > r->total ? sum - r->total : 0.0;
 }
 
 /* The first successful StarTRD result on @p gpus GPUs with scheme @p allreduce, or -1. */
@@ -797,6 +808,11 @@ static int report(int64_t n, result_t *res, int count, FILE *csv)
             printf(" %6.2f", efficiency);
         else
             printf(" %6s", "-");
+        if (vectors) {
+            print_seconds(stdout, r->tridiag, 9);
+            print_seconds(stdout, r->backtransform, 9);
+            print_seconds(stdout, overlap_seconds(r), 9);
+        }
         printf(" %s", scheme != NULL ? scheme : "-");
         if (r->method == M_STARTRD && ok && r->used != r->allreduce)
             printf(" (%s)", startrd_allreduce_name(r->used));
@@ -841,6 +857,10 @@ static int report(int64_t n, result_t *res, int count, FILE *csv)
                 fprintf(csv, "%d,%d", r->stage1_gpus, r->stage2_gpus);
             else
                 fprintf(csv, ",");
+            if (r->tridiag >= 0.0)
+                fprintf(csv, ",%.6f,%.6f,%.6f", r->tridiag, r->backtransform, overlap_seconds(r));
+            else
+                fprintf(csv, ",,,");
             fprintf(csv, "\n");
         }
     }
@@ -1201,7 +1221,7 @@ int main(int argc, char **argv)
             return 1;
         }
         fprintf(csv, "n,method,gpus,nb,stage1_s,stage2_s,total_s,tflops,ratio_to_startrd,eig_agreement,"
-                     "reference,sterf_s,efficiency,allreduce,stage1_gpus,stage2_gpus\n");
+                     "reference,sterf_s,efficiency,allreduce,stage1_gpus,stage2_gpus,tridiag_s,backtransform_s,overlap_s\n");
     }
 
     char what[96];
@@ -1232,9 +1252,15 @@ int main(int argc, char **argv)
     printf("; OpenBLAS kernels: %s", openblas_get_corename());
 #endif
     printf("\n  TFLOP/s = 16n^3/3 / total; /startrd = total / best StarTRD total; eig = max|dlambda| / "
-           "(n eps max|lambda|) vs ref; eff = StarTRD's time on 1 GPU / (GPUs x time)\n");
-    printf("%7s  %-10s %4s %4s %9s %9s %9s %8s %9s %10s %6s %s\n", "n", "method", "gpus", "nb", "stage1_s",
-           "stage2_s", "total_s", "TFLOP/s", "/startrd", "eig", "eff", "allreduce");
+           "(n eps max|lambda|) vs ref; eff = StarTRD's time on 1 GPU / (GPUs x time)%s\n",
+           vectors ? "; tridiag_s, backtr_s: StarTRD's tridiagonal vectors and back-transformation, overlap_s: "
+                     "the time its four phases ran side by side"
+                   : "");
+    printf("%7s  %-10s %4s %4s %9s %9s %9s %8s %9s %10s %6s", "n", "method", "gpus", "nb", "stage1_s", "stage2_s",
+           "total_s", "TFLOP/s", "/startrd", "eig", "eff");
+    if (vectors)
+        printf(" %9s %9s %9s", "tridiag_s", "backtr_s", "overlap_s");
+    printf(" %s\n", "allreduce");
     fflush(stdout);
 
     int failed = 0, runs_failed = 0;
