@@ -4,7 +4,8 @@
  * place for uplo = 'L'; for 'U' they are stored conjugated along rows, and a
  * lower copy puts them in ZGEQRF's layout once for all blocks.  Q2 goes
  * reflector by reflector on the host, or, where GPUs take part, in the
- * GEMM-sized groups of q2_blocks.h, which CPU tasks build first. */
+ * GEMM-sized groups of q2_blocks.h, which each task builds from HOUS2 a
+ * chunk at a time. */
 #include "apply_q.h"
 
 #include "codelets.h"
