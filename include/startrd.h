@@ -363,7 +363,8 @@ int zheevr_2stage_mgpu(char jobz, char range, char uplo, int n, double _Complex 
  * themselves and work in 64 bits inside, so their 32-bit forms reach the
  * same orders.  Either way, the order is bounded by StarPU's 32-bit data
  * sizes: with VECT = 'V', HOUS2 must hold at most 2^32 - 1 entries (n up to
- * about 90000), else the call returns ::STARTRD_ERR_SIZE.
+ * about 90000), and any order at most 2^31 - 1, else the call returns
+ * ::STARTRD_ERR_SIZE before touching its arrays.
  * @{
  */
 int zhetrd_2stage_mgpu_64(char vect, char uplo, int64_t n, double _Complex *A, int64_t lda,
