@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Plots the CSV of startrd-bench: total time against n, one line per method,
-# GPU count and (for StarTRD) allreduce scheme, both axes logarithmic.
+# GPU count and (for StarTRD) allreduce scheme, both axes logarithmic.  A
+# CSV of --vectors or --subset runs also gives PLOT-phases.png: the same
+# totals, and StarTRD's reduction, tridiagonal vectors and
+# back-transformation as dashed lines.
 #   tools/plot-bench.sh RESULTS.csv [PLOT.png]     default: RESULTS.png
 # Needs gnuplot (apt-get install gnuplot-nox).
 set -euo pipefail
@@ -9,6 +12,7 @@ usage() { echo "usage: $0 RESULTS.csv [PLOT.png]" >&2; exit 2; }
 [ $# -ge 1 ] && [ $# -le 2 ] || usage
 csv=$1
 png=${2:-${csv%.csv}.png}
+phases_png=${png%.png}-phases.png
 
 if ! command -v gnuplot >/dev/null 2>&1; then
     echo "$0: gnuplot not found; install it (e.g. apt-get install gnuplot-nox)" >&2
@@ -21,6 +25,7 @@ trap 'rm -rf "$work"' EXIT
 
 # One data file per (method, GPUs, scheme) with "n total_s" lines; the columns are
 # found by name in the header.  series.txt: file and title of each series;
+# phases.txt: the same for StarTRD's phases, where the CSV has them;
 # range.txt: the smallest and largest n; xtics.txt: gnuplot's xtics list.
 awk -F, -v dir="$work" '
     NR == 1 {
@@ -43,9 +48,24 @@ awk -F, -v dir="$work" '
             if (g > 0) title = m ", " g (g == 1 ? " GPU" : " GPUs")
             else title = m (m == "lapack" ? ", host cores" : ", CPU workers")
             if (a != "") title = title ", " a
+            title_of[key] = title
             print file[key] "\t" title > (dir "/series.txt")
         }
         print n, $col["total_s"] > file[key]
+        if (("tridiag_s" in col) && ("backtransform_s" in col) && $col["tridiag_s"] != "") {
+            split("reduction,tridiagonal vectors,back-transformation", phase_name, ",")
+            phase[1] = $col["stage1_s"] + $col["stage2_s"]
+            phase[2] = $col["tridiag_s"]
+            phase[3] = $col["backtransform_s"]
+            for (p = 1; p <= 3; p++) {
+                pkey = key "/" p
+                if (!(pkey in file)) {
+                    file[pkey] = dir "/s" ++count ".dat"
+                    print file[pkey] "\t" title_of[key] ": " phase_name[p] > (dir "/phases.txt")
+                }
+                print n, phase[p] > file[pkey]
+            }
+        }
         if (!(n in seen)) { seen[n] = 1; ns[++nn] = n }
         if (lo == "" || n < lo) lo = n
         if (hi == "" || n > hi) hi = n
@@ -69,10 +89,22 @@ done < "$work/series.txt"
 terminal="pngcairo size 1000,650 font ',11'"
 gnuplot -e "set terminal pngcairo" >/dev/null 2>&1 || terminal="png size 1000,650"
 
-gnuplot <<EOF
+what='Complex Hermitian matrix to real tridiagonal form'
+phases=""
+if [ -s "$work/phases.txt" ]; then
+    what='Eigenpairs of a complex Hermitian matrix'
+    while IFS=$'\t' read -r f title; do
+        sort -n -o "$f" "$f"
+        phases+=", '$f' using 1:2 with linespoints lw 1 dt 2 pt 6 title '$title'"
+    done < "$work/phases.txt"
+fi
+
+# Draws the series $2 into the file $1, the key placed as $3 says.
+draw() {
+    gnuplot <<EOF
 set terminal $terminal
-set output '$png'
-set title 'Complex Hermitian matrix to real tridiagonal form: wall time, host memory to host memory'
+set output '$1'
+set title '$what: wall time, host memory to host memory'
 set xlabel 'n'
 set ylabel 'seconds'
 set logscale xy
@@ -80,7 +112,11 @@ set xrange [$lo / 1.15 : $hi * 1.15]
 set xtics ($(cat "$work/xtics.txt"))
 set format y '%g'
 set grid xtics ytics mytics
-set key top left box opaque
-plot $plot
+set key $3 box opaque
+plot $2
 EOF
-echo "$png"
+    echo "$1"
+}
+
+draw "$png" "$plot" "top left"
+[ -z "$phases" ] || draw "$phases_png" "$plot$phases" "below"
