@@ -39,7 +39,8 @@ enum startrd_status {
     STARTRD_SUCCESS = 0,
     STARTRD_ERR_RUNTIME = 1,     /**< StarPU could not be started or refused a call. */
     STARTRD_ERR_NO_GPU = 2,      /**< More GPUs were requested than StarPU can drive. */
-    STARTRD_ERR_MEMORY = 3,      /**< A host or device allocation failed, or a GPU has too little free memory for one task. */
+    STARTRD_ERR_MEMORY = 3,      /**< A host or device allocation failed, or a GPU has too little free
+                                      memory for one task. */
     STARTRD_ERR_KERNEL = 4,      /**< A BLAS, LAPACK, cuBLAS or CUDA call inside a task failed. */
     STARTRD_ERR_STATE = 5,       /**< The call does not fit the library's state (e.g. finalize without init). */
     STARTRD_ERR_NONFINITE = 6,   /**< A holds NaN or Inf; nothing was written. */

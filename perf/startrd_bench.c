@@ -1221,7 +1221,8 @@ int main(int argc, char **argv)
             return 1;
         }
         fprintf(csv, "n,method,gpus,nb,stage1_s,stage2_s,total_s,tflops,ratio_to_startrd,eig_agreement,"
-                     "reference,sterf_s,efficiency,allreduce,stage1_gpus,stage2_gpus,tridiag_s,backtransform_s,overlap_s\n");
+                     "reference,sterf_s,efficiency,allreduce,stage1_gpus,stage2_gpus,"
+                     "tridiag_s,backtransform_s,overlap_s\n");
     }
 
     char what[96];

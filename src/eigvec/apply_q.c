@@ -108,7 +108,9 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
         return STARTRD_ERR_SIZE;
     }
     blocked = plan.nsweeps > 0 && (method == STARTRD_Q2_BLOCKS || (method == STARTRD_Q2_AUTO && ncuda > 0));
-    if (blocked && startrd_q2_blocks_init(&groups.qb, &plan, q2_chunk_bytes > 0 ? q2_chunk_bytes : Q2_CHUNK_BYTES) != 0) {
+    if (q2_chunk_bytes == 0)
+        q2_chunk_bytes = Q2_CHUNK_BYTES;
+    if (blocked && startrd_q2_blocks_init(&groups.qb, &plan, q2_chunk_bytes) != 0) {
         startrd_error("back-transformation: cannot allocate the plan of Q2's blocks");
         return STARTRD_ERR_MEMORY;
     }

@@ -46,8 +46,8 @@ int startrd_q2_blocks_init(startrd_q2_blocks_t *qb, const startrd_bulge_plan_t *
     qb->ngroups = g;
 
     /* Chunks of about equal numbers of groups. */
-    size_t group_bytes = 2 * (size_t)(qb->h * qb->b) * sizeof(double _Complex);
-    int64_t wanted = (int64_t)(((size_t)qb->ngroups * group_bytes + chunk_bytes - 1) / (chunk_bytes > 0 ? chunk_bytes : 1));
+    size_t group_bytes = 2 * (size_t)(qb->h * qb->b) * sizeof(double _Complex), per = chunk_bytes > 0 ? chunk_bytes : 1;
+    int64_t wanted = (int64_t)(((size_t)qb->ngroups * group_bytes + per - 1) / per);
 
     qb->nchunks = wanted < 1 ? 1 : wanted > qb->nlevels ? qb->nlevels : wanted;
     qb->chunk_level = calloc((size_t)qb->nchunks + 1, sizeof *qb->chunk_level);
