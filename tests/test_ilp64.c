@@ -263,6 +263,13 @@ static void argument_cases(int ngpu)
     info = zheevd_2stage_mgpu_64('N', 'L', 4, cdummy, 4, rdummy, (int64_t)1 << 32);
     tst_check(info == -7, "zheevd_64 ngpu = 2^32: info %d (want -7)", info);
     tst_check(m == -1, "the count m is not written on an argument error");
+    {
+        int m32 = -1;
+
+        info = zheevr_2stage_mgpu('V', 'I', 'L', 10, cdummy, 10, 0.0, 0.0, 0, 1, &m32, rdummy, cdummy, 10, ngpu);
+        tst_check(info == -9 && m32 == -1, "32-bit zheevr il = 0: info %d (want -9), m %d left as it was", info,
+                  m32);
+    }
     for (int i = 0; i < 4; i++)
         tst_check(cdummy[i] == 0.0 && rdummy[i] == 0.0, "array entry %d untouched by the calls above", i);
 }

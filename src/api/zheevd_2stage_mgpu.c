@@ -570,8 +570,9 @@ static int heevr(const char *routine, char jobz, char range, char uplo, int64_t 
     return 0;
 }
 
-/* The 32-bit interfaces' count, through the 64-bit one; NULL stays NULL,
- * for the argument check. */
+/* The 32-bit interfaces' count, through the 64-bit one, which starts as
+ * the caller's m so that a call that does not write it leaves it as it
+ * was; NULL stays NULL, for the argument check. */
 static int64_t *count_64(int *m, int64_t *m64)
 {
     return m != NULL ? m64 : NULL;
@@ -580,7 +581,7 @@ static int64_t *count_64(int *m, int64_t *m64)
 int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda, int il, int iu, int *m,
                         double *w, double _Complex *Z, int ldz, int ngpu)
 {
-    int64_t m64 = 0;
+    int64_t m64 = m != NULL ? *m : 0;
     int info = heevdx("zheevdx_2stage_mgpu", jobz, uplo, n, A, lda, il, iu, count_64(m, &m64), w, Z, ldz, ngpu);
 
     if (m != NULL)
@@ -597,7 +598,7 @@ int zheevdx_2stage_mgpu_64(char jobz, char uplo, int64_t n, double _Complex *A, 
 int zheevr_2stage_mgpu(char jobz, char range, char uplo, int n, double _Complex *A, int lda, double vl,
                        double vu, int il, int iu, int *m, double *w, double _Complex *Z, int ldz, int ngpu)
 {
-    int64_t m64 = 0;
+    int64_t m64 = m != NULL ? *m : 0;
     int info = heevr("zheevr_2stage_mgpu", jobz, range, uplo, n, A, lda, vl, vu, il, iu, count_64(m, &m64), w, Z,
                      ldz, ngpu);
 
