@@ -292,7 +292,7 @@ static void run_startrd(int64_t n, int ngpu, startrd_allreduce_t allreduce, int 
     opt.dist_nb = opt_dist_nb;
     res->allreduce = allreduce;
     res->gpus = ngpu;
-    res->stage1 = res->stage2 = res->total = res->sterf = res->tridiag = res->backtransform = -1.0;
+    res->stage1 = res->stage2 = res->total = res->sterf = -1.0;
     if ((res->info = startrd_init(&opt)) != 0) {
         fprintf(stderr, "startrd-bench: startrd_init with %d GPUs, allreduce %s failed (%d)\n", ngpu,
                 startrd_allreduce_name(allreduce), res->info);
@@ -418,7 +418,7 @@ static void run_lapack(int64_t n, int repeat, int ncores, const double complex *
 #ifdef HAVE_OPENBLAS_SET_NUM_THREADS
     openblas_set_num_threads(saved);
 #endif
-    res->stage1 = res->stage2 = res->tridiag = res->backtransform = -1.0;
+    res->stage1 = res->stage2 = -1.0;
     res->gpus = 0;
     res->nb = 0;
     if (!vectors)
@@ -534,7 +534,7 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
         res->total = fmin(res->total, t);
     }
     CUSOLVER_CHECK(cusolverDnDestroy(h));
-    res->stage1 = res->stage2 = res->tridiag = res->backtransform = -1.0;
+    res->stage1 = res->stage2 = -1.0;
     res->gpus = 1;
     res->nb = 0;
     if (!vectors && res->info == 0)
@@ -702,7 +702,7 @@ static void run_cusolvermg(int64_t n, int ngpu, int tile, int repeat, const doub
     CUSOLVER_CHECK(cusolverMgDestroyMatrixDesc(desc));
     CUSOLVER_CHECK(cusolverMgDestroyGrid(grid));
     CUSOLVER_CHECK(cusolverMgDestroy(h));
-    res->stage1 = res->stage2 = res->tridiag = res->backtransform = -1.0;
+    res->stage1 = res->stage2 = -1.0;
     res->gpus = ngpu;
     res->nb = 0;
     res->sterf = -1.0;
@@ -1286,6 +1286,8 @@ int main(int argc, char **argv)
             for (int k = 0; k < runs; k++) {
                 result_t *r = &res[count++];
                 memset(r, 0, sizeof *r);
+                /* Only StarTRD's eigensolver runs report these phases. */
+                r->tridiag = r->backtransform = -1.0;
                 r->method = (enum method)m;
                 r->w = xmalloc((size_t)n * sizeof *r->w, "eigenvalues");
                 switch (m) {
