@@ -100,7 +100,7 @@ static struct starpu_codelet merge_gemm_codelet = {
     .model = &merge_gemm_model,
 };
 
-int startrd_task_dmerge_gemm(unsigned long long where, int64_t n1, int64_t n12, int64_t n23, int64_t s_bottom,
+int startrd_task_dmerge_gemm(unsigned long long where, int worker, int64_t n1, int64_t n12, int64_t n23, int64_t s_bottom,
                              starpu_data_handle_t Q2top, starpu_data_handle_t Q2bot, starpu_data_handle_t S,
                              starpu_data_handle_t Q)
 {
@@ -113,7 +113,7 @@ int startrd_task_dmerge_gemm(unsigned long long where, int64_t n1, int64_t n12, 
     return starpu_task_insert(&merge_gemm_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
                               STARPU_R, Q2top, STARPU_R, Q2bot, STARPU_R, S, STARPU_W, Q,
-                              STARPU_EXECUTE_WHERE, where,
+                              STARPU_EXECUTE_WHERE, where, STARPU_EXECUTE_ON_WORKER, worker,
                               STARPU_FLOPS, 2.0 * cols * ((double)n1 * (double)n12 + (m - (double)n1) * (double)n23),
                               0);
 }

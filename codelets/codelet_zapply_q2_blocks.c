@@ -24,8 +24,23 @@
 
 struct apply_q2_blocks_args {
     const startrd_q2_blocks_t *qb;
-    char trans;   /* 'N': Q2 C, 'C': Q2^H C */
+    char trans;        /* 'N': Q2 C, 'C': Q2^H C */
+    int64_t nS_acting; /* groups of sweeps S >= this leave C as it is and are skipped */
 };
+
+static int64_t acting_members(const struct apply_q2_blocks_args *a, const startrd_q2_level_t *lv)
+{
+    return startrd_q2_members_before(lv, a->nS_acting);
+}
+
+/* Whether any group of chunk c acts on C: its build can be skipped if not. */
+static int chunk_acts(const struct apply_q2_blocks_args *a, int64_t c)
+{
+    for (int64_t L = a->qb->chunk_level[c]; L < a->qb->chunk_level[c + 1]; L++)
+        if (acting_members(a, &a->qb->levels[L]) > 0)
+            return 1;
+    return 0;
+}
 
 /* A chunk's groups in the scratch: V and Y (h x b each, group i at i h b),
  * then the factors tau (b each) and T (b x b each). */
@@ -133,6 +148,8 @@ static void apply_q2_blocks_cpu(void *buffers[], void *cl_arg)
     for (int64_t ci = 0; ci < qb->nchunks; ci++) {
         int64_t ch = chunk_in_order(qb, a->trans, ci), nl = qb->chunk_level[ch + 1] - qb->chunk_level[ch];
 
+        if (!chunk_acts(a, ch))
+            continue;
         if (build_chunk_cpu(qb, ch, hous, &s) != 0)
             break;
         for (int64_t i = 0; i < nl; i++) {
@@ -141,7 +158,7 @@ static void apply_q2_blocks_cpu(void *buffers[], void *cl_arg)
             const void *first, *second;
 
             level_operands(qb, &s, a->trans, ch, L, &first, &second);
-            for (int64_t m = 0; m < lv->count; m++) {
+            for (int64_t m = 0; m < acting_members(a, lv); m++) {
                 int64_t row = startrd_q2_member_row(qb, lv, m);
                 /* V and Y are zero past row n. */
                 int rows = (int)(n - row < h ? n - row : h);
@@ -231,14 +248,18 @@ static void apply_q2_blocks_cuda(void *buffers[], void *cl_arg)
     for (int64_t ci = 0; ci < qb->nchunks; ci++) {
         int64_t ch = chunk_in_order(qb, a->trans, ci), nl = qb->chunk_level[ch + 1] - qb->chunk_level[ch];
 
+        if (!chunk_acts(a, ch))
+            continue;
         if (build_chunk_cuda(qb, ch, hous, sweeps, &s, blas, stream) != 0)
             goto out;
         for (int64_t i = 0; i < nl; i++) {
             int64_t L = level_in_order(qb, a->trans, ch, i);
             cuDoubleComplex *rows = pad + qb->levels[L].row0;
-            int count = (int)qb->levels[L].count;
+            int count = (int)acting_members(a, &qb->levels[L]);
             const void *first, *second;
 
+            if (count == 0)
+                continue;
             level_operands(qb, &s, a->trans, ch, L, &first, &second);
             if ((st = cublasZgemmStridedBatched(blas, CUBLAS_OP_C, CUBLAS_OP_N, b, cols, h, &one, first, h, hb,
                                                 rows, ldp, stride, &zero, w, b, (long long)b * cols, count)) !=
@@ -271,8 +292,8 @@ static struct starpu_codelet apply_q2_blocks_codelet = {
     .model = &apply_q2_blocks_model,
 };
 
-int startrd_task_zapply_q2_blocks(unsigned long long where, const startrd_q2_blocks_t *qb, char trans,
-                                  starpu_data_handle_t hous, starpu_data_handle_t sweeps,
+int startrd_task_zapply_q2_blocks(unsigned long long where, int worker, const startrd_q2_blocks_t *qb, char trans,
+                                  int64_t idle_from_sweep, starpu_data_handle_t hous, starpu_data_handle_t sweeps,
                                   starpu_data_handle_t scratch, starpu_data_handle_t C)
 {
     struct apply_q2_blocks_args *args = malloc(sizeof *args);
@@ -280,11 +301,11 @@ int startrd_task_zapply_q2_blocks(unsigned long long where, const startrd_q2_blo
 
     if (args == NULL)
         return -ENOMEM;
-    *args = (struct apply_q2_blocks_args){qb, trans};
+    *args = (struct apply_q2_blocks_args){qb, trans, startrd_q2_groups_before(qb, idle_from_sweep)};
     return starpu_task_insert(&apply_q2_blocks_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
                               STARPU_RW, C, STARPU_R, hous, STARPU_R, sweeps, STARPU_SCRATCH, scratch,
-                              STARPU_EXECUTE_WHERE, where,
+                              STARPU_EXECUTE_WHERE, where, STARPU_EXECUTE_ON_WORKER, worker,
                               /* per group: two GEMMs of h x b x cols, and the build's ZLARFT and ZTRMM of
                                  h b^2 complex multiply-adds each */
                               STARPU_FLOPS, groups * 16.0 * h * b * ((double)starpu_matrix_get_ny(C) + b),

@@ -107,7 +107,7 @@ static struct starpu_codelet unmqr_codelet = {
     .model = &unmqr_model,
 };
 
-int startrd_task_zunmqr_q1(unsigned long long where, char trans, int64_t kd, starpu_data_handle_t V,
+int startrd_task_zunmqr_q1(unsigned long long where, int worker, char trans, int64_t kd, starpu_data_handle_t V,
                            starpu_data_handle_t tau, starpu_data_handle_t C)
 {
     struct unmqr_args *args = malloc(sizeof *args);
@@ -119,7 +119,7 @@ int startrd_task_zunmqr_q1(unsigned long long where, char trans, int64_t kd, sta
     return starpu_task_insert(&unmqr_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
                               STARPU_R, V, STARPU_R, tau, STARPU_RW, C,
-                              STARPU_EXECUTE_WHERE, where,
+                              STARPU_EXECUTE_WHERE, where, STARPU_EXECUTE_ON_WORKER, worker,
                               STARPU_FLOPS, 8.0 * m * m * (double)starpu_matrix_get_ny(C),
                               0);
 }

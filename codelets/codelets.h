@@ -249,19 +249,20 @@ int startrd_task_copied_in(starpu_data_handle_t scanned);
  * reflectors of HOUS2 (codelet_zapply_q2.c), by the stage-1 reflectors of
  * the (n-kd) x (n-kd) matrix V and its factors tau, on rows kd.. of C
  * (codelet_zunmqr_q1.c).  trans is 'N' or 'C'; @p where (STARPU_CPU,
- * STARPU_CUDA) keeps the wide blocks given to GPUs off single CPU cores. */
+ * STARPU_CUDA) keeps the wide blocks given to GPUs off single CPU cores;
+ * @p worker, unless -1, is the one worker that runs the task. */
 int startrd_task_zapply_q2(const startrd_bulge_plan_t *plan, char trans, starpu_data_handle_t hous,
                            starpu_data_handle_t C);
 
-int startrd_task_zunmqr_q1(unsigned long long where, char trans, int64_t kd, starpu_data_handle_t V,
+int startrd_task_zunmqr_q1(unsigned long long where, int worker, char trans, int64_t kd, starpu_data_handle_t V,
                            starpu_data_handle_t tau, starpu_data_handle_t C);
 
 /* One divide-and-conquer merge's eigenvectors for a block of columns Q
  * (m x cols) from the subproblems' vectors Q2top (n1 x n12) and Q2bot
  * ((m-n1) x n23), both vectors, and the rank-one update's vectors S
  * (k x cols), whose rows s_bottom.. multiply Q2bot (codelet_dmerge_gemm.c,
- * LAPACK's DLAED3).  @p where as for startrd_task_zunmqr_q1(). */
-int startrd_task_dmerge_gemm(unsigned long long where, int64_t n1, int64_t n12, int64_t n23, int64_t s_bottom,
+ * LAPACK's DLAED3).  @p where and @p worker as for startrd_task_zunmqr_q1(). */
+int startrd_task_dmerge_gemm(unsigned long long where, int worker, int64_t n1, int64_t n12, int64_t n23, int64_t s_bottom,
                              starpu_data_handle_t Q2top, starpu_data_handle_t Q2bot, starpu_data_handle_t S,
                              starpu_data_handle_t Q);
 
@@ -269,11 +270,26 @@ int startrd_task_dmerge_gemm(unsigned long long where, int64_t n1, int64_t n12, 
  * chunk by chunk from HOUS2 and the per-sweep table qb->sweeps
  * (2 nsweeps int64_t) in @p sweeps, into @p scratch, a handle with no home
  * of startrd_q2_scratch_entries() complex entries
- * (codelet_zapply_q2_blocks.c).  qb must outlive the task; @p where as for
- * startrd_task_zunmqr_q1(). */
-int startrd_task_zapply_q2_blocks(unsigned long long where, const startrd_q2_blocks_t *qb, char trans,
-                                  starpu_data_handle_t hous, starpu_data_handle_t sweeps,
+ * (codelet_zapply_q2_blocks.c).  The sweeps from @p idle_from_sweep on
+ * leave C as it is (as they leave the identity's columns before that one:
+ * sweep s acts on rows s+1..), and their groups are skipped; qb->plan's
+ * sweep count if none.  qb must outlive the task; @p where and @p worker as
+ * for startrd_task_zunmqr_q1(). */
+int startrd_task_zapply_q2_blocks(unsigned long long where, int worker, const startrd_q2_blocks_t *qb, char trans,
+                                  int64_t idle_from_sweep, starpu_data_handle_t hous, starpu_data_handle_t sweeps,
                                   starpu_data_handle_t scratch, starpu_data_handle_t C);
+
+/* A's columns := those of the identity from column @p row0 on: the block
+ * Q = Q1 Q2 is formed in (codelet_zlaset.c).  @p where and @p worker as for
+ * startrd_task_zunmqr_q1(). */
+int startrd_task_zlaset_identity(unsigned long long where, int worker, int64_t row0, starpu_data_handle_t A);
+
+/* R := Q Z, Q complex in @p nq column blocks that follow each other
+ * (n x n in all), Z real (n x cols), R complex (n x cols); R is only
+ * written (codelet_zgemm_real.c).  A leading dimension doubled must fit
+ * an int. */
+int startrd_task_zgemm_real(unsigned long long where, int64_t nq, const starpu_data_handle_t *Q,
+                            starpu_data_handle_t Z, starpu_data_handle_t R);
 
 typedef struct startrd_progress {
     _Alignas(128) _Atomic int64_t windows;   /**< windows completed */

@@ -34,7 +34,7 @@ static int time_solver(int lapack, int64_t n, const double *d0, const double *e0
             info = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (lapack_int)n, w, e, Z, (lapack_int)n);
             startrd_context_host_parallel(0);
         } else {
-            info = startrd_tridiag_dc(n, w, e, Z, n, 0);
+            info = startrd_tridiag_dc(n, w, e, Z, n, 0, NULL);
         }
         if (info != 0)
             return info;

@@ -2,7 +2,10 @@
  * blocks of q2_blocks.h (built in one chunk, and one chunk per level),
  * against Q2 formed explicitly from HOUS2, for
  * bandwidths from 1 up, odd and even, and orders that leave partial groups
- * at the end of the band.  Q1 is the identity here: tau = 0. */
+ * at the end of the band.  Q1 is the identity here: tau = 0.  Also Q formed
+ * by tasks on blocks of the identity (skipping the sweeps that leave them
+ * alone) and multiplied into a real Z, on the CPU workers and on each GPU's
+ * first worker. */
 #include "apply_q.h"
 #include "bulge_plan.h"
 #include "stage2.h"
@@ -75,6 +78,74 @@ out:
     free(e);
 }
 
+/* R = Q Z through startrd_form_q_begin() and _end(), against the explicit
+ * Q2 times Z (widened to complex), Z real random. */
+static void form_case(int64_t n, int64_t kd, int64_t m, const int *workers, int nworkers, uint64_t seed)
+{
+    const int64_t ldab = 2 * kd + 1;
+    startrd_bulge_plan_t plan;
+    startrd_q_former_t *former = NULL;
+    double complex *A = NULL, *AB = NULL, *hous = NULL, *Q = NULL, *Zc = NULL, *R = NULL, *R0 = NULL,
+                   *zeros = NULL;
+    double *d = NULL, *e = NULL, *Z = NULL, err = NAN;
+    int info = -1;
+
+    if (startrd_bulge_plan_init(&plan, 'V', n, kd) != 0)
+        goto out;
+    A = malloc((size_t)(n * n) * sizeof *A);
+    AB = calloc((size_t)(ldab * n), sizeof *AB);
+    hous = calloc((size_t)startrd_bulge_lhous(&plan), sizeof *hous);
+    Q = malloc((size_t)(n * n) * sizeof *Q);
+    Zc = malloc((size_t)(n * m) * sizeof *Zc);
+    R = malloc((size_t)(n * m) * sizeof *R);
+    R0 = malloc((size_t)(n * m) * sizeof *R0);
+    zeros = calloc((size_t)(n * n), sizeof *zeros);
+    Z = malloc((size_t)(n * m) * sizeof *Z);
+    d = malloc((size_t)n * sizeof *d);
+    e = malloc((size_t)n * sizeof *e);
+    if (A == NULL || AB == NULL || hous == NULL || Q == NULL || Zc == NULL || R == NULL || R0 == NULL ||
+        zeros == NULL || Z == NULL || d == NULL || e == NULL || tst_gen(TST_KIND_RANDOM, n, A, n, seed) != 0 ||
+        tst_gen(TST_KIND_RANDOM, n, Q, n, seed + 1) != 0)
+        goto out;
+    /* Z: the real parts of the first m columns of a random matrix. */
+    for (int64_t i = 0; i < n * m; i++)
+        Zc[i] = Z[i] = creal(Q[i]);
+    startrd_stage2_band_from_dense('L', n, kd, A, n, AB, ldab);
+    if (startrd_stage2_zhb2st('V', 'L', n, kd, AB, ldab, d, e, hous, NULL, 0, NULL) != 0 ||
+        tst_form_q2(n, kd, hous, Q, n, NULL) != 0)
+        goto out;
+    info = startrd_form_q_begin('L', n, kd, zeros, n, zeros, hous, workers, nworkers, 0, &former);
+    if (info == 0 && former == NULL)
+        info = -2;
+    if (info == 0)
+        info = startrd_form_q_end(former, m, Z, n, R, n);
+    if (info == 0) {
+        const double complex one = 1.0, zero = 0.0;
+
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)m, (int)n, &one, Q, (int)n, Zc,
+                    (int)n, &zero, R0, (int)n);
+        for (int64_t i = 0; i < n * m; i++)
+            R[i] -= R0[i];
+        err = tst_frobenius(n, m, R, n) / (tst_max_nan(tst_frobenius(n, m, Zc, n), DBL_MIN) * (double)n * tst_eps());
+    }
+out:
+    tst_check(info == 0 && err < 30.0,
+              "Q2 formed on %s, times a real Z, n=%lld kd=%lld m=%lld: info %d, ||R - Q2 Z|| / (n eps ||Z||) %.3g",
+              workers != NULL ? "the GPUs" : "the CPU workers", (long long)n, (long long)kd, (long long)m, info,
+              err);
+    free(A);
+    free(AB);
+    free(hous);
+    free(Q);
+    free(Zc);
+    free(R);
+    free(R0);
+    free(zeros);
+    free(Z);
+    free(d);
+    free(e);
+}
+
 int main(void)
 {
     static const int64_t kds[] = {1, 2, 3, 4, 7, 16, 33, 64};
@@ -95,7 +166,17 @@ int main(void)
                 /* The groups built and applied one level at a time. */
                 q2_case(ns[i], kds[k], m, t ? 'C' : 'N', STARTRD_Q2_BLOCKS, 1, seed++);
             }
+            if (kds[k] < ns[i]) {
+                form_case(ns[i], kds[k], m, NULL, 0, seed);
+                if (ctx->ncuda > 0)
+                    form_case(ns[i], kds[k], m, ctx->cuda_worker, ctx->ncuda, seed);
+                seed++;
+            }
         }
+    /* Several blocks of Q, several of R, and the sweeps each block skips. */
+    form_case(700, 16, 700, NULL, 0, seed);
+    if (ctx->ncuda > 0)
+        form_case(1500, 32, 1500, ctx->cuda_worker, ctx->ncuda, seed);
     startrd_context_release();
     return tst_summary();
 }

@@ -157,7 +157,7 @@ static void run_case(kind_t kind, int64_t n, int64_t leaf, uint64_t seed, int th
     ref = LAPACKE_dsterf((lapack_int)n, wref, eref);
     /* StarPU's workers are paused inside the call: the threads are the test's. */
     omp_set_num_threads(threads);
-    info = startrd_tridiag_dc(n, d, e, Z, n, leaf);
+    info = startrd_tridiag_dc(n, d, e, Z, n, leaf, NULL);
     omp_set_num_threads(1);
     if (info == 0) {
         double norm = norm_t(n, d0, e0);

@@ -46,6 +46,14 @@ cudaError_t startrd_cuda_zq2_gather(int64_t n, int64_t kd, int64_t nsweeps, int6
                                     const cuDoubleComplex *hous, int64_t b, int64_t h, int64_t S, int64_t j,
                                     int64_t count, cuDoubleComplex *V, cuDoubleComplex *tau, cudaStream_t stream);
 
+/**
+ * The m x cols matrix A (leading dimension lda) := @p offdiag everywhere
+ * but at (row0 + j, j), which gets @p diag: with 0 and 1, columns row0..
+ * of the identity (LAPACK's ZLASET, the diagonal shifted by row0).
+ */
+cudaError_t startrd_cuda_zlaset(int64_t m, int64_t cols, int64_t row0, cuDoubleComplex offdiag,
+                                cuDoubleComplex diag, cuDoubleComplex *A, int64_t lda, cudaStream_t stream);
+
 /** Most blocks startrd_cuda_zgeqr2_panel_blocks() chooses. */
 #define STARTRD_CUDA_ZGEQR2_BLOCKS 32
 

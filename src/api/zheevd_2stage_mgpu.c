@@ -257,16 +257,57 @@ static int dc_on_gpus(int64_t ngpu)
 /* Divide and conquer.  With GPUs, the library's; without them, LAPACK's
  * DSTEDC with the caller's BLAS threads, which the same products on the CPU
  * workers do not beat. */
-static int tridiagonal_vectors(int64_t n, double *d, double *e, double *Z, int64_t ngpu)
+static int tridiagonal_vectors(int64_t n, double *d, double *e, double *Z, int64_t ngpu,
+                               const startrd_dc_beside_t *beside)
 {
     lapack_int st;
 
     if (dc_on_gpus(ngpu))
-        return startrd_tridiag_dc(n, d, e, Z, n, 0);
+        return startrd_tridiag_dc(n, d, e, Z, n, 0, beside);
     startrd_context_host_parallel(1);
     st = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (lapack_int)n, d, e, Z, (lapack_int)n);
     startrd_context_host_parallel(0);
     return st != 0 ? tridiagonal_failed("dstedc", st) : 0;
+}
+
+/* All eigenvectors with Q = Q1 Q2 formed on the GPUs while the host runs
+ * the divide and conquer, then multiplied into its real vectors, straight
+ * into A: the GPUs' second workers take the divide and conquer's products
+ * beside Q's tasks on their first.  0 with the eigenvectors in A, a
+ * positive status, or -1 where Q cannot be formed so (a GPU with one
+ * worker, or too little memory): nothing done then. */
+static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, char uplo, int64_t n, double _Complex *A, int64_t lda,
+                            double *w, const struct reduction *r, int64_t ngpu)
+{
+    const int gpus = ngpu < 0 || ngpu > ctx->ncuda ? ctx->ncuda : (int)ngpu;
+    const startrd_dc_beside_t beside = {ctx->cuda_side_worker, gpus};
+    startrd_q_former_t *former = NULL;
+    double t0 = starpu_timing_now(), t1, *Z;
+    int info;
+
+    for (int g = 0; g < gpus; g++)
+        if (ctx->cuda_side_worker[g] == ctx->cuda_worker[g])
+            return -1;
+    if (gpus == 0 || !dc_on_gpus(ngpu))
+        return -1;
+    info = startrd_form_q_begin(uplo, n, startrd_context_bandwidth(ctx, n, gpus), A, lda, r->tau, r->hous2,
+                                ctx->cuda_worker, gpus, startrd_tridiag_dc_gpu_bytes(n), &former);
+    if (info != 0 || former == NULL)
+        return info != 0 ? info : -1;
+    Z = malloc((size_t)n * (size_t)n * sizeof *Z);
+    if (Z == NULL) {
+        startrd_error("%s: cannot allocate the eigenvectors of order %lld", routine, (long long)n);
+        info = STARTRD_ERR_MEMORY;
+    }
+    if (info == 0)
+        info = tridiagonal_vectors(n, w, r->e, Z, ngpu, &beside);
+    t1 = starpu_timing_now();
+    if (info != 0)
+        startrd_form_q_end(former, 0, NULL, 0, NULL, 0);   /* waits for Q's tasks */
+    else if ((info = startrd_form_q_end(former, n, Z, n, A, lda)) == 0)
+        startrd_stats_record_vectors((t1 - t0) * 1e-6, (starpu_timing_now() - t0) * 1e-6);
+    free(Z);
+    return info;
 }
 
 static int heevd(const char *routine, char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda, double *w,
@@ -306,12 +347,12 @@ static int heevd(const char *routine, char jobz, char uplo, int64_t n, double _C
 
         startrd_context_host_parallel(0);
         info = st != 0 ? tridiagonal_failed("dsterf", st) : 0;
-    } else if (info == 0) {
+    } else if (info == 0 && (info = vectors_beside_q(routine, ctx, uplo, n, A, lda, w, &r, ngpu)) < 0) {
         double t0 = starpu_timing_now(), t1;
 
         /* C only after the solver, whose workspace it would add to. */
         Zr = malloc((size_t)n * (size_t)n * sizeof *Zr);
-        info = Zr == NULL ? STARTRD_ERR_MEMORY : tridiagonal_vectors(n, w, r.e, Zr, ngpu);
+        info = Zr == NULL ? STARTRD_ERR_MEMORY : tridiagonal_vectors(n, w, r.e, Zr, ngpu, NULL);
         t1 = starpu_timing_now();
         if (info == 0 && (C = malloc((size_t)n * (size_t)n * sizeof *C)) == NULL)
             info = STARTRD_ERR_MEMORY;
@@ -377,7 +418,7 @@ static int pairs_from_all(int64_t n, int64_t count, int64_t ngpu)
 static int selected_from_all(char range, int64_t n, double *d, double *e, double vl, double vu, int64_t il,
                              int64_t iu, double *Zr, int64_t ngpu, int64_t *first, int64_t *found)
 {
-    int info = tridiagonal_vectors(n, d, e, Zr, ngpu);
+    int info = tridiagonal_vectors(n, d, e, Zr, ngpu, NULL);
     int64_t last;
 
     if (info != 0)

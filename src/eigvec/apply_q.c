@@ -5,7 +5,11 @@
  * lower copy puts them in ZGEQRF's layout once for all blocks.  Q2 goes
  * reflector by reflector on the host, or, where GPUs take part, in the
  * GEMM-sized groups of q2_blocks.h, which each task builds from HOUS2 a
- * chunk at a time. */
+ * chunk at a time.
+ *
+ * Q can also be formed, by the same tasks on blocks of the identity, and
+ * multiplied into real vectors later: the tasks then run while the caller
+ * computes those vectors. */
 #include "apply_q.h"
 
 #include "codelets.h"
@@ -14,14 +18,23 @@
 #include "error.h"
 #include "startrd.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 /* Columns of C per task: wide enough for ZUNMQR's GEMMs, narrow enough to
  * keep every CPU worker busy at the sizes that matter, and narrower still
  * (down to MIN_CPU_COLUMNS) when there are fewer columns than workers
  * times BLOCK_COLUMNS; on GPUs, a few blocks per GPU, which still pipeline
- * the copies with the work. */
-enum { BLOCK_COLUMNS = 128, MIN_CPU_COLUMNS = 8, GPU_BLOCKS_PER_WORKER = 4, TRANSPOSE_BLOCK = 64 };
+ * the copies with the work.  Q formed on the GPUs goes into the vectors in
+ * PRODUCT_BLOCKS_PER_GPU blocks, so that their copies in and out overlap
+ * the products. */
+enum {
+    BLOCK_COLUMNS = 128,
+    MIN_CPU_COLUMNS = 8,
+    GPU_BLOCKS_PER_WORKER = 4,
+    PRODUCT_BLOCKS_PER_GPU = 8,
+    TRANSPOSE_BLOCK = 64
+};
 
 /* V and Y of one chunk of the blocked Q2, the scratch each task that
  * applies it builds them in: big enough for batches of some thousand
@@ -35,29 +48,16 @@ struct q2_groups {
     starpu_data_handle_t sweeps, scratch;
 };
 
-static int q2_groups_register(struct q2_groups *g)
-{
-    int64_t len = startrd_q2_scratch_entries(&g->qb);
-
-    if (!startrd_fits_handle(len)) {
-        startrd_error("back-transformation: a chunk of Q2's groups is longer than StarPU's 32-bit data sizes");
-        return STARTRD_ERR_SIZE;
-    }
-    starpu_vector_data_register(&g->sweeps, STARPU_MAIN_RAM, (uintptr_t)g->qb.sweeps,
-                                (uint32_t)(2 * g->qb.plan.nsweeps), sizeof *g->qb.sweeps);
-    starpu_vector_data_register(&g->scratch, -1, 0, (uint32_t)len, sizeof(double complex));
-    return 0;
-}
-
-/* After the tasks that read them. */
-static void q2_groups_release(struct q2_groups *g)
-{
-    if (g->sweeps != NULL)
-        starpu_data_unregister(g->sweeps);
-    if (g->scratch != NULL)
-        starpu_data_unregister(g->scratch);
-    startrd_q2_blocks_free(&g->qb);
-}
+/* Q1 and Q2 as the tasks read them: V (or its lower copy), tau, HOUS2, and
+ * Q2's groups where it goes blocked. */
+struct q_factors {
+    startrd_bulge_plan_t plan;
+    int64_t kd, mq;
+    int blocked;
+    struct q2_groups groups;
+    double complex *vcopy;
+    starpu_data_handle_t V, T, H;
+};
 
 static int64_t cpu_block_columns(int64_t m)
 {
@@ -67,134 +67,355 @@ static int64_t cpu_block_columns(int64_t m)
     return share < MIN_CPU_COLUMNS ? MIN_CPU_COLUMNS : share > BLOCK_COLUMNS ? BLOCK_COLUMNS : share;
 }
 
-/* The bytes a GPU holds at once: V, a block, and for the blocked Q2
- * HOUS2, the scratch that builds a chunk's groups, and the task's padded
- * copy of its block and product of a level (codelet_zapply_q2_blocks.c). */
-static size_t working_set(const struct q2_groups *g, int blocked, int64_t mq, int64_t n, int64_t width)
+/* Columns per block for @p parts blocks of m columns, a multiple of 64 and
+ * at least BLOCK_COLUMNS. */
+static int64_t gpu_block_columns(int64_t m, int64_t parts)
 {
-    size_t bytes = ((size_t)mq * (size_t)mq + (size_t)n * (size_t)width) * sizeof(double complex);
+    int64_t share = (m + parts - 1) / parts;
 
-    if (blocked)
-        bytes += ((size_t)startrd_bulge_lhous(&g->qb.plan) + (size_t)startrd_q2_scratch_entries(&g->qb) +
-                  (size_t)(n + g->qb.h + g->qb.maxcount * g->qb.b) * (size_t)width) * sizeof(double complex);
+    return share > BLOCK_COLUMNS ? (share + 63) / 64 * 64 : BLOCK_COLUMNS;
+}
+
+/* Plans Q2, in groups where @p blocked and there are sweeps. */
+static int q_factors_plan(struct q_factors *f, int64_t n, int64_t kd, int blocked, size_t q2_chunk_bytes)
+{
+    *f = (struct q_factors){.kd = kd, .mq = n - kd};
+    if (startrd_bulge_plan_init(&f->plan, 'V', n, kd) != 0) {
+        startrd_error("back-transformation: invalid band n=%lld kd=%lld", (long long)n, (long long)kd);
+        return STARTRD_ERR_STATE;
+    }
+    if (!startrd_fits_handle(startrd_bulge_lhous(&f->plan))) {
+        startrd_error("back-transformation: HOUS2 of order %lld is longer than StarPU's 32-bit data sizes",
+                      (long long)n);
+        return STARTRD_ERR_SIZE;
+    }
+    f->blocked = blocked && f->plan.nsweeps > 0;
+    if (f->blocked && startrd_q2_blocks_init(&f->groups.qb, &f->plan,
+                                             q2_chunk_bytes > 0 ? q2_chunk_bytes : Q2_CHUNK_BYTES) != 0) {
+        f->blocked = 0;
+        startrd_error("back-transformation: cannot allocate the plan of Q2's blocks");
+        return STARTRD_ERR_MEMORY;
+    }
+    if (f->blocked && !startrd_fits_handle(startrd_q2_scratch_entries(&f->groups.qb))) {
+        startrd_error("back-transformation: a chunk of Q2's groups is longer than StarPU's 32-bit data sizes");
+        return STARTRD_ERR_SIZE;
+    }
+    return 0;
+}
+
+/* Q2 one reflector at a time from now on. */
+static void q_factors_unblock(struct q_factors *f)
+{
+    if (f->blocked)
+        startrd_q2_blocks_free(&f->groups.qb);
+    f->blocked = 0;
+}
+
+/* The bytes a GPU holds at once to apply Q to a block of @p width columns:
+ * V, the block, and for the blocked Q2 HOUS2, the scratch that builds a
+ * chunk's groups, and the task's padded copy of its block and product of
+ * a level (codelet_zapply_q2_blocks.c). */
+static size_t working_set(const struct q_factors *f, int64_t width)
+{
+    const int64_t n = f->plan.n;
+    size_t bytes = ((size_t)f->mq * (size_t)f->mq + (size_t)n * (size_t)width) * sizeof(double complex);
+
+    if (f->blocked) {
+        const startrd_q2_blocks_t *qb = &f->groups.qb;
+
+        bytes += ((size_t)startrd_bulge_lhous(&f->plan) + (size_t)startrd_q2_scratch_entries(qb) +
+                  (size_t)(n + qb->h + qb->maxcount * qb->b) * (size_t)width) * sizeof(double complex);
+    }
     return bytes;
+}
+
+/* Registers the factors, making V's lower copy for uplo = 'U'. */
+static int q_factors_register(struct q_factors *f, char uplo, const double complex *A, int64_t lda,
+                              const double complex *tau, const double complex *hous2)
+{
+    const double complex *v = A + f->kd;
+    const int64_t mq = f->mq;
+    int64_t ldv = lda;
+
+    if (uplo == 'U' && mq > 0) {
+        if ((f->vcopy = calloc((size_t)mq * (size_t)mq, sizeof *f->vcopy)) == NULL) {
+            startrd_error("back-transformation: cannot allocate %lld bytes", (long long)(mq * mq * 16));
+            return STARTRD_ERR_MEMORY;
+        }
+        /* By square blocks, so that neither side is walked with a stride
+         * of a whole column for long; block columns on the host's threads. */
+#pragma omp parallel for schedule(dynamic, 1)
+        for (int64_t j0 = 0; j0 < mq; j0 += TRANSPOSE_BLOCK)
+            for (int64_t r0 = j0; r0 < mq; r0 += TRANSPOSE_BLOCK)
+                for (int64_t r = r0; r < r0 + TRANSPOSE_BLOCK && r < mq; r++)
+                    for (int64_t j = j0; j < j0 + TRANSPOSE_BLOCK && j < r; j++)
+                        f->vcopy[j * mq + r] = conj(A[(f->kd + r) * lda + j]);
+        v = f->vcopy;
+        ldv = mq;
+    }
+    /* Read only: the casts let StarPU register the caller's const arrays. */
+    startrd_matrix_register(&f->V, STARPU_MAIN_RAM, (uintptr_t)v, ldv, mq, mq, sizeof *v);
+    starpu_vector_data_register(&f->T, STARPU_MAIN_RAM, (uintptr_t)tau, (uint32_t)mq, sizeof *tau);
+    starpu_vector_data_register(&f->H, STARPU_MAIN_RAM, (uintptr_t)hous2, (uint32_t)startrd_bulge_lhous(&f->plan),
+                                sizeof *hous2);
+    if (f->blocked) {
+        struct q2_groups *g = &f->groups;
+
+        starpu_vector_data_register(&g->sweeps, STARPU_MAIN_RAM, (uintptr_t)g->qb.sweeps,
+                                    (uint32_t)(2 * g->qb.plan.nsweeps), sizeof *g->qb.sweeps);
+        starpu_vector_data_register(&g->scratch, -1, 0, (uint32_t)startrd_q2_scratch_entries(&g->qb),
+                                    sizeof(double complex));
+    }
+    return 0;
+}
+
+/* After the tasks that read them: unregistering waits for them. */
+static void q_factors_release(struct q_factors *f)
+{
+    starpu_data_handle_t handles[] = {f->V, f->T, f->H, f->groups.sweeps, f->groups.scratch};
+
+    for (size_t i = 0; i < sizeof handles / sizeof handles[0]; i++)
+        if (handles[i] != NULL)
+            starpu_data_unregister(handles[i]);
+    q_factors_unblock(f);
+    free(f->vcopy);
+}
+
+/* C := Q C or Q^H C for one block, its sweeps from @p idle_from_sweep on
+ * leaving it as it is (q2_blocks.h); the blocked Q2 skips them. */
+static int q_tasks(const struct q_factors *f, unsigned long long where, int worker, char trans,
+                   int64_t idle_from_sweep, starpu_data_handle_t C)
+{
+    int q1 = 0, q2 = 0;
+
+    if (trans == 'C' && f->mq > 0)
+        q1 = startrd_task_zunmqr_q1(where, worker, 'C', f->kd, f->V, f->T, C);
+    if (f->blocked)
+        q2 = startrd_task_zapply_q2_blocks(where, worker, &f->groups.qb, trans, idle_from_sweep, f->H,
+                                           f->groups.sweeps, f->groups.scratch, C);
+    else if (f->plan.nsweeps > 0)
+        q2 = startrd_task_zapply_q2(&f->plan, trans, f->H, C);
+    if (trans == 'N' && f->mq > 0)
+        q1 = startrd_task_zunmqr_q1(where, worker, 'N', f->kd, f->V, f->T, C);
+    if (q1 != 0 || q2 != 0) {
+        startrd_error("back-transformation: task submission failed");
+        return STARTRD_ERR_RUNTIME;
+    }
+    return 0;
+}
+
+/* Unregisters the handles (waiting for their tasks) and frees the array. */
+static void release_blocks(starpu_data_handle_t *blocks, int64_t count)
+{
+    for (int64_t b = 0; blocks != NULL && b < count; b++)
+        if (blocks[b] != NULL)
+            starpu_data_unregister(blocks[b]);
+    free(blocks);
+}
+
+/* The task error, or a kernel's failure reported meanwhile. */
+static int status_after_tasks(int ret)
+{
+    return startrd_kernel_failures_take() > 0 && ret == 0 ? STARTRD_ERR_KERNEL : ret;
 }
 
 int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, const double complex *A, int64_t lda,
                     const double complex *tau, const double complex *hous2, double complex *C, int64_t ldc,
                     startrd_q2_method_t method, size_t q2_chunk_bytes)
 {
-    const int64_t mq = n - kd;
     const unsigned ncuda = starpu_cuda_worker_get_count();
     unsigned long long where = STARPU_CPU;
     int64_t width = BLOCK_COLUMNS, nblocks;
-    startrd_bulge_plan_t plan;
-    struct q2_groups groups = {0};
-    starpu_data_handle_t V = NULL, T = NULL, H = NULL, *blocks;
-    double complex *vcopy = NULL;
-    const double complex *v = A + kd;
-    int64_t ldv = lda;
-    int ret = 0, blocked;
+    struct q_factors f;
+    starpu_data_handle_t *blocks;
+    int ret;
 
     if (n <= 1 || m <= 0)
         return 0;
-    if (startrd_bulge_plan_init(&plan, 'V', n, kd) != 0) {
-        startrd_error("back-transformation: invalid band n=%lld kd=%lld", (long long)n, (long long)kd);
-        return STARTRD_ERR_STATE;
-    }
-    if (!startrd_fits_handle(startrd_bulge_lhous(&plan))) {
-        startrd_error("back-transformation: HOUS2 of order %lld is longer than StarPU's 32-bit data sizes",
-                      (long long)n);
-        return STARTRD_ERR_SIZE;
-    }
-    blocked = plan.nsweeps > 0 && (method == STARTRD_Q2_BLOCKS || (method == STARTRD_Q2_AUTO && ncuda > 0));
-    if (q2_chunk_bytes == 0)
-        q2_chunk_bytes = Q2_CHUNK_BYTES;
-    if (blocked && startrd_q2_blocks_init(&groups.qb, &plan, q2_chunk_bytes) != 0) {
-        startrd_error("back-transformation: cannot allocate the plan of Q2's blocks");
-        return STARTRD_ERR_MEMORY;
+    ret = q_factors_plan(&f, n, kd, method == STARTRD_Q2_BLOCKS || (method == STARTRD_Q2_AUTO && ncuda > 0),
+                         q2_chunk_bytes);
+    if (ret != 0) {
+        q_factors_unblock(&f);
+        return ret;
     }
     if (ncuda > 0) {
-        int64_t share = (m + GPU_BLOCKS_PER_WORKER * ncuda - 1) / (GPU_BLOCKS_PER_WORKER * ncuda),
-                gpu_width = share > width ? (share + 63) / 64 * 64 : width;
+        int64_t gpu_width = gpu_block_columns(m, GPU_BLOCKS_PER_WORKER * (int64_t)ncuda);
 
         /* A block sized for a GPU would hold one CPU core for a minute; but
          * a GPU task holds all of V, HOUS2, a chunk of Q2's groups and its
          * block at once, and where a GPU cannot, the blocks go to the CPU
          * workers. */
-        if (startrd_device_memory_gpus_hold(working_set(&groups, blocked, mq, n, gpu_width))) {
+        if (startrd_device_memory_gpus_hold(working_set(&f, gpu_width))) {
             where = STARPU_CUDA;
             width = gpu_width;
         }
     }
     /* On the CPU workers the reflectors one by one beat the groups, whose
      * padding doubles the flops (codelet_zapply_q2.c). */
-    if (where == STARPU_CPU && blocked && method == STARTRD_Q2_AUTO) {
-        startrd_q2_blocks_free(&groups.qb);
-        blocked = 0;
-    }
+    if (where == STARPU_CPU && method == STARTRD_Q2_AUTO)
+        q_factors_unblock(&f);
     if (where == STARPU_CPU)
         width = cpu_block_columns(m);
     nblocks = (m + width - 1) / width;
-    blocks = calloc((size_t)nblocks, sizeof *blocks);
-    if (uplo == 'U' && mq > 0) {
-        vcopy = calloc((size_t)mq * (size_t)mq, sizeof *vcopy);
-        /* By square blocks, so that neither side is walked with a stride
-         * of a whole column for long. */
-        for (int64_t j0 = 0; vcopy != NULL && j0 < mq; j0 += TRANSPOSE_BLOCK)
-            for (int64_t r0 = j0; r0 < mq; r0 += TRANSPOSE_BLOCK)
-                for (int64_t r = r0; r < r0 + TRANSPOSE_BLOCK && r < mq; r++)
-                    for (int64_t j = j0; j < j0 + TRANSPOSE_BLOCK && j < r; j++)
-                        vcopy[j * mq + r] = conj(A[(kd + r) * lda + j]);
-        v = vcopy;
-        ldv = mq;
-    }
-    if (blocks == NULL || (uplo == 'U' && mq > 0 && vcopy == NULL)) {
-        startrd_error("back-transformation: cannot allocate %lld bytes", (long long)(mq * mq * 16));
-        free(blocks);
-        free(vcopy);
-        if (blocked)
-            startrd_q2_blocks_free(&groups.qb);
+    if ((blocks = calloc((size_t)nblocks, sizeof *blocks)) == NULL) {
+        startrd_error("back-transformation: cannot allocate %lld handles", (long long)nblocks);
+        q_factors_unblock(&f);
         return STARTRD_ERR_MEMORY;
     }
-    /* Read only: the casts let StarPU register the caller's const arrays. */
-    startrd_matrix_register(&V, STARPU_MAIN_RAM, (uintptr_t)v, ldv, mq, mq, sizeof *v);
-    starpu_vector_data_register(&T, STARPU_MAIN_RAM, (uintptr_t)tau, (uint32_t)mq, sizeof *tau);
-    starpu_vector_data_register(&H, STARPU_MAIN_RAM, (uintptr_t)hous2, (uint32_t)startrd_bulge_lhous(&plan),
-                                sizeof *hous2);
-    if (blocked)
-        ret = q2_groups_register(&groups);
+    ret = q_factors_register(&f, uplo, A, lda, tau, hous2);
     for (int64_t b = 0; b < nblocks && ret == 0; b++) {
         int64_t cols = m - b * width < width ? m - b * width : width;
-        int q2 = 0, q1 = 0;
 
         startrd_matrix_register(&blocks[b], STARPU_MAIN_RAM, (uintptr_t)(C + b * width * ldc), ldc, n, cols,
                                 sizeof *C);
-        if (trans == 'C')
-            q1 = mq > 0 ? startrd_task_zunmqr_q1(where, 'C', kd, V, T, blocks[b]) : 0;
-        if (blocked)
-            q2 = startrd_task_zapply_q2_blocks(where, &groups.qb, trans, H, groups.sweeps, groups.scratch,
-                                               blocks[b]);
-        else if (plan.nsweeps > 0)
-            q2 = startrd_task_zapply_q2(&plan, trans, H, blocks[b]);
-        if (trans == 'N')
-            q1 = mq > 0 ? startrd_task_zunmqr_q1(where, 'N', kd, V, T, blocks[b]) : 0;
-        ret = q1 != 0 || q2 != 0 ? STARTRD_ERR_RUNTIME : 0;
+        ret = q_tasks(&f, where, -1, trans, f.plan.nsweeps, blocks[b]);
     }
-    if (ret == STARTRD_ERR_RUNTIME)
-        startrd_error("back-transformation: task submission failed");
-    /* Unregistering waits for the tasks on each handle. */
-    for (int64_t b = 0; b < nblocks; b++)
-        if (blocks[b] != NULL)
-            starpu_data_unregister(blocks[b]);
-    if (blocked)
-        q2_groups_release(&groups);
-    starpu_data_unregister(V);
-    starpu_data_unregister(T);
-    starpu_data_unregister(H);
-    if (startrd_kernel_failures_take() > 0 && ret == 0)
-        ret = STARTRD_ERR_KERNEL;
-    free(blocks);
-    free(vcopy);
-    return ret;
+    release_blocks(blocks, nblocks);
+    q_factors_release(&f);
+    return status_after_tasks(ret);
+}
+
+struct startrd_q_former {
+    struct q_factors f;
+    unsigned long long where;
+    int64_t nblocks;
+    starpu_data_handle_t *blocks;  /* Q's columns, no home: they live on the workers */
+};
+
+/* The blocked Q2's groups of the sweeps before @p sweep, which is what a
+ * block of the identity that starts there costs. */
+static int64_t groups_before(const startrd_q2_blocks_t *qb, int64_t sweep)
+{
+    const int64_t nS = startrd_q2_groups_before(qb, sweep);
+    int64_t groups = 0;
+
+    for (int64_t L = 0; L < qb->nlevels; L++)
+        groups += startrd_q2_members_before(&qb->levels[L], nS);
+    return groups;
+}
+
+/* Block b's worker: blocks from the costliest down, each to the GPU with
+ * the least work so far (Q2's groups padded, Q1's reflectors). */
+static void assign_workers(const struct q_factors *f, int64_t width, int64_t nblocks, const int *workers,
+                           int nworkers, int *block_worker)
+{
+    double load[STARPU_NMAXWORKERS] = {0};
+
+    for (int64_t b = nblocks - 1; b >= 0; b--) {
+        const int64_t n = f->plan.n, cols = n - b * width < width ? n - b * width : width;
+        double cost = 8.0 * (double)f->mq * (double)f->mq * (double)cols;
+        int best = 0;
+
+        if (f->blocked)
+            cost += 16.0 * (double)(f->groups.qb.h * f->groups.qb.b) * (double)cols *
+                    (double)groups_before(&f->groups.qb, b * width + cols - 1);
+        for (int g = 1; g < nworkers; g++)
+            best = load[g] < load[best] ? g : best;
+        load[best] += cost;
+        block_worker[b] = workers[best];
+    }
+}
+
+int startrd_form_q_begin(char uplo, int64_t n, int64_t kd, const double complex *A, int64_t lda,
+                         const double complex *tau, const double complex *hous2, const int *workers, int nworkers,
+                         size_t beside_bytes, startrd_q_former_t **former)
+{
+    const int on_gpus = workers != NULL && nworkers > 0;
+    startrd_q_former_t *q;
+    int64_t width;
+    int *block_worker;
+    int ret;
+
+    *former = NULL;
+    if (n <= 1 || 2 * (n > lda ? n : lda) > INT_MAX || nworkers > STARPU_NMAXWORKERS)
+        return 0;
+    if ((q = calloc(1, sizeof *q)) == NULL) {
+        startrd_error("back-transformation: cannot allocate the state of Q's forming");
+        return STARTRD_ERR_MEMORY;
+    }
+    if ((ret = q_factors_plan(&q->f, n, kd, 1, 0)) != 0) {
+        q_factors_unblock(&q->f);
+        free(q);
+        return ret;
+    }
+    width = on_gpus ? gpu_block_columns(n, GPU_BLOCKS_PER_WORKER * (int64_t)nworkers) : cpu_block_columns(n);
+    /* A GPU holds the factors, its blocks of Q and the caller's work beside
+     * them; then all of Q, for the products. */
+    if (on_gpus && !startrd_device_memory_gpus_hold(working_set(&q->f, width) + beside_bytes +
+                                                    (size_t)n * (size_t)n * sizeof(double complex) /
+                                                        (size_t)nworkers)) {
+        q_factors_unblock(&q->f);
+        free(q);
+        return 0;
+    }
+    q->where = on_gpus ? STARPU_CUDA : STARPU_CPU;
+    q->nblocks = (n + width - 1) / width;
+    q->blocks = calloc((size_t)q->nblocks, sizeof *q->blocks);
+    block_worker = malloc((size_t)q->nblocks * sizeof *block_worker);
+    ret = q->blocks == NULL || block_worker == NULL ? STARTRD_ERR_MEMORY : 0;
+    if (ret != 0)
+        startrd_error("back-transformation: cannot allocate %lld handles", (long long)q->nblocks);
+    else
+        ret = q_factors_register(&q->f, uplo, A, lda, tau, hous2);
+    if (ret == 0 && on_gpus)
+        assign_workers(&q->f, width, q->nblocks, workers, nworkers, block_worker);
+    for (int64_t b = 0; b < q->nblocks && ret == 0; b++) {
+        int64_t c0 = b * width, cols = n - c0 < width ? n - c0 : width;
+        int worker = on_gpus ? block_worker[b] : -1;
+
+        startrd_matrix_register(&q->blocks[b], -1, 0, n, n, cols, sizeof(double complex));
+        if (startrd_task_zlaset_identity(q->where, worker, c0, q->blocks[b]) != 0) {
+            startrd_error("back-transformation: task submission failed");
+            ret = STARTRD_ERR_RUNTIME;
+        } else {
+            /* Sweep s acts on rows s+1.. only: until the sweeps before
+             * column j, column j of the identity is e_j. */
+            ret = q_tasks(&q->f, q->where, worker, 'N', c0 + cols - 1, q->blocks[b]);
+        }
+    }
+    free(block_worker);
+    if (ret != 0) {
+        /* Waits for what was submitted. */
+        startrd_form_q_end(q, 0, NULL, 0, NULL, 0);
+        return ret;
+    }
+    *former = q;
+    return 0;
+}
+
+int startrd_form_q_end(startrd_q_former_t *former, int64_t m, const double *Z, int64_t ldz, double complex *R,
+                       int64_t ldr)
+{
+    const int64_t n = former->f.plan.n,
+                  ngpu = former->where == STARPU_CUDA ? starpu_cuda_worker_get_count() : 0,
+                  width = ngpu > 0 ? gpu_block_columns(m, PRODUCT_BLOCKS_PER_GPU * ngpu) : cpu_block_columns(m),
+                  nblocks = m > 0 ? (m + width - 1) / width : 0;
+    /* Per block of columns, its Z then its R. */
+    starpu_data_handle_t *zr = calloc((size_t)(nblocks > 0 ? 2 * nblocks : 1), sizeof *zr);
+    int ret = 0;
+
+    if (zr == NULL) {
+        startrd_error("back-transformation: cannot allocate %lld handles", 2 * (long long)nblocks);
+        ret = STARTRD_ERR_MEMORY;
+    }
+    for (int64_t b = 0; b < nblocks && ret == 0; b++) {
+        int64_t cols = m - b * width < width ? m - b * width : width;
+
+        startrd_matrix_register(&zr[2 * b], STARPU_MAIN_RAM, (uintptr_t)(Z + b * width * ldz), ldz, n, cols,
+                                sizeof *Z);
+        startrd_matrix_register(&zr[2 * b + 1], STARPU_MAIN_RAM, (uintptr_t)(R + b * width * ldr), ldr, n, cols,
+                                sizeof *R);
+        if (startrd_task_zgemm_real(former->where, former->nblocks, former->blocks, zr[2 * b], zr[2 * b + 1]) != 0) {
+            startrd_error("back-transformation: task submission failed");
+            ret = STARTRD_ERR_RUNTIME;
+        }
+    }
+    /* R may be the array V is read from (A, for uplo = 'L'): the products
+     * come after all of Q's tasks, so V is no longer read once R's blocks
+     * are written back. */
+    release_blocks(zr, 2 * nblocks);
+    release_blocks(former->blocks, former->nblocks);
+    q_factors_release(&former->f);
+    free(former);
+    return status_after_tasks(ret);
 }

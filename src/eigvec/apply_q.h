@@ -28,4 +28,34 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
                     const double complex *tau, const double complex *hous2, double complex *C, int64_t ldc,
                     startrd_q2_method_t method, size_t q2_chunk_bytes);
 
+/** Q formed by tasks, until it is multiplied into vectors. */
+typedef struct startrd_q_former startrd_q_former_t;
+
+/**
+ * Submits the tasks that form Q = Q1 Q2 (factors as for startrd_apply_q(),
+ * which must outlive the forming) in blocks of columns, each started as the
+ * identity's, and returns without waiting: the caller computes the vectors
+ * meanwhile.  On the GPUs where @p workers (one per GPU, @p nworkers) are
+ * given, each block on one of them, Q2 blocked; on the CPU workers if
+ * @p workers is NULL.  Q lives in the workers' memory.
+ *
+ * *@p former is left NULL where a GPU cannot hold its blocks of Q, the
+ * factors and @p beside_bytes of the caller's own work, or all of Q
+ * afterwards, and where a leading dimension doubled would pass an int: the
+ * caller then applies Q with startrd_apply_q().
+ * @return 0 or a positive startrd_status (*@p former NULL).
+ */
+int startrd_form_q_begin(char uplo, int64_t n, int64_t kd, const double complex *A, int64_t lda,
+                         const double complex *tau, const double complex *hous2, const int *workers, int nworkers,
+                         size_t beside_bytes, startrd_q_former_t **former);
+
+/**
+ * R := Q Z for the real n x m matrix Z (m from 0 to n; 0 only ends the
+ * forming), R n x m; R may be the array A of startrd_form_q_begin() for
+ * uplo = 'L'.  Waits for all tasks and frees @p former.
+ * @return 0 or a positive startrd_status.
+ */
+int startrd_form_q_end(startrd_q_former_t *former, int64_t m, const double *Z, int64_t ldz, double complex *R,
+                       int64_t ldr);
+
 #endif

@@ -93,4 +93,22 @@ static inline int64_t startrd_q2_member_row(const startrd_q2_blocks_t *qb, const
     return lv->row0 + m * (qb->b + 2 * qb->plan.kd);
 }
 
+/** Groups of sweeps that hold a sweep before @p sweep: those of sweeps
+ * from @p sweep on come after them. */
+static inline int64_t startrd_q2_groups_before(const startrd_q2_blocks_t *qb, int64_t sweep)
+{
+    int64_t nS = (sweep + qb->b - 1) / qb->b;
+
+    return nS < qb->nS ? nS : qb->nS;
+}
+
+/** Members of a level in the first @p nS groups of sweeps: its first ones,
+ * S growing with the member. */
+static inline int64_t startrd_q2_members_before(const startrd_q2_level_t *lv, int64_t nS)
+{
+    int64_t members = nS - lv->S;
+
+    return members <= 0 ? 0 : members < lv->count ? members : lv->count;
+}
+
 #endif

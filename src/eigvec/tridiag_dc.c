@@ -54,8 +54,16 @@ struct block {
     double *z, *dlamda, *w, *wsave, *q2, *s;
     int *indxq, *indx, *indxc, *indxp, *coltyp, *item;
     size_t s_size;
+    const startrd_dc_beside_t *beside;
     atomic_int failed;
 };
+
+/* The host steps pause StarPU's workers, unless tasks run beside them. */
+static void host_steps(const startrd_dc_beside_t *beside, int on)
+{
+    if (beside == NULL)
+        startrd_context_host_parallel(on);
+}
 
 /* Boundaries of the subproblems depth levels down: each halving gives the
  * left part the smaller half, as DLAED0. */
@@ -160,15 +168,27 @@ static int64_t bottom_columns(const struct merge *v)
     return v->deflation.ctot[1] + v->deflation.ctot[2];
 }
 
+/* The bytes of one merge's products: its Q2's two parts, S (k x k) and
+ * the k columns of its m rows of Q. */
+static size_t merge_bytes(int64_t n1, int64_t n12, int64_t n2, int64_t n23, int64_t k, int64_t m)
+{
+    return ((size_t)n1 * (size_t)n12 + (size_t)n2 * (size_t)n23 + (size_t)(k + m) * (size_t)k) * sizeof(double);
+}
+
+size_t startrd_tridiag_dc_gpu_bytes(int64_t n)
+{
+    return merge_bytes(n / 2, n / 2, n - n / 2, n - n / 2, n, n);
+}
+
 /* The level's products: the merge's first k columns := [Q2top S(0:n12);
  * Q2bot S(ctot1:ctot1+n23)], in column blocks over the GPUs (CPU workers
  * without them).  Returns once they are back in the host's Q. */
 static int products(struct block *b, struct merge *level, int64_t count)
 {
     const unsigned ncpu = starpu_cpu_worker_get_count();
-    unsigned ncuda = starpu_cuda_worker_get_count();
+    unsigned ncuda = b->beside != NULL ? (unsigned)b->beside->count : starpu_cuda_worker_get_count();
     size_t largest = 0;
-    int64_t workers, per_merge, nhandles = 0, h = 0;
+    int64_t workers, per_merge, nhandles = 0, h = 0, ntasks = 0;
     starpu_data_handle_t *handles;
     unsigned long long where;
     int ret = 0;
@@ -177,9 +197,7 @@ static int products(struct block *b, struct merge *level, int64_t count)
      * once; where a GPU cannot, the level goes to the CPU workers. */
     for (int64_t v = 0; v < count; v++) {
         const struct merge *m = &level[v];
-        size_t bytes = ((size_t)m->n1 * (size_t)top_columns(m) +
-                        (size_t)(m->m - m->n1) * (size_t)bottom_columns(m) +
-                        (size_t)(m->deflation.k + m->m) * (size_t)m->deflation.k) * sizeof(double);
+        size_t bytes = merge_bytes(m->n1, top_columns(m), m->m - m->n1, bottom_columns(m), m->deflation.k, m->m);
 
         largest = bytes > largest ? bytes : largest;
     }
@@ -194,7 +212,7 @@ static int products(struct block *b, struct merge *level, int64_t count)
         startrd_error("tridiagonal eigenvectors: cannot allocate the handles of a merge level");
         return STARTRD_ERR_MEMORY;
     }
-    startrd_context_host_parallel(0);
+    host_steps(b->beside, 0);
     for (int64_t i = 0; i < count && ret == 0; i++) {
         const struct merge *v = &level[i];
         const int64_t k = v->deflation.k, n1 = v->n1, n2 = v->m - v->n1, n12 = top_columns(v), n23 = bottom_columns(v);
@@ -210,13 +228,14 @@ static int products(struct block *b, struct merge *level, int64_t count)
                                     (uint32_t)(n2 * n23 > 0 ? n2 * n23 : 1), sizeof(double));
         for (int64_t c = 0; c < chunks && ret == 0; c++) {
             int64_t j0 = k * c / chunks, cols = k * (c + 1) / chunks - j0;
+            int worker = b->beside != NULL && where == STARPU_CUDA ? b->beside->workers[ntasks++ % ncuda] : -1;
 
             startrd_matrix_register(&handles[h], STARPU_MAIN_RAM, (uintptr_t)(b->s + v->s + j0 * k), k, k, cols,
                                     sizeof(double));
             startrd_matrix_register(&handles[h + 1], STARPU_MAIN_RAM,
                                     (uintptr_t)(b->q + v->start + (v->start + j0) * b->ldq), b->ldq, v->m, cols,
                                     sizeof(double));
-            ret = startrd_task_dmerge_gemm(where, n1, n12, n23, v->deflation.ctot[0], handles[top],
+            ret = startrd_task_dmerge_gemm(where, worker, n1, n12, n23, v->deflation.ctot[0], handles[top],
                                            handles[top + 1], handles[h], handles[h + 1]);
             h += 2;
         }
@@ -228,7 +247,7 @@ static int products(struct block *b, struct merge *level, int64_t count)
     /* Unregistering waits for the tasks and brings Q home. */
     for (int64_t i = 0; i < h; i++)
         starpu_data_unregister(handles[i]);
-    startrd_context_host_parallel(1);
+    host_steps(b->beside, 1);
     free(handles);
     if (ret == 0 && startrd_kernel_failures_take() > 0)
         ret = STARTRD_ERR_KERNEL;
@@ -480,9 +499,10 @@ static int scale(double from, double to, int64_t len, double *x)
 
 /* An unreduced block: LAPACK's DSTEDC up to @p leaf rows, divide and
  * conquer above, scaled as DSTEDC does. */
-static int solve_block(int64_t m, double *d, double *e, double *q, int64_t ldq, int64_t leaf, int *order)
+static int solve_block(int64_t m, double *d, double *e, double *q, int64_t ldq, int64_t leaf, int *order,
+                       const startrd_dc_beside_t *beside)
 {
-    struct block b = {.m = m, .ldq = ldq, .leaf = leaf, .d = d, .e = e, .q = q};
+    struct block b = {.m = m, .ldq = ldq, .leaf = leaf, .d = d, .e = e, .q = q, .beside = beside};
     double norm;
     int ret;
 
@@ -562,7 +582,8 @@ static int permute(int64_t n, const int64_t *perm, double *d, double *Z, int64_t
     return atomic_load(&short_of_memory) ? STARTRD_ERR_MEMORY : 0;
 }
 
-int startrd_tridiag_dc(int64_t n, double *d, double *e, double *Z, int64_t ldz, int64_t leaf)
+int startrd_tridiag_dc(int64_t n, double *d, double *e, double *Z, int64_t ldz, int64_t leaf,
+                       const startrd_dc_beside_t *beside)
 {
     const double eps = LAPACKE_dlamch('E');
     struct ranked *rank = malloc((size_t)(n > 0 ? n : 1) * sizeof *rank);
@@ -575,7 +596,7 @@ int startrd_tridiag_dc(int64_t n, double *d, double *e, double *Z, int64_t ldz, 
         ret = STARTRD_ERR_MEMORY;
         goto out;
     }
-    startrd_context_host_parallel(1);
+    host_steps(beside, 1);
 #pragma omp parallel for schedule(static)
     for (int64_t j = 0; j < n; j++) {
         memset(Z + j * ldz, 0, (size_t)n * sizeof *Z);
@@ -591,7 +612,7 @@ int startrd_tridiag_dc(int64_t n, double *d, double *e, double *Z, int64_t ldz, 
                 break;
         if (finish > start)
             ret = solve_block(finish - start + 1, d + start, e + start, Z + start + start * ldz, ldz,
-                              leaf > 0 ? leaf : DEFAULT_LEAF, order + start);
+                              leaf > 0 ? leaf : DEFAULT_LEAF, order + start, beside);
         for (int64_t i = start; i <= finish && ret == 0; i++)
             order[i] += (int)start;
     }
@@ -605,7 +626,7 @@ int startrd_tridiag_dc(int64_t n, double *d, double *e, double *Z, int64_t ldz, 
         if (ret == STARTRD_ERR_MEMORY)
             startrd_error("tridiagonal eigenvectors: cannot allocate the order of %lld columns", (long long)n);
     }
-    startrd_context_host_parallel(0);
+    host_steps(beside, 0);
 out:
     free(rank);
     free(perm);

@@ -3,7 +3,14 @@
 #ifndef STARTRD_TRIDIAG_DC_H
 #define STARTRD_TRIDIAG_DC_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+/** The workers of the merges' products while other tasks hold the GPUs. */
+typedef struct startrd_dc_beside {
+    const int *workers;
+    int count;
+} startrd_dc_beside_t;
 
 /**
  * LAPACK's DSTEDC with COMPZ = 'I': on return d holds the eigenvalues of
@@ -15,10 +22,20 @@
  * orders.  The merges' deflation and
  * secular equations run on the caller's thread with its OpenMP threads,
  * StarPU's workers paused meanwhile, and their products as tasks on the
- * GPUs, or on the CPU workers without any.  Returns 0,
- * ::STARTRD_ERR_MEMORY, ::STARTRD_ERR_KERNEL when a LAPACK step fails (a
- * secular equation that does not converge), or ::STARTRD_ERR_RUNTIME.
+ * GPUs, or on the CPU workers without any.
+ *
+ * Where @p beside is given, other tasks hold the GPUs meanwhile: the
+ * workers are left running, and the products go to beside->workers, one
+ * per GPU (a second stream beside those tasks').
+ *
+ * Returns 0, ::STARTRD_ERR_MEMORY, ::STARTRD_ERR_KERNEL when a LAPACK step
+ * fails (a secular equation that does not converge), or
+ * ::STARTRD_ERR_RUNTIME.
  */
-int startrd_tridiag_dc(int64_t n, double *d, double *e, double *Z, int64_t ldz, int64_t leaf);
+int startrd_tridiag_dc(int64_t n, double *d, double *e, double *Z, int64_t ldz, int64_t leaf,
+                       const startrd_dc_beside_t *beside);
+
+/** The most bytes a GPU holds for one merge's products at order n. */
+size_t startrd_tridiag_dc_gpu_bytes(int64_t n);
 
 #endif

@@ -1,0 +1,98 @@
+/* R := Q Z for a complex Q, given as column blocks Q_0, Q_1, ... that
+ * follow each other, and a real Z: the eigenvectors of A from Q = Q1 Q2 and
+ * the real eigenvectors Z of the tridiagonal.  Read as a real matrix of
+ * twice the rows (real and imaginary parts interleaved, the leading
+ * dimension doubled), a complex Q times a real Z is one real GEMM, half the
+ * flops of a complex one; block k multiplies Z's rows from the sum of the
+ * earlier blocks' widths. */
+#include "codelets.h"
+#include "error.h"
+
+#include <cblas.h>
+#include <stdlib.h>
+
+/* Buffers: R (written), Z, then the blocks of Q. */
+enum { R_BUFFER, Z_BUFFER, FIRST_Q_BUFFER };
+
+static void gemm_real_cpu(void *buffers[], void *cl_arg)
+{
+    double *R = (double *)STARPU_MATRIX_GET_PTR(buffers[R_BUFFER]);
+    const double *Z = (const double *)STARPU_MATRIX_GET_PTR(buffers[Z_BUFFER]);
+    const int rows = (int)(2 * STARPU_MATRIX_GET_NX(buffers[R_BUFFER])),
+              cols = (int)STARPU_MATRIX_GET_NY(buffers[R_BUFFER]),
+              ldr = (int)(2 * STARPU_MATRIX_GET_LD(buffers[R_BUFFER])),
+              ldz = (int)STARPU_MATRIX_GET_LD(buffers[Z_BUFFER]);
+    int64_t z0 = 0;
+
+    (void)cl_arg;
+    for (int k = FIRST_Q_BUFFER; k < startrd_current_nbuffers(); k++) {
+        const int width = (int)STARPU_MATRIX_GET_NY(buffers[k]);
+
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, rows, cols, width, 1.0,
+                    (const double *)STARPU_MATRIX_GET_PTR(buffers[k]), (int)(2 * STARPU_MATRIX_GET_LD(buffers[k])),
+                    Z + z0, ldz, k == FIRST_Q_BUFFER ? 0.0 : 1.0, R, ldr);
+        z0 += width;
+    }
+}
+
+#ifdef STARTRD_USE_CUDA
+static void gemm_real_cuda(void *buffers[], void *cl_arg)
+{
+    double *R = (double *)STARPU_MATRIX_GET_PTR(buffers[R_BUFFER]);
+    const double *Z = (const double *)STARPU_MATRIX_GET_PTR(buffers[Z_BUFFER]);
+    const int rows = (int)(2 * STARPU_MATRIX_GET_NX(buffers[R_BUFFER])),
+              cols = (int)STARPU_MATRIX_GET_NY(buffers[R_BUFFER]),
+              ldr = (int)(2 * STARPU_MATRIX_GET_LD(buffers[R_BUFFER])),
+              ldz = (int)STARPU_MATRIX_GET_LD(buffers[Z_BUFFER]);
+    cublasHandle_t handle = starpu_cublas_get_local_handle();
+    const double one = 1.0, zero = 0.0;
+    int64_t z0 = 0;
+
+    (void)cl_arg;
+    for (int k = FIRST_Q_BUFFER; k < startrd_current_nbuffers(); k++) {
+        const int width = (int)STARPU_MATRIX_GET_NY(buffers[k]);
+        cublasStatus_t st = cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, rows, cols, width, &one,
+                                        (const double *)STARPU_MATRIX_GET_PTR(buffers[k]),
+                                        (int)(2 * STARPU_MATRIX_GET_LD(buffers[k])), Z + z0, ldz,
+                                        k == FIRST_Q_BUFFER ? &zero : &one, R, ldr);
+
+        if (st != CUBLAS_STATUS_SUCCESS) {
+            startrd_kernel_failure("zgemm_real", "cublasDgemm", st);
+            return;
+        }
+        z0 += width;
+    }
+}
+#endif
+
+STARTRD_HISTORY_MODEL(gemm_real_model, "startrd_zgemm_real");
+
+static struct starpu_codelet gemm_real_codelet = {
+    .name = "zgemm_real",
+    .cpu_funcs = {gemm_real_cpu},
+    STARTRD_CUDA_ASYNC(gemm_real_cuda)
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
+    .model = &gemm_real_model,
+};
+
+int startrd_task_zgemm_real(unsigned long long where, int64_t nq, const starpu_data_handle_t *Q,
+                            starpu_data_handle_t Z, starpu_data_handle_t R)
+{
+    struct starpu_data_descr *descr = malloc((size_t)(FIRST_Q_BUFFER + nq) * sizeof *descr);
+    double rows = (double)starpu_matrix_get_nx(R), cols = (double)starpu_matrix_get_ny(R);
+    int ret;
+
+    if (descr == NULL)
+        return -ENOMEM;
+    descr[R_BUFFER] = (struct starpu_data_descr){.handle = R, .mode = STARPU_W};
+    descr[Z_BUFFER] = (struct starpu_data_descr){.handle = Z, .mode = STARPU_R};
+    for (int64_t k = 0; k < nq; k++)
+        descr[FIRST_Q_BUFFER + k] = (struct starpu_data_descr){.handle = Q[k], .mode = STARPU_R};
+    ret = starpu_task_insert(&gemm_real_codelet,
+                             STARPU_DATA_MODE_ARRAY, descr, (int)(FIRST_Q_BUFFER + nq),
+                             STARPU_EXECUTE_WHERE, where,
+                             STARPU_FLOPS, 4.0 * rows * cols * (double)starpu_matrix_get_nx(Z),
+                             0);
+    free(descr);
+    return ret;
+}
