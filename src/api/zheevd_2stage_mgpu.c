@@ -299,8 +299,10 @@ static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, c
         startrd_error("%s: cannot allocate the eigenvectors of order %lld", routine, (long long)n);
         info = STARTRD_ERR_MEMORY;
     }
-    if (info == 0)
+    if (info == 0 && (info = startrd_context_cpu_workers_hold()) == 0) {
         info = tridiagonal_vectors(n, w, r->e, Z, ngpu, &beside);
+        startrd_context_cpu_workers_release();
+    }
     t1 = starpu_timing_now();
     if (info != 0)
         startrd_form_q_end(former, 0, NULL, 0, NULL, 0);   /* waits for Q's tasks */

@@ -201,7 +201,8 @@ static int products(struct block *b, struct merge *level, int64_t count)
 
         largest = bytes > largest ? bytes : largest;
     }
-    if (ncuda > 0 && !startrd_device_memory_gpus_hold(largest))
+    /* Beside other GPU tasks the CPU workers are held (tridiag_dc.h). */
+    if (ncuda > 0 && b->beside == NULL && !startrd_device_memory_gpus_hold(largest))
         ncuda = 0;
     where = ncuda > 0 ? STARPU_CUDA : STARPU_CPU;
     workers = ncuda > 0 ? ncuda : ncpu > 0 ? ncpu : 1;

@@ -26,7 +26,9 @@ typedef struct startrd_dc_beside {
  *
  * Where @p beside is given, other tasks hold the GPUs meanwhile: the
  * workers are left running, and the products go to beside->workers, one
- * per GPU (a second stream beside those tasks').
+ * per GPU (a second stream beside those tasks'), whatever their memory, so
+ * that the caller may hold the CPU workers
+ * (startrd_context_cpu_workers_hold()).
  *
  * Returns 0, ::STARTRD_ERR_MEMORY, ::STARTRD_ERR_KERNEL when a LAPACK step
  * fails (a secular equation that does not converge), or

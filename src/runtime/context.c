@@ -333,6 +333,71 @@ int startrd_on_each_worker(int (*set_up)(void), uint32_t where, void (*undo)(voi
     return STARTRD_ERR_RUNTIME;
 }
 
+/* CPU workers held in tasks of their own, asleep on a condition (see
+ * context.h): hold tasks submitted and not yet returned, and whether they
+ * are to wait. */
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int held, running;
+} cpu_hold = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0};
+
+static void hold_cpu_worker(void *buffers[], void *unused)
+{
+    (void)buffers;
+    (void)unused;
+    pthread_mutex_lock(&cpu_hold.lock);
+    while (cpu_hold.held)
+        pthread_cond_wait(&cpu_hold.changed, &cpu_hold.lock);
+    cpu_hold.running--;
+    pthread_cond_broadcast(&cpu_hold.changed);
+    pthread_mutex_unlock(&cpu_hold.lock);
+}
+
+static struct starpu_codelet hold_codelet = {
+    .name = "hold_cpu_worker",
+    .cpu_funcs = {hold_cpu_worker},
+    .nbuffers = 0,
+};
+
+int startrd_context_cpu_workers_hold(void)
+{
+    int ids[STARPU_NMAXWORKERS];
+    unsigned count = starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, ids, STARPU_NMAXWORKERS);
+    int ret = 0;
+
+    pthread_mutex_lock(&cpu_hold.lock);
+    cpu_hold.held = 1;
+    pthread_mutex_unlock(&cpu_hold.lock);
+    for (unsigned i = 0; i < count && ret == 0; i++) {
+        pthread_mutex_lock(&cpu_hold.lock);
+        cpu_hold.running++;
+        pthread_mutex_unlock(&cpu_hold.lock);
+        ret = starpu_task_insert(&hold_codelet, STARPU_EXECUTE_ON_WORKER, ids[i], STARPU_PRIORITY,
+                                 STARPU_MAX_PRIO, 0);
+        if (ret != 0) {
+            pthread_mutex_lock(&cpu_hold.lock);
+            cpu_hold.running--;
+            pthread_mutex_unlock(&cpu_hold.lock);
+        }
+    }
+    if (ret == 0)
+        return 0;
+    startrd_context_cpu_workers_release();
+    startrd_error("starpu_task_insert failed (%d) holding the CPU workers", ret);
+    return STARTRD_ERR_RUNTIME;
+}
+
+void startrd_context_cpu_workers_release(void)
+{
+    pthread_mutex_lock(&cpu_hold.lock);
+    cpu_hold.held = 0;
+    pthread_cond_broadcast(&cpu_hold.changed);
+    while (cpu_hold.running > 0)
+        pthread_cond_wait(&cpu_hold.changed, &cpu_hold.lock);
+    pthread_mutex_unlock(&cpu_hold.lock);
+}
+
 static int close_context(void)
 {
     int ret = 0;

@@ -44,6 +44,17 @@ void startrd_context_preview(startrd_context_t *view);
  *  task may be submitted in between. */
 void startrd_context_host_parallel(int on);
 
+/** The same beside tasks that keep running on the GPUs: each CPU worker is
+ *  held asleep in a task of its own until
+ *  startrd_context_cpu_workers_release(), instead of polling for tasks
+ *  (StarPU's drivers poll when idle) on the cores the caller's threads
+ *  need.  No task may be submitted to the CPU workers in between.  0 or
+ *  ::STARTRD_ERR_RUNTIME (reported, nothing held). */
+int startrd_context_cpu_workers_hold(void);
+
+/** Undo startrd_context_cpu_workers_hold(), once its tasks have returned. */
+void startrd_context_cpu_workers_release(void);
+
 /** Run @p set_up on every worker of the kinds @p where (STARPU_CPU,
  *  STARPU_CUDA), each on its own thread.  0 if it returned 0 everywhere,
  *  else STARTRD_ERR_RUNTIME (set_up reports its failures) after calling
