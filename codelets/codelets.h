@@ -279,9 +279,9 @@ int startrd_task_zapply_q2_blocks(unsigned long long where, int worker, const st
                                   int64_t idle_from_sweep, starpu_data_handle_t hous, starpu_data_handle_t sweeps,
                                   starpu_data_handle_t scratch, starpu_data_handle_t C);
 
-/* A's columns := those of the identity from column @p row0 on: the block
- * Q = Q1 Q2 is formed in (codelet_zlaset.c).  @p where and @p worker as for
- * startrd_task_zunmqr_q1(). */
+/* A (m x cols) := columns row0..row0+cols-1 of the m x m identity, the
+ * block that Q = Q1 Q2 is formed in (codelet_zlaset.c).  @p where and
+ * @p worker as for startrd_task_zunmqr_q1(). */
 int startrd_task_zlaset_identity(unsigned long long where, int worker, int64_t row0, starpu_data_handle_t A);
 
 /* R := Q Z, Q complex in @p nq column blocks that follow each other

@@ -32,7 +32,7 @@ enum {
     BLOCK_COLUMNS = 128,
     MIN_CPU_COLUMNS = 8,
     GPU_BLOCKS_PER_WORKER = 4,
-    PRODUCT_BLOCKS_PER_GPU = 8,
+    PRODUCT_BLOCKS_PER_GPU = 16,
     TRANSPOSE_BLOCK = 64
 };
 
@@ -278,6 +278,7 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
 struct startrd_q_former {
     struct q_factors f;
     unsigned long long where;
+    int ngpu;                      /* GPUs Q is formed on, or 0 */
     int64_t nblocks;
     starpu_data_handle_t *blocks;  /* Q's columns, no home: they live on the workers */
 };
@@ -349,6 +350,7 @@ int startrd_form_q_begin(char uplo, int64_t n, int64_t kd, const double complex 
         return 0;
     }
     q->where = on_gpus ? STARPU_CUDA : STARPU_CPU;
+    q->ngpu = on_gpus ? nworkers : 0;
     q->nblocks = (n + width - 1) / width;
     q->blocks = calloc((size_t)q->nblocks, sizeof *q->blocks);
     block_worker = malloc((size_t)q->nblocks * sizeof *block_worker);
@@ -386,8 +388,7 @@ int startrd_form_q_begin(char uplo, int64_t n, int64_t kd, const double complex 
 int startrd_form_q_end(startrd_q_former_t *former, int64_t m, const double *Z, int64_t ldz, double complex *R,
                        int64_t ldr)
 {
-    const int64_t n = former->f.plan.n,
-                  ngpu = former->where == STARPU_CUDA ? starpu_cuda_worker_get_count() : 0,
+    const int64_t n = former->f.plan.n, ngpu = former->ngpu,
                   width = ngpu > 0 ? gpu_block_columns(m, PRODUCT_BLOCKS_PER_GPU * ngpu) : cpu_block_columns(m),
                   nblocks = m > 0 ? (m + width - 1) / width : 0;
     /* Per block of columns, its Z then its R. */
@@ -397,6 +398,10 @@ int startrd_form_q_end(startrd_q_former_t *former, int64_t m, const double *Z, i
     if (zr == NULL) {
         startrd_error("back-transformation: cannot allocate %lld handles", 2 * (long long)nblocks);
         ret = STARTRD_ERR_MEMORY;
+    } else if (m > 0 && (2 * ldr > INT_MAX || ldz > INT_MAX)) {
+        startrd_error("back-transformation: leading dimensions %lld and %lld are too large for Q's products",
+                      (long long)ldr, (long long)ldz);
+        ret = STARTRD_ERR_SIZE;
     }
     for (int64_t b = 0; b < nblocks && ret == 0; b++) {
         int64_t cols = m - b * width < width ? m - b * width : width;

@@ -53,7 +53,8 @@ int startrd_form_q_begin(char uplo, int64_t n, int64_t kd, const double complex 
  * R := Q Z for the real n x m matrix Z (m from 0 to n; 0 only ends the
  * forming), R n x m; R may be the array A of startrd_form_q_begin() for
  * uplo = 'L'.  Waits for all tasks and frees @p former.
- * @return 0 or a positive startrd_status.
+ * @return 0 or a positive startrd_status (::STARTRD_ERR_SIZE where ldr
+ * doubled or ldz passes an int).
  */
 int startrd_form_q_end(startrd_q_former_t *former, int64_t m, const double *Z, int64_t ldz, double complex *R,
                        int64_t ldr);

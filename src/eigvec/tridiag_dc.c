@@ -10,7 +10,10 @@
  *    across the level's merges, with StarPU's workers paused;
  *  - the level's products, the O(n^3) of the method, as tasks on the GPUs
  *    (on the CPU workers without any), by blocks of columns.
- * The levels run one after the other; a level's merges side by side. */
+ * The levels run one after the other; a level's merges side by side.
+ * Beside other tasks on the GPUs (Q formed while this runs), the workers
+ * are not paused, which would stop those tasks, and the products go to the
+ * GPUs' second workers. */
 #include "tridiag_dc.h"
 
 #include "codelets.h"
