@@ -100,9 +100,9 @@ static struct starpu_codelet merge_gemm_codelet = {
     .model = &merge_gemm_model,
 };
 
-int startrd_task_dmerge_gemm(unsigned long long where, int worker, int64_t n1, int64_t n12, int64_t n23, int64_t s_bottom,
-                             starpu_data_handle_t Q2top, starpu_data_handle_t Q2bot, starpu_data_handle_t S,
-                             starpu_data_handle_t Q)
+int startrd_task_dmerge_gemm(unsigned long long where, int worker, int64_t n1, int64_t n12, int64_t n23,
+                             int64_t s_bottom, starpu_data_handle_t Q2top, starpu_data_handle_t Q2bot,
+                             starpu_data_handle_t S, starpu_data_handle_t Q)
 {
     struct merge_gemm_args *args = malloc(sizeof *args);
     double m = (double)starpu_matrix_get_nx(Q), cols = (double)starpu_matrix_get_ny(Q);

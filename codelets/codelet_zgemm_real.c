@@ -14,23 +14,45 @@
 /* Buffers: R (written), Z, then the blocks of Q. */
 enum { R_BUFFER, Z_BUFFER, FIRST_Q_BUFFER };
 
+/* The task's operands as real matrices: R and the blocks of Q with twice
+ * their rows and leading dimensions. */
+struct gemm_real_view {
+    double *R;
+    const double *Z;
+    int rows, cols, ldr, ldz;
+};
+
+static struct gemm_real_view view_of(void *buffers[])
+{
+    return (struct gemm_real_view){
+        .R = (double *)STARPU_MATRIX_GET_PTR(buffers[R_BUFFER]),
+        .Z = (const double *)STARPU_MATRIX_GET_PTR(buffers[Z_BUFFER]),
+        .rows = (int)(2 * STARPU_MATRIX_GET_NX(buffers[R_BUFFER])),
+        .cols = (int)STARPU_MATRIX_GET_NY(buffers[R_BUFFER]),
+        .ldr = (int)(2 * STARPU_MATRIX_GET_LD(buffers[R_BUFFER])),
+        .ldz = (int)STARPU_MATRIX_GET_LD(buffers[Z_BUFFER]),
+    };
+}
+
+static const double *q_block(void *buffers[], int k, int *width, int *ld)
+{
+    *width = (int)STARPU_MATRIX_GET_NY(buffers[k]);
+    *ld = (int)(2 * STARPU_MATRIX_GET_LD(buffers[k]));
+    return (const double *)STARPU_MATRIX_GET_PTR(buffers[k]);
+}
+
 static void gemm_real_cpu(void *buffers[], void *cl_arg)
 {
-    double *R = (double *)STARPU_MATRIX_GET_PTR(buffers[R_BUFFER]);
-    const double *Z = (const double *)STARPU_MATRIX_GET_PTR(buffers[Z_BUFFER]);
-    const int rows = (int)(2 * STARPU_MATRIX_GET_NX(buffers[R_BUFFER])),
-              cols = (int)STARPU_MATRIX_GET_NY(buffers[R_BUFFER]),
-              ldr = (int)(2 * STARPU_MATRIX_GET_LD(buffers[R_BUFFER])),
-              ldz = (int)STARPU_MATRIX_GET_LD(buffers[Z_BUFFER]);
+    const struct gemm_real_view v = view_of(buffers);
     int64_t z0 = 0;
 
     (void)cl_arg;
     for (int k = FIRST_Q_BUFFER; k < startrd_current_nbuffers(); k++) {
-        const int width = (int)STARPU_MATRIX_GET_NY(buffers[k]);
+        int width, ldq;
+        const double *q = q_block(buffers, k, &width, &ldq);
 
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, rows, cols, width, 1.0,
-                    (const double *)STARPU_MATRIX_GET_PTR(buffers[k]), (int)(2 * STARPU_MATRIX_GET_LD(buffers[k])),
-                    Z + z0, ldz, k == FIRST_Q_BUFFER ? 0.0 : 1.0, R, ldr);
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, v.rows, v.cols, width, 1.0, q, ldq, v.Z + z0, v.ldz,
+                    k == FIRST_Q_BUFFER ? 0.0 : 1.0, v.R, v.ldr);
         z0 += width;
     }
 }
@@ -38,23 +60,17 @@ static void gemm_real_cpu(void *buffers[], void *cl_arg)
 #ifdef STARTRD_USE_CUDA
 static void gemm_real_cuda(void *buffers[], void *cl_arg)
 {
-    double *R = (double *)STARPU_MATRIX_GET_PTR(buffers[R_BUFFER]);
-    const double *Z = (const double *)STARPU_MATRIX_GET_PTR(buffers[Z_BUFFER]);
-    const int rows = (int)(2 * STARPU_MATRIX_GET_NX(buffers[R_BUFFER])),
-              cols = (int)STARPU_MATRIX_GET_NY(buffers[R_BUFFER]),
-              ldr = (int)(2 * STARPU_MATRIX_GET_LD(buffers[R_BUFFER])),
-              ldz = (int)STARPU_MATRIX_GET_LD(buffers[Z_BUFFER]);
+    const struct gemm_real_view v = view_of(buffers);
     cublasHandle_t handle = starpu_cublas_get_local_handle();
     const double one = 1.0, zero = 0.0;
     int64_t z0 = 0;
 
     (void)cl_arg;
     for (int k = FIRST_Q_BUFFER; k < startrd_current_nbuffers(); k++) {
-        const int width = (int)STARPU_MATRIX_GET_NY(buffers[k]);
-        cublasStatus_t st = cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, rows, cols, width, &one,
-                                        (const double *)STARPU_MATRIX_GET_PTR(buffers[k]),
-                                        (int)(2 * STARPU_MATRIX_GET_LD(buffers[k])), Z + z0, ldz,
-                                        k == FIRST_Q_BUFFER ? &zero : &one, R, ldr);
+        int width, ldq;
+        const double *q = q_block(buffers, k, &width, &ldq);
+        cublasStatus_t st = cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, v.rows, v.cols, width, &one, q, ldq,
+                                        v.Z + z0, v.ldz, k == FIRST_Q_BUFFER ? &zero : &one, v.R, v.ldr);
 
         if (st != CUBLAS_STATUS_SUCCESS) {
             startrd_kernel_failure("zgemm_real", "cublasDgemm", st);

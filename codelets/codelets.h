@@ -262,9 +262,9 @@ int startrd_task_zunmqr_q1(unsigned long long where, int worker, char trans, int
  * ((m-n1) x n23), both vectors, and the rank-one update's vectors S
  * (k x cols), whose rows s_bottom.. multiply Q2bot (codelet_dmerge_gemm.c,
  * LAPACK's DLAED3).  @p where and @p worker as for startrd_task_zunmqr_q1(). */
-int startrd_task_dmerge_gemm(unsigned long long where, int worker, int64_t n1, int64_t n12, int64_t n23, int64_t s_bottom,
-                             starpu_data_handle_t Q2top, starpu_data_handle_t Q2bot, starpu_data_handle_t S,
-                             starpu_data_handle_t Q);
+int startrd_task_dmerge_gemm(unsigned long long where, int worker, int64_t n1, int64_t n12, int64_t n23,
+                             int64_t s_bottom, starpu_data_handle_t Q2top, starpu_data_handle_t Q2bot,
+                             starpu_data_handle_t S, starpu_data_handle_t Q);
 
 /* The blocked Q2 (q2_blocks.h): C := Q2 C or Q2^H C, the groups built
  * chunk by chunk from HOUS2 and the per-sweep table qb->sweeps

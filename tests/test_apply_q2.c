@@ -23,98 +23,97 @@ static const char *method_name(startrd_q2_method_t method)
     return method == STARTRD_Q2_BLOCKS ? "blocks" : "reflectors";
 }
 
+/* The reflectors of a random band's chase (HOUS2) and Q2 formed from them
+ * explicitly; Q2 is NULL where something failed. */
+struct q2_fixture {
+    startrd_bulge_plan_t plan;
+    double complex *hous, *Q2;
+};
+
+static struct q2_fixture q2_fixture(int64_t n, int64_t kd, uint64_t seed)
+{
+    const int64_t ldab = 2 * kd + 1;
+    struct q2_fixture f = {0};
+    double complex *A = malloc((size_t)(n * n) * sizeof *A), *AB = calloc((size_t)(ldab * n), sizeof *AB);
+    double *d = malloc((size_t)n * sizeof *d), *e = malloc((size_t)n * sizeof *e);
+    int ok = startrd_bulge_plan_init(&f.plan, 'V', n, kd) == 0 && A != NULL && AB != NULL && d != NULL && e != NULL;
+
+    if (ok) {
+        f.hous = calloc((size_t)startrd_bulge_lhous(&f.plan), sizeof *f.hous);
+        f.Q2 = malloc((size_t)(n * n) * sizeof *f.Q2);
+        ok = f.hous != NULL && f.Q2 != NULL && tst_gen(TST_KIND_RANDOM, n, A, n, seed) == 0;
+    }
+    if (ok) {
+        startrd_stage2_band_from_dense('L', n, kd, A, n, AB, ldab);
+        ok = startrd_stage2_zhb2st('V', 'L', n, kd, AB, ldab, d, e, f.hous, NULL, 0, NULL) == 0 &&
+             tst_form_q2(n, kd, f.hous, f.Q2, n, NULL) == 0;
+    }
+    if (!ok) {
+        free(f.Q2);
+        f.Q2 = NULL;
+    }
+    free(A);
+    free(AB);
+    free(d);
+    free(e);
+    return f;
+}
+
+static void q2_fixture_free(struct q2_fixture *f)
+{
+    free(f->hous);
+    free(f->Q2);
+}
+
 static void q2_case(int64_t n, int64_t kd, int64_t m, char trans, startrd_q2_method_t method, size_t chunk_bytes,
                     uint64_t seed)
 {
-    const int64_t ldab = 2 * kd + 1;
-    startrd_bulge_plan_t plan;
-    double complex *A = NULL, *AB = NULL, *hous = NULL, *Q = NULL, *C = NULL, *C0 = NULL, *zeros = NULL;
-    double *d = NULL, *e = NULL, err = NAN;
+    struct q2_fixture f = q2_fixture(n, kd, seed);
+    double complex *C = malloc((size_t)(n * n) * sizeof *C), *C0 = malloc((size_t)(n * m) * sizeof *C0),
+                   *zeros = calloc((size_t)(n * n), sizeof *zeros);
+    double err = NAN;
     int info = -1;
 
-    if (startrd_bulge_plan_init(&plan, 'V', n, kd) != 0)
-        goto out;
-    A = malloc((size_t)(n * n) * sizeof *A);
-    AB = calloc((size_t)(ldab * n), sizeof *AB);
-    hous = calloc((size_t)startrd_bulge_lhous(&plan), sizeof *hous);
-    Q = malloc((size_t)(n * n) * sizeof *Q);
-    C = malloc((size_t)(n * m) * sizeof *C);
-    C0 = malloc((size_t)(n * m) * sizeof *C0);
-    zeros = calloc((size_t)(n * n), sizeof *zeros);
-    d = malloc((size_t)n * sizeof *d);
-    e = malloc((size_t)n * sizeof *e);
-    if (A == NULL || AB == NULL || hous == NULL || Q == NULL || C == NULL || C0 == NULL || zeros == NULL ||
-        d == NULL || e == NULL || tst_gen(TST_KIND_RANDOM, n, A, n, seed) != 0 ||
-        tst_gen(TST_KIND_RANDOM, n, Q, n, seed + 1) != 0)
-        goto out;
-    /* C: the first m <= n columns of a random matrix (Q is scratch so far). */
-    memcpy(C, Q, (size_t)(n * m) * sizeof *C);
-    memcpy(C0, C, (size_t)(n * m) * sizeof *C);
-    startrd_stage2_band_from_dense('L', n, kd, A, n, AB, ldab);
-    if (startrd_stage2_zhb2st('V', 'L', n, kd, AB, ldab, d, e, hous, NULL, 0, NULL) != 0 ||
-        tst_form_q2(n, kd, hous, Q, n, NULL) != 0)
-        goto out;
-    info = startrd_apply_q(trans, 'L', n, m, kd, zeros, n, zeros, hous, C, n, method, chunk_bytes);
+    /* C: the first m <= n columns of a random matrix. */
+    if (f.Q2 != NULL && C != NULL && C0 != NULL && zeros != NULL && tst_gen(TST_KIND_RANDOM, n, C, n, seed + 1) == 0) {
+        memcpy(C0, C, (size_t)(n * m) * sizeof *C);
+        info = startrd_apply_q(trans, 'L', n, m, kd, zeros, n, zeros, f.hous, C, n, method, chunk_bytes);
+    }
     if (info == 0) {
         const double complex one = 1.0, mone = -1.0;
 
         cblas_zgemm(CblasColMajor, trans == 'N' ? CblasNoTrans : CblasConjTrans, CblasNoTrans, (int)n, (int)m,
-                    (int)n, &mone, Q, (int)n, C0, (int)n, &one, C, (int)n);
+                    (int)n, &mone, f.Q2, (int)n, C0, (int)n, &one, C, (int)n);
         err = tst_frobenius(n, m, C, n) / (tst_max_nan(tst_frobenius(n, m, C0, n), DBL_MIN) * (double)n * tst_eps());
     }
-out:
     tst_check(info == 0 && err < 30.0,
               "Q2 %s%s trans=%c n=%lld kd=%lld m=%lld: info %d, ||C - op(Q2) C0|| / (n eps ||C0||) %.3g",
               method_name(method), chunk_bytes == 1 ? " (a chunk per level)" : "", trans, (long long)n,
               (long long)kd, (long long)m, info, err);
-    free(A);
-    free(AB);
-    free(hous);
-    free(Q);
+    q2_fixture_free(&f);
     free(C);
     free(C0);
     free(zeros);
-    free(d);
-    free(e);
 }
 
 /* R = Q Z through startrd_form_q_begin() and _end(), against the explicit
  * Q2 times Z (widened to complex), Z real random. */
 static void form_case(int64_t n, int64_t kd, int64_t m, const int *workers, int nworkers, uint64_t seed)
 {
-    const int64_t ldab = 2 * kd + 1;
-    startrd_bulge_plan_t plan;
+    struct q2_fixture f = q2_fixture(n, kd, seed);
     startrd_q_former_t *former = NULL;
-    double complex *A = NULL, *AB = NULL, *hous = NULL, *Q = NULL, *Zc = NULL, *R = NULL, *R0 = NULL,
-                   *zeros = NULL;
-    double *d = NULL, *e = NULL, *Z = NULL, err = NAN;
+    double complex *Zc = malloc((size_t)(n * n) * sizeof *Zc), *R = malloc((size_t)(n * m) * sizeof *R),
+                   *R0 = malloc((size_t)(n * m) * sizeof *R0), *zeros = calloc((size_t)(n * n), sizeof *zeros);
+    double *Z = malloc((size_t)(n * m) * sizeof *Z), err = NAN;
     int info = -1;
 
-    if (startrd_bulge_plan_init(&plan, 'V', n, kd) != 0)
-        goto out;
-    A = malloc((size_t)(n * n) * sizeof *A);
-    AB = calloc((size_t)(ldab * n), sizeof *AB);
-    hous = calloc((size_t)startrd_bulge_lhous(&plan), sizeof *hous);
-    Q = malloc((size_t)(n * n) * sizeof *Q);
-    Zc = malloc((size_t)(n * m) * sizeof *Zc);
-    R = malloc((size_t)(n * m) * sizeof *R);
-    R0 = malloc((size_t)(n * m) * sizeof *R0);
-    zeros = calloc((size_t)(n * n), sizeof *zeros);
-    Z = malloc((size_t)(n * m) * sizeof *Z);
-    d = malloc((size_t)n * sizeof *d);
-    e = malloc((size_t)n * sizeof *e);
-    if (A == NULL || AB == NULL || hous == NULL || Q == NULL || Zc == NULL || R == NULL || R0 == NULL ||
-        zeros == NULL || Z == NULL || d == NULL || e == NULL || tst_gen(TST_KIND_RANDOM, n, A, n, seed) != 0 ||
-        tst_gen(TST_KIND_RANDOM, n, Q, n, seed + 1) != 0)
-        goto out;
-    /* Z: the real parts of the first m columns of a random matrix. */
-    for (int64_t i = 0; i < n * m; i++)
-        Zc[i] = Z[i] = creal(Q[i]);
-    startrd_stage2_band_from_dense('L', n, kd, A, n, AB, ldab);
-    if (startrd_stage2_zhb2st('V', 'L', n, kd, AB, ldab, d, e, hous, NULL, 0, NULL) != 0 ||
-        tst_form_q2(n, kd, hous, Q, n, NULL) != 0)
-        goto out;
-    info = startrd_form_q_begin('L', n, kd, zeros, n, zeros, hous, workers, nworkers, 0, &former);
+    if (f.Q2 != NULL && Zc != NULL && R != NULL && R0 != NULL && zeros != NULL && Z != NULL &&
+        tst_gen(TST_KIND_RANDOM, n, Zc, n, seed + 1) == 0) {
+        /* Z: the real parts of the first m columns of a random matrix. */
+        for (int64_t i = 0; i < n * m; i++)
+            Zc[i] = Z[i] = creal(Zc[i]);
+        info = startrd_form_q_begin('L', n, kd, zeros, n, zeros, f.hous, workers, nworkers, 0, &former);
+    }
     if (info == 0 && former == NULL)
         info = -2;
     if (info == 0)
@@ -122,28 +121,22 @@ static void form_case(int64_t n, int64_t kd, int64_t m, const int *workers, int 
     if (info == 0) {
         const double complex one = 1.0, zero = 0.0;
 
-        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)m, (int)n, &one, Q, (int)n, Zc,
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)m, (int)n, &one, f.Q2, (int)n, Zc,
                     (int)n, &zero, R0, (int)n);
         for (int64_t i = 0; i < n * m; i++)
             R[i] -= R0[i];
         err = tst_frobenius(n, m, R, n) / (tst_max_nan(tst_frobenius(n, m, Zc, n), DBL_MIN) * (double)n * tst_eps());
     }
-out:
     tst_check(info == 0 && err < 30.0,
               "Q2 formed on %s, times a real Z, n=%lld kd=%lld m=%lld: info %d, ||R - Q2 Z|| / (n eps ||Z||) %.3g",
               workers != NULL ? "the GPUs" : "the CPU workers", (long long)n, (long long)kd, (long long)m, info,
               err);
-    free(A);
-    free(AB);
-    free(hous);
-    free(Q);
+    q2_fixture_free(&f);
     free(Zc);
     free(R);
     free(R0);
     free(zeros);
     free(Z);
-    free(d);
-    free(e);
 }
 
 int main(void)

@@ -276,8 +276,8 @@ static int tridiagonal_vectors(int64_t n, double *d, double *e, double *Z, int64
  * beside Q's tasks on their first.  0 with the eigenvectors in A, a
  * positive status, or -1 where Q cannot be formed so (a GPU with one
  * worker, or too little memory): nothing done then. */
-static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, char uplo, int64_t n, double _Complex *A, int64_t lda,
-                            double *w, const struct reduction *r, int64_t ngpu)
+static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, char uplo, int64_t n,
+                            double _Complex *A, int64_t lda, double *w, const struct reduction *r, int64_t ngpu)
 {
     const int gpus = ngpu < 0 || ngpu > ctx->ncuda ? ctx->ncuda : (int)ngpu;
     const startrd_dc_beside_t beside = {ctx->cuda_side_worker, gpus};
