@@ -1,15 +1,20 @@
-/* The tridiagonal divide and conquer against LAPACK's DSTEDC on the same
+/* The tridiagonal solvers.  The divide and conquer against LAPACK's DSTEDC on the same
  * matrix: the eigenvalues, sorted, within a few n eps ||T|| of LAPACK's,
  * the residual ||T Z - Z L|| / (n eps ||T||) and the orthogonality
  * ||I - Z^T Z|| / (n eps), on matrices that deflate little (random), a
  * lot (glued Wilkinson matrices, repeated eigenvalues), that split
  * (zeros in e), that need scaling, and on trees from one merge to seven
- * levels deep.  And the deflation, LAPACK's DLAED2 cut into its decisions
- * and its column moves, bit for bit against DLAED2 itself. */
+ * levels deep.  The deflation, LAPACK's DLAED2 cut into its decisions
+ * and its column moves, bit for bit against DLAED2 itself.  And MRRR with
+ * its vectors over threads against DSTEMR: the same count, eigenvalues
+ * within a few n eps ||T||, the same residual and orthogonality bounds, by
+ * index, by value and for all pairs, with several index ranges; and
+ * DSTEMR's own failure where it fails. */
 #include "testing.h"
 #include "testing_context.h"
 #include "tridiag_dc.h"
 #include "tridiag_deflate.h"
+#include "tridiag_mrrr.h"
 
 #include <cblas.h>
 #include <float.h>
@@ -98,14 +103,15 @@ static double norm_t(int64_t n, const double *d, const double *e)
     return norm;
 }
 
-/* max_j ||T z_j - w_j z_j||_1 / (n eps ||T||), and max |(Z^T Z - I)_ij| / (n eps). */
-static void ratios(int64_t n, const double *d, const double *e, const double *w, const double *Z,
+/* For the m columns of Z: max_j ||T z_j - w_j z_j||_1 / (n eps ||T||), and
+ * max |(Z^T Z - I)_ij| / (n eps). */
+static void ratios(int64_t n, int64_t m, const double *d, const double *e, const double *w, const double *Z,
                    double *resid, double *orth)
 {
     const double eps = DBL_EPSILON, norm = norm_t(n, d, e);
-    double *G = malloc((size_t)(n * n) * sizeof *G), r = 0.0, o = 0.0;
+    double *G = malloc((size_t)(m > 0 ? m * m : 1) * sizeof *G), r = 0.0, o = 0.0;
 
-    for (int64_t j = 0; j < n; j++) {
+    for (int64_t j = 0; j < m; j++) {
         const double *z = Z + j * n;
         double sum = 0.0;
 
@@ -125,11 +131,11 @@ static void ratios(int64_t n, const double *d, const double *e, const double *w,
         *orth = INFINITY;
         return;
     }
-    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)n, (int)n, (int)n, 1.0, Z, (int)n, Z, (int)n, 0.0, G,
-                (int)n);
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < n; i++)
-            o = tst_max_nan(o, fabs(G[i + j * n] - (i == j ? 1.0 : 0.0)));
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)m, (int)m, (int)n, 1.0, Z, (int)n, Z, (int)n, 0.0, G,
+                (int)m);
+    for (int64_t j = 0; j < m; j++)
+        for (int64_t i = 0; i < m; i++)
+            o = tst_max_nan(o, fabs(G[i + j * m] - (i == j ? 1.0 : 0.0)));
     *orth = o / ((double)n * eps);
     free(G);
 }
@@ -167,7 +173,7 @@ static void run_case(kind_t kind, int64_t n, int64_t leaf, uint64_t seed, int th
             sorted = sorted && (i == 0 || d[i - 1] <= d[i]);
         }
         diff = norm > 0.0 ? diff / ((double)n * DBL_EPSILON * norm) : diff;
-        ratios(n, d0, e0, d, Z, &resid, &orth);
+        ratios(n, n, d0, e0, d, Z, &resid, &orth);
     }
     tst_check(info == 0 && ref == 0 && sorted && diff <= 10.0 && resid <= 30.0 && orth <= 30.0,
               "%s n=%lld leaf %lld, %d threads: info %d, sorted %d, eig/dsterf %.3g, resid %.3g, orth %.3g",
@@ -180,6 +186,71 @@ out:
     free(wref);
     free(eref);
     free(Z);
+}
+
+/* Pairs il..iu (range 'I'), those in (vl, vu] ('V', vl and vu the
+ * eigenvalues il-1 and iu of DSTERF, so the same pairs), or all ('A'),
+ * both ways. */
+static void mrrr_case(kind_t kind, int64_t n, char range, int64_t il, int64_t iu, uint64_t seed, int threads)
+{
+    double *d0 = malloc((size_t)n * sizeof *d0), *e0 = malloc((size_t)n * sizeof *e0);
+    double *d = malloc((size_t)n * sizeof *d), *e = malloc((size_t)n * sizeof *e);
+    double *wref = malloc((size_t)n * sizeof *wref), *w = malloc((size_t)n * sizeof *w);
+    double *Z = malloc((size_t)(n * n) * sizeof *Z), *Zref = malloc((size_t)(n * n) * sizeof *Zref);
+    lapack_int *isuppz = malloc((size_t)(2 * n) * sizeof *isuppz), ref = -1, found = 0, tryrac = 1;
+    double diff = 0.0, resid = INFINITY, orth = INFINITY, vl = 0.0, vu = 0.0;
+    int64_t m = -1;
+    lapack_int info = -1;
+
+    if (d0 == NULL || e0 == NULL || d == NULL || e == NULL || wref == NULL || w == NULL || Z == NULL ||
+        Zref == NULL || isuppz == NULL) {
+        tst_check(false, "MRRR %s n=%lld: allocation", kind_names[kind], (long long)n);
+        goto out;
+    }
+    generate(kind, n, seed, d0, e0);
+    if (range == 'V') {
+        memcpy(w, d0, (size_t)n * sizeof *w);
+        memcpy(e, e0, (size_t)n * sizeof *e);
+        if (LAPACKE_dsterf((lapack_int)n, w, e) != 0)
+            goto out;
+        vl = il > 1 ? 0.5 * (w[il - 2] + w[il - 1]) : w[0] - 1.0;
+        vu = 0.5 * (w[iu - 1] + (iu < n ? w[iu] : w[iu - 1] + 1.0));
+    }
+    memcpy(d, d0, (size_t)n * sizeof *d);
+    memcpy(e, e0, (size_t)n * sizeof *e);
+    ref = LAPACKE_dstemr(LAPACK_COL_MAJOR, 'V', range, (lapack_int)n, d, e, vl, vu, (lapack_int)il, (lapack_int)iu,
+                         &found, wref, Zref, (lapack_int)n, (lapack_int)n, isuppz, &tryrac);
+    memcpy(d, d0, (size_t)n * sizeof *d);
+    memcpy(e, e0, (size_t)n * sizeof *e);
+    omp_set_num_threads(threads);
+    info = startrd_tridiag_mrrr(range, n, d, e, vl, vu, il, iu, &m, w, Z, n, n, isuppz);
+    omp_set_num_threads(1);
+    if (info == 0 && ref == 0 && m == found) {
+        double norm = norm_t(n, d0, e0);
+
+        for (int64_t i = 0; i < m; i++)
+            diff = tst_max_nan(diff, fabs(w[i] - wref[i]));
+        diff = norm > 0.0 ? diff / ((double)n * DBL_EPSILON * norm) : diff;
+        ratios(n, m, d0, e0, w, Z, &resid, &orth);
+    }
+    /* Where DSTEMR fails (its DLARRF on the glued Wilkinson matrices'
+     * tight clusters), the same failure. */
+    tst_check(ref > 0 ? info == ref
+                      : info == 0 && ref == 0 && m == found && diff <= 10.0 && resid <= 30.0 && orth <= 30.0,
+              "MRRR %s n=%lld range %c %lld..%lld, %d threads: info %d (DSTEMR %d), m %lld (DSTEMR %d), "
+              "eig/dstemr %.3g, resid %.3g, orth %.3g",
+              kind_names[kind], (long long)n, range, (long long)il, (long long)iu, threads, (int)info, (int)ref,
+              (long long)m, (int)found, diff, resid, orth);
+out:
+    free(d0);
+    free(e0);
+    free(d);
+    free(e);
+    free(wref);
+    free(w);
+    free(Z);
+    free(Zref);
+    free(isuppz);
 }
 
 void dlaed2_(int *k, const int *n, const int *n1, double *d, double *q, const int *ldq, int *indxq, double *rho,
@@ -308,6 +379,17 @@ int main(void)
     /* The library's own leaf: one merge, then two levels. */
     run_case(RANDOM, 1500, 0, 8, threads);
     run_case(SPLIT, 2600, 0, 9, threads);
+    /* MRRR: eight ranges of 64 pairs and more (8 threads, whatever the
+     * cores), every kind, by value, all pairs; one range (fewer threads or
+     * pairs), and orders DSTEMR does alone. */
+    for (kind_t kind = 0; kind < NKINDS; kind++)
+        mrrr_case(kind, 1100, 'I', 101, 700, 21 + kind, 8);
+    mrrr_case(GLUED_WILKINSON, 1050, 'I', 3, 1000, 31, 8);
+    mrrr_case(RANDOM, 1500, 'V', 200, 900, 32, 8);
+    mrrr_case(TOEPLITZ, 700, 'A', 1, 700, 33, 8);
+    mrrr_case(RANDOM, 900, 'I', 101, 700, 34, 3);
+    mrrr_case(RANDOM, 700, 'I', 1, 70, 35, 8);
+    mrrr_case(RANDOM, 2, 'I', 1, 2, 36, 8);
     startrd_context_release();
     return tst_summary();
 }

@@ -10,6 +10,7 @@
 #include "error.h"
 #include "stats.h"
 #include "tridiag_dc.h"
+#include "tridiag_mrrr.h"
 
 #include <ctype.h>
 #include <lapacke.h>
@@ -504,14 +505,19 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
             } else {
                 lapack_int st, stemr_found = 0;
 
+                /* With vectors, DSTEMR's steps with the vectors over the
+                 * host's threads (tridiag_mrrr.h). */
                 startrd_context_host_parallel(1);
-                st = LAPACKE_dstemr(LAPACK_COL_MAJOR, jobz, range, (lapack_int)n, d, r.e, vl, vu, (lapack_int)il,
-                                    (lapack_int)iu, &stemr_found, w, jobz == 'V' ? Zr : d,
-                                    jobz == 'V' ? (lapack_int)n : 1, (lapack_int)(count > 0 ? count : 1), isuppz,
-                                    &tryrac);
+                if (jobz == 'V')
+                    st = startrd_tridiag_mrrr(range, n, d, r.e, vl, vu, il, iu, &found, w, Zr, n,
+                                              count > 0 ? count : 1, isuppz);
+                else
+                    st = LAPACKE_dstemr(LAPACK_COL_MAJOR, 'N', range, (lapack_int)n, d, r.e, vl, vu,
+                                        (lapack_int)il, (lapack_int)iu, &stemr_found, w, d, 1, 1, isuppz, &tryrac);
                 startrd_context_host_parallel(0);
-                info = st != 0 ? tridiagonal_failed("dstemr", st) : 0;
-                found = stemr_found;
+                info = lapack_status("dstemr", n, st);
+                if (jobz == 'N')
+                    found = stemr_found;
             }
             t1 = starpu_timing_now();
             if (info == 0 && jobz == 'V' && found > 0)
