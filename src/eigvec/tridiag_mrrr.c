@@ -130,7 +130,7 @@ static int refine(const struct roots *r, const double *d0, const double *e2, dou
 }
 
 /* Eigenvalues ascending across blocks, vectors and supports with them,
- * as DSTEMR orders them. */
+ * as DSTEMR and ZHEEVR order them. */
 static void sort_pairs(int64_t n, int m, double *w, double *Z, int64_t ldz, lapack_int *isuppz)
 {
     for (int j = 0; j < m - 1; j++) {
@@ -153,12 +153,40 @@ static void sort_pairs(int64_t n, int m, double *w, double *Z, int64_t ldz, lapa
     }
 }
 
-lapack_int startrd_tridiag_mrrr(char range, int64_t n, double *d, double *e, double vl, double vu, int64_t il,
-                                int64_t iu, int64_t *m, double *w, double *Z, int64_t ldz, int64_t nzc,
-                                lapack_int *isuppz)
+/* DLANST('M'): the largest |d_i| and |e_i|. */
+static double max_abs(int64_t n, const double *d, const double *e)
+{
+    double norm = 0.0;
+
+    for (int64_t i = 0; i < n; i++)
+        norm = fmax(norm, fmax(fabs(d[i]), i < n - 1 ? fabs(e[i]) : 0.0));
+    return norm;
+}
+
+/* T scaled into DSTEMR's safe range [sqrt(smlnum), min(sqrt(bignum),
+ * safmin^(-1/4))] where its largest entry lies outside: the factor. */
+static double safe_scale(int64_t n, double *d, double *e)
 {
     const double eps = LAPACKE_dlamch('P'), safmin = LAPACKE_dlamch('S'), smlnum = safmin / eps,
                  rmin = sqrt(smlnum), rmax = fmin(sqrt(1.0 / smlnum), 1.0 / sqrt(sqrt(safmin)));
+    double tnrm = max_abs(n, d, e), scale = 1.0;
+
+    if (tnrm > 0.0 && tnrm < rmin)
+        scale = rmin / tnrm;
+    else if (tnrm > rmax)
+        scale = rmax / tnrm;
+    if (scale != 1.0) {
+        cblas_dscal((int)n, scale, d, 1);
+        cblas_dscal((int)n - 1, scale, e, 1);
+    }
+    return scale;
+}
+
+/* DSTEMR's steps, vectors over the threads: DSTEMR's INFO. */
+static lapack_int mrrr(char range, int64_t n, double *d, double *e, double vl, double vu, int64_t il, int64_t iu,
+                       int64_t *m, double *w, double *Z, int64_t ldz, int64_t nzc, lapack_int *isuppz)
+{
+    const double eps = LAPACKE_dlamch('P');
     const int nn = (int)n, iil = (int)il, iiu = (int)iu;
     struct roots r = {.n = nn, .wl = range == 'V' ? vl : 0.0, .wu = range == 'V' ? vu : 0.0};
     double *work = NULL, *d0, *e2, tnrm, scale = 1.0, thresh;
@@ -194,21 +222,10 @@ lapack_int startrd_tridiag_mrrr(char range, int64_t n, double *d, double *e, dou
     r.d = d;
     r.l = e;
     r.w = w;
-    /* DLANST('M'). */
-    tnrm = 0.0;
-    for (int64_t i = 0; i < n; i++)
-        tnrm = fmax(tnrm, fmax(fabs(d[i]), i < n - 1 ? fabs(e[i]) : 0.0));
-    if (tnrm > 0.0 && tnrm < rmin)
-        scale = rmin / tnrm;
-    else if (tnrm > rmax)
-        scale = rmax / tnrm;
-    if (scale != 1.0) {
-        cblas_dscal(nn, scale, d, 1);
-        cblas_dscal(nn - 1, scale, e, 1);
-        tnrm *= scale;
-        r.wl *= scale;
-        r.wu *= scale;
-    }
+    scale = safe_scale(n, d, e);
+    tnrm = max_abs(n, d, e);
+    r.wl *= scale;
+    r.wu *= scale;
     dlarrr_(&nn, d, e, &info);
     tryrac = info == 0;
     thresh = tryrac ? eps : -eps;
@@ -256,5 +273,58 @@ out:
     free(work);
     free(iwork);
     free(status);
+    return info;
+}
+
+/* Bisection and inverse iteration (DSTEBZ by blocks, DSTEIN), LAPACK's
+ * ZHEEVR's way where DSTEMR fails, on T (d and e, scaled here as DSTEMR
+ * scales it); the supports are whole.  DSTEBZ's tolerance is ZHEEVR's most
+ * accurate, twice the safe minimum. */
+static lapack_int bisect_and_iterate(char range, int64_t n, double *d, double *e, double vl, double vu, int64_t il,
+                                     int64_t iu, int64_t *m, double *w, double *Z, int64_t ldz, int64_t nzc,
+                                     lapack_int *isuppz)
+{
+    lapack_int *iblock = malloc((size_t)n * 3 * sizeof *iblock), found = 0, nsplit = 0, info;
+    double scale = safe_scale(n, d, e);
+
+    if (iblock == NULL)
+        return LAPACK_WORK_MEMORY_ERROR;
+    info = LAPACKE_dstebz(range, 'B', (lapack_int)n, vl * scale, vu * scale, (lapack_int)il, (lapack_int)iu,
+                          2.0 * LAPACKE_dlamch('S'), d, e, &found, &nsplit, w, iblock, iblock + n);
+    if (info == 0 && found > nzc)
+        info = -14;
+    if (info == 0)
+        info = LAPACKE_dstein(LAPACK_COL_MAJOR, (lapack_int)n, d, e, found, w, iblock, iblock + n, Z,
+                              (lapack_int)ldz, iblock + 2 * n);
+    if (info == 0) {
+        for (lapack_int j = 0; j < found; j++) {
+            isuppz[2 * j] = 1;
+            isuppz[2 * j + 1] = (lapack_int)n;
+        }
+        if (scale != 1.0)
+            cblas_dscal(found, 1.0 / scale, w, 1);
+        sort_pairs(n, found, w, Z, ldz, isuppz);
+        *m = found;
+    }
+    free(iblock);
+    return info;
+}
+
+lapack_int startrd_tridiag_mrrr(char range, int64_t n, double *d, double *e, double vl, double vu, int64_t il,
+                                int64_t iu, int64_t *m, double *w, double *Z, int64_t ldz, int64_t nzc,
+                                lapack_int *isuppz)
+{
+    double *saved = malloc((size_t)n * 2 * sizeof *saved);
+    lapack_int info;
+
+    *m = 0;
+    if (saved == NULL)
+        return LAPACK_WORK_MEMORY_ERROR;
+    memcpy(saved, d, (size_t)n * sizeof *saved);
+    memcpy(saved + n, e, (size_t)n * sizeof *saved);
+    info = mrrr(range, n, d, e, vl, vu, il, iu, m, w, Z, ldz, nzc, isuppz);
+    if (info > 0)
+        info = bisect_and_iterate(range, n, saved, saved + n, vl, vu, il, iu, m, w, Z, ldz, nzc, isuppz);
+    free(saved);
     return info;
 }
