@@ -13,6 +13,7 @@
 #include "apply_q.h"
 
 #include "codelets.h"
+#include "context.h"
 #include "descriptor.h"
 #include "device_memory.h"
 #include "error.h"
@@ -143,13 +144,16 @@ static int q_factors_register(struct q_factors *f, char uplo, const double compl
             return STARTRD_ERR_MEMORY;
         }
         /* By square blocks, so that neither side is walked with a stride
-         * of a whole column for long; block columns on the host's threads. */
+         * of a whole column for long; block columns on the host's threads,
+         * StarPU's workers paused meanwhile (no task of this call runs yet). */
+        startrd_context_host_parallel(1);
 #pragma omp parallel for schedule(dynamic, 1)
         for (int64_t j0 = 0; j0 < mq; j0 += TRANSPOSE_BLOCK)
             for (int64_t r0 = j0; r0 < mq; r0 += TRANSPOSE_BLOCK)
                 for (int64_t r = r0; r < r0 + TRANSPOSE_BLOCK && r < mq; r++)
                     for (int64_t j = j0; j < j0 + TRANSPOSE_BLOCK && j < r; j++)
                         f->vcopy[j * mq + r] = conj(A[(f->kd + r) * lda + j]);
+        startrd_context_host_parallel(0);
         v = f->vcopy;
         ldv = mq;
     }
