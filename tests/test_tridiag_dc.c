@@ -5,12 +5,10 @@
  * lot (glued Wilkinson matrices, repeated eigenvalues), that split
  * (zeros in e), that need scaling, and on trees from one merge to seven
  * levels deep.  The deflation, LAPACK's DLAED2 cut into its decisions
- * and its column moves, bit for bit against DLAED2 itself.  And MRRR with
- * its vectors over threads against DSTEMR: the same count, eigenvalues
- * within a few n eps ||T||, the same residual and orthogonality bounds, by
- * index, by value and for all pairs, with several index ranges, and
- * where DSTEMR fails, through the fallback to bisection and inverse
- * iteration. */
+ * and its column moves, bit for bit against DLAED2 itself.  And selected
+ * pairs (tridiag_mrrr.h) by index, by value and all, against DSTERF's
+ * eigenvalues with the same residual and orthogonality bounds, also where
+ * DSTEMR fails and bisection and inverse iteration take over. */
 #include "testing.h"
 #include "testing_context.h"
 #include "tridiag_dc.h"
@@ -193,7 +191,7 @@ out:
  * DSTERF's eigenvalues il-1, il and iu, iu+1, so the same pairs), or all
  * ('A'); the eigenvalues against DSTERF's, DSTEMR's status shown beside.
  * Where DSTEMR fails, the fallback must not. */
-static void mrrr_case(kind_t kind, int64_t n, char range, int64_t il, int64_t iu, uint64_t seed, int threads)
+static void mrrr_case(kind_t kind, int64_t n, char range, int64_t il, int64_t iu, uint64_t seed)
 {
     double *d0 = malloc((size_t)n * sizeof *d0), *e0 = malloc((size_t)n * sizeof *e0);
     double *d = malloc((size_t)n * sizeof *d), *e = malloc((size_t)n * sizeof *e);
@@ -206,7 +204,7 @@ static void mrrr_case(kind_t kind, int64_t n, char range, int64_t il, int64_t iu
 
     if (d0 == NULL || e0 == NULL || d == NULL || e == NULL || wref == NULL || w == NULL || Z == NULL ||
         isuppz == NULL) {
-        tst_check(false, "MRRR %s n=%lld: allocation", kind_names[kind], (long long)n);
+        tst_check(false, "selected pairs %s n=%lld: allocation", kind_names[kind], (long long)n);
         goto out;
     }
     generate(kind, n, seed, d0, e0);
@@ -224,9 +222,7 @@ static void mrrr_case(kind_t kind, int64_t n, char range, int64_t il, int64_t iu
                          &found, w, Z, (lapack_int)n, (lapack_int)n, isuppz, &tryrac);
     memcpy(d, d0, (size_t)n * sizeof *d);
     memcpy(e, e0, (size_t)n * sizeof *e);
-    omp_set_num_threads(threads);
     info = startrd_tridiag_mrrr(range, n, d, e, vl, vu, il, iu, &m, w, Z, n, n, isuppz);
-    omp_set_num_threads(1);
     if (info == 0 && m == iu - il + 1) {
         double norm = norm_t(n, d0, e0);
 
@@ -236,9 +232,9 @@ static void mrrr_case(kind_t kind, int64_t n, char range, int64_t il, int64_t iu
         ratios(n, m, d0, e0, w, Z, &resid, &orth);
     }
     tst_check(info == 0 && m == iu - il + 1 && diff <= 10.0 && resid <= 30.0 && orth <= 30.0,
-              "MRRR %s n=%lld range %c %lld..%lld, %d threads: info %d (DSTEMR %d), m %lld, eig/dsterf %.3g, "
+              "selected pairs %s n=%lld range %c %lld..%lld: info %d (DSTEMR %d), m %lld, eig/dsterf %.3g, "
               "resid %.3g, orth %.3g",
-              kind_names[kind], (long long)n, range, (long long)il, (long long)iu, threads, (int)info, (int)ref,
+              kind_names[kind], (long long)n, range, (long long)il, (long long)iu, (int)info, (int)ref,
               (long long)m, diff, resid, orth);
 out:
     free(d0);
@@ -377,19 +373,17 @@ int main(void)
     /* The library's own leaf: one merge, then two levels. */
     run_case(RANDOM, 1500, 0, 8, threads);
     run_case(SPLIT, 2600, 0, 9, threads);
-    /* MRRR: eight ranges of 64 pairs and more (8 threads, whatever the
-     * cores), every kind (DSTEMR fails on the glued Wilkinson and the huge
-     * ones), by value, all pairs; one range (fewer threads or pairs), and
-     * orders DSTEMR does alone. */
+    /* Selected pairs: every kind (DSTEMR fails on the glued Wilkinson and
+     * the huge ones), by value, all pairs, and orders DSTEMR solves
+     * directly. */
     for (kind_t kind = 0; kind < NKINDS; kind++)
-        mrrr_case(kind, 1100, 'I', 101, 700, 21 + kind, 8);
-    mrrr_case(GLUED_WILKINSON, 1050, 'I', 3, 1000, 31, 8);
-    mrrr_case(RANDOM, 1500, 'V', 200, 900, 32, 8);
-    mrrr_case(TOEPLITZ, 700, 'A', 1, 700, 33, 8);
-    mrrr_case(GLUED_WILKINSON, 1050, 'V', 1, 1050, 37, 8);
-    mrrr_case(RANDOM, 900, 'I', 101, 700, 34, 3);
-    mrrr_case(RANDOM, 700, 'I', 1, 70, 35, 8);
-    mrrr_case(RANDOM, 2, 'I', 1, 2, 36, 8);
+        mrrr_case(kind, 1100, 'I', 101, 700, 21 + kind);
+    mrrr_case(GLUED_WILKINSON, 1050, 'I', 3, 1000, 31);
+    mrrr_case(RANDOM, 1500, 'V', 200, 900, 32);
+    mrrr_case(TOEPLITZ, 700, 'A', 1, 700, 33);
+    mrrr_case(GLUED_WILKINSON, 1050, 'V', 1, 1050, 37);
+    mrrr_case(RANDOM, 700, 'I', 1, 70, 35);
+    mrrr_case(RANDOM, 2, 'I', 1, 2, 36);
     startrd_context_release();
     return tst_summary();
 }

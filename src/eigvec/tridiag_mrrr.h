@@ -1,6 +1,6 @@
-/* Selected eigenpairs of a real symmetric tridiagonal matrix by MRRR, as
- * LAPACK's DSTEMR computes them, with the eigenvectors over the host's
- * threads, and LAPACK's ZHEEVR's fallback where MRRR fails. */
+/* Selected eigenpairs of a real symmetric tridiagonal matrix as LAPACK's
+ * ZHEEVR computes them: MRRR (DSTEMR), and bisection and inverse iteration
+ * where MRRR fails. */
 #ifndef STARTRD_TRIDIAG_MRRR_H
 #define STARTRD_TRIDIAG_MRRR_H
 
@@ -10,18 +10,12 @@
 /**
  * LAPACK's DSTEMR with JOBZ = 'V' and TRYRAC = true, its arguments and
  * results (@p range 'A', 'V' or 'I'; the pairs in (vl, vu] or il..iu; m,
- * w, the n x m eigenvectors Z, isuppz), but its step that computes the
- * vectors, DLARRV, split by index ranges over the caller's OpenMP threads.
- * Each range is one DLARRV call with its DOL..DOU on the representation
- * tree DLARRE built once, ScaLAPACK's way of spreading MRRR, into columns
- * of its own; so are the refinements of DLARRJ.  With fewer than 8
- * threads, or 512 pairs, one DLARRV computes them all, as in DSTEMR.
- * @p nzc is the room of Z in columns.  For n < 3 it calls DSTEMR itself.
- * Where MRRR fails (DSTEMR's INFO 22 where DLARRF finds no representation
- * for a tight cluster: glued Wilkinson matrices), it falls back, as LAPACK's
+ * w, the n x m eigenvectors Z, isuppz; @p nzc the room of Z in columns).
+ * Where DSTEMR fails (INFO 22 where DLARRF finds no representation for a
+ * tight cluster: glued Wilkinson matrices), it falls back, as LAPACK's
  * ZHEEVR does, to bisection and inverse iteration (DSTEBZ, DSTEIN), whose
  * supports it reports whole.  d and e are destroyed.  @return 0, the
- * failing step's INFO (DSTEBZ's or DSTEIN's after MRRR's failure), or
+ * failing step's INFO (DSTEBZ's or DSTEIN's after DSTEMR's failure), or
  * LAPACK_WORK_MEMORY_ERROR.
  */
 lapack_int startrd_tridiag_mrrr(char range, int64_t n, double *d, double *e, double vl, double vu, int64_t il,
