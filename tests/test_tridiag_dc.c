@@ -141,16 +141,16 @@ static void ratios(int64_t n, int64_t m, const double *d, const double *e, const
 
 static void run_case(kind_t kind, int64_t n, int64_t leaf, uint64_t seed, int threads)
 {
-    double *d0 = malloc((size_t)n * sizeof *d0), *e0 = malloc((size_t)n * sizeof *e0);
-    double *d = malloc((size_t)n * sizeof *d), *e = malloc((size_t)n * sizeof *e);
-    double *wref = malloc((size_t)n * sizeof *wref), *eref = malloc((size_t)n * sizeof *eref);
-    double *Z = malloc((size_t)(n * n) * sizeof *Z);
+    /* d0, e0, d, e, wref, eref (n each), Z (n x n). */
+    double *buf = malloc((size_t)(6 * n + n * n) * sizeof *buf);
+    double *d0 = buf, *e0 = buf + n, *d = buf + 2 * n, *e = buf + 3 * n, *wref = buf + 4 * n, *eref = buf + 5 * n,
+           *Z = buf + 6 * n;
     double diff = 0.0, resid = INFINITY, orth = INFINITY;
     bool sorted = true;
     int info = -1;
     lapack_int ref = -1;
 
-    if (d0 == NULL || e0 == NULL || d == NULL || e == NULL || wref == NULL || eref == NULL || Z == NULL) {
+    if (buf == NULL) {
         tst_check(false, "%s n=%lld: allocation", kind_names[kind], (long long)n);
         goto out;
     }
@@ -178,13 +178,7 @@ static void run_case(kind_t kind, int64_t n, int64_t leaf, uint64_t seed, int th
               "%s n=%lld leaf %lld, %d threads: info %d, sorted %d, eig/dsterf %.3g, resid %.3g, orth %.3g",
               kind_names[kind], (long long)n, (long long)leaf, threads, info, sorted, diff, resid, orth);
 out:
-    free(d0);
-    free(e0);
-    free(d);
-    free(e);
-    free(wref);
-    free(eref);
-    free(Z);
+    free(buf);
 }
 
 /* Pairs il..iu (range 'I'), those in (vl, vu] ('V', vl and vu between
@@ -193,17 +187,16 @@ out:
  * Where DSTEMR fails, the fallback must not. */
 static void mrrr_case(kind_t kind, int64_t n, char range, int64_t il, int64_t iu, uint64_t seed)
 {
-    double *d0 = malloc((size_t)n * sizeof *d0), *e0 = malloc((size_t)n * sizeof *e0);
-    double *d = malloc((size_t)n * sizeof *d), *e = malloc((size_t)n * sizeof *e);
-    double *wref = malloc((size_t)n * sizeof *wref), *w = malloc((size_t)n * sizeof *w);
-    double *Z = malloc((size_t)(n * n) * sizeof *Z);
+    /* d0, e0, d, e, wref, w (n each), Z (n x n). */
+    double *buf = malloc((size_t)(6 * n + n * n) * sizeof *buf);
+    double *d0 = buf, *e0 = buf + n, *d = buf + 2 * n, *e = buf + 3 * n, *wref = buf + 4 * n, *w = buf + 5 * n,
+           *Z = buf + 6 * n;
     lapack_int *isuppz = malloc((size_t)(2 * n) * sizeof *isuppz), ref = -1, found = 0, tryrac = 1;
     double diff = 0.0, resid = INFINITY, orth = INFINITY, vl = 0.0, vu = 0.0;
     int64_t m = -1;
     lapack_int info = -1;
 
-    if (d0 == NULL || e0 == NULL || d == NULL || e == NULL || wref == NULL || w == NULL || Z == NULL ||
-        isuppz == NULL) {
+    if (buf == NULL || isuppz == NULL) {
         tst_check(false, "selected pairs %s n=%lld: allocation", kind_names[kind], (long long)n);
         goto out;
     }
@@ -237,13 +230,7 @@ static void mrrr_case(kind_t kind, int64_t n, char range, int64_t il, int64_t iu
               kind_names[kind], (long long)n, range, (long long)il, (long long)iu, (int)info, (int)ref,
               (long long)m, diff, resid, orth);
 out:
-    free(d0);
-    free(e0);
-    free(d);
-    free(e);
-    free(wref);
-    free(w);
-    free(Z);
+    free(buf);
     free(isuppz);
 }
 
