@@ -5,9 +5,12 @@
  * at the end of the band.  Q1 is the identity here: tau = 0.  Also Q formed
  * by tasks on blocks of the identity (skipping the sweeps that leave them
  * alone) and multiplied into a real Z, on the CPU workers and on each GPU's
- * first worker. */
+ * first worker; and Q1 Q2 of a whole reduction formed so, against it applied
+ * to Z, for both triangles. */
 #include "apply_q.h"
 #include "bulge_plan.h"
+#include "context.h"
+#include "startrd.h"
 #include "stage2.h"
 #include "testing.h"
 #include "testing_context.h"
@@ -139,6 +142,61 @@ static void form_case(int64_t n, int64_t kd, int64_t m, const int *workers, int 
     free(Z);
 }
 
+/* Q of zhetrd_2stage_mgpu('V', uplo) formed and multiplied into a real Z
+ * (n x m), against Q applied to Z widened to complex: the stage-1
+ * reflectors as well, in place (uplo 'L') or through their lower copy
+ * ('U'), with A's leading dimension past n. */
+static void reduction_case(startrd_context_t *ctx, char uplo, int64_t n, int64_t m, const int *workers,
+                           int nworkers, uint64_t seed)
+{
+    const int64_t lda = n + 3, kd = startrd_context_bandwidth(ctx, n, ctx->ncuda);
+    double complex *A = malloc((size_t)(lda * n) * sizeof *A), *tau = malloc((size_t)n * sizeof *tau),
+                   *C = malloc((size_t)(n * m) * sizeof *C), *R = malloc((size_t)(n * m) * sizeof *R), query;
+    double *d = malloc((size_t)n * sizeof *d), *e = malloc((size_t)n * sizeof *e),
+           *Z = malloc((size_t)(n * m) * sizeof *Z), err = NAN;
+    double complex *hous2 = NULL;
+    startrd_q_former_t *former = NULL;
+    int info = -1;
+
+    if (A != NULL && tau != NULL && C != NULL && R != NULL && d != NULL && e != NULL && Z != NULL &&
+        tst_gen(TST_KIND_RANDOM, n, A, lda, seed) == 0 &&
+        zhetrd_2stage_mgpu('V', uplo, (int)n, A, (int)lda, d, e, tau, &query, -1, NULL, 0, -1) == 0 &&
+        (hous2 = malloc((size_t)creal(query) * sizeof *hous2)) != NULL)
+        info = zhetrd_2stage_mgpu('V', uplo, (int)n, A, (int)lda, d, e, tau, hous2, (int)creal(query), NULL, 0, -1);
+    if (info == 0) {
+        uint64_t state = seed;
+
+        for (int64_t i = 0; i < n * m; i++) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            C[i] = Z[i] = (double)(state >> 11) * 0x1.0p-53 - 0.5;
+        }
+        info = startrd_apply_q('N', uplo, n, m, kd, A, lda, tau, hous2, C, n, STARTRD_Q2_AUTO, 0);
+    }
+    if (info == 0)
+        info = startrd_form_q_begin(uplo, n, kd, A, lda, tau, hous2, workers, nworkers, 0, &former);
+    if (info == 0 && former == NULL)
+        info = -2;
+    if (info == 0)
+        info = startrd_form_q_end(former, m, Z, n, R, n);
+    if (info == 0) {
+        for (int64_t i = 0; i < n * m; i++)
+            R[i] -= C[i];
+        err = tst_frobenius(n, m, R, n) / (tst_max_nan(tst_frobenius(n, m, C, n), DBL_MIN) * (double)n * tst_eps());
+    }
+    tst_check(info == 0 && err < 30.0,
+              "Q of a reduction, uplo=%c n=%lld m=%lld, formed on %s: info %d, ||Q Z (formed) - Q Z (applied)|| / "
+              "(n eps ||Q Z||) %.3g",
+              uplo, (long long)n, (long long)m, workers != NULL ? "the GPUs" : "the CPU workers", info, err);
+    free(A);
+    free(tau);
+    free(C);
+    free(R);
+    free(d);
+    free(e);
+    free(Z);
+    free(hous2);
+}
+
 int main(void)
 {
     static const int64_t kds[] = {1, 2, 3, 4, 7, 16, 33, 64};
@@ -170,6 +228,11 @@ int main(void)
     form_case(700, 16, 700, NULL, 0, seed);
     if (ctx->ncuda > 0)
         form_case(1500, 32, 1500, ctx->cuda_worker, ctx->ncuda, seed);
+    for (int u = 0; u < 2; u++) {
+        reduction_case(ctx, u ? 'U' : 'L', 700, 700, NULL, 0, seed + u);
+        if (ctx->ncuda > 0)
+            reduction_case(ctx, u ? 'U' : 'L', 1300, 1300, ctx->cuda_worker, ctx->ncuda, seed + u);
+    }
     startrd_context_release();
     return tst_summary();
 }
