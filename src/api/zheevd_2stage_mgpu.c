@@ -286,11 +286,11 @@ static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, c
     double t0 = starpu_timing_now(), t1, *Z;
     int info;
 
+    if (gpus == 0 || !dc_on_gpus(ngpu))
+        return -1;
     for (int g = 0; g < gpus; g++)
         if (ctx->cuda_side_worker[g] == ctx->cuda_worker[g])
             return -1;
-    if (gpus == 0 || !dc_on_gpus(ngpu))
-        return -1;
     info = startrd_form_q_begin(uplo, n, startrd_context_bandwidth(ctx, n, gpus), A, lda, r->tau, r->hous2,
                                 ctx->cuda_worker, gpus, startrd_tridiag_dc_gpu_bytes(n), &former);
     if (info != 0 || former == NULL)
@@ -505,8 +505,8 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
             } else {
                 lapack_int st, stemr_found = 0;
 
-                /* With vectors, DSTEMR's steps with the vectors over the
-                 * host's threads (tridiag_mrrr.h). */
+                /* With vectors, DSTEMR and, where it fails, ZHEEVR's
+                 * fallback (tridiag_mrrr.h). */
                 startrd_context_host_parallel(1);
                 if (jobz == 'V')
                     st = startrd_tridiag_mrrr(range, n, d, r.e, vl, vu, il, iu, &found, w, Zr, n,

@@ -232,7 +232,7 @@ static int products(struct block *b, struct merge *level, int64_t count)
                                     (uint32_t)(n2 * n23 > 0 ? n2 * n23 : 1), sizeof(double));
         for (int64_t c = 0; c < chunks && ret == 0; c++) {
             int64_t j0 = k * c / chunks, cols = k * (c + 1) / chunks - j0;
-            int worker = b->beside != NULL && where == STARPU_CUDA ? b->beside->workers[ntasks++ % ncuda] : -1;
+            int worker = b->beside != NULL ? b->beside->workers[ntasks++ % ncuda] : -1;
 
             startrd_matrix_register(&handles[h], STARPU_MAIN_RAM, (uintptr_t)(b->s + v->s + j0 * k), k, k, cols,
                                     sizeof(double));

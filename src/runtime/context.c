@@ -364,23 +364,20 @@ int startrd_context_cpu_workers_hold(void)
 {
     int ids[STARPU_NMAXWORKERS];
     unsigned count = starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, ids, STARPU_NMAXWORKERS);
+    unsigned submitted = 0;
     int ret = 0;
 
     pthread_mutex_lock(&cpu_hold.lock);
     cpu_hold.held = 1;
+    cpu_hold.running += (int)count;
     pthread_mutex_unlock(&cpu_hold.lock);
-    for (unsigned i = 0; i < count && ret == 0; i++) {
-        pthread_mutex_lock(&cpu_hold.lock);
-        cpu_hold.running++;
-        pthread_mutex_unlock(&cpu_hold.lock);
-        ret = starpu_task_insert(&hold_codelet, STARPU_EXECUTE_ON_WORKER, ids[i], STARPU_PRIORITY,
+    for (; submitted < count && ret == 0; submitted += ret == 0)
+        ret = starpu_task_insert(&hold_codelet, STARPU_EXECUTE_ON_WORKER, ids[submitted], STARPU_PRIORITY,
                                  STARPU_MAX_PRIO, 0);
-        if (ret != 0) {
-            pthread_mutex_lock(&cpu_hold.lock);
-            cpu_hold.running--;
-            pthread_mutex_unlock(&cpu_hold.lock);
-        }
-    }
+    /* Those not submitted will not return. */
+    pthread_mutex_lock(&cpu_hold.lock);
+    cpu_hold.running -= (int)(count - submitted);
+    pthread_mutex_unlock(&cpu_hold.lock);
     if (ret == 0)
         return 0;
     startrd_context_cpu_workers_release();
