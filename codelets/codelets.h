@@ -9,6 +9,7 @@
 #include "bulge_plan.h"
 #include "cuda_signal.h"
 #include "forward.h"
+#include "merge_moves.h"
 #include "q2_blocks.h"
 #include "starpu_include.h"
 
@@ -257,14 +258,39 @@ int startrd_task_zapply_q2(const startrd_bulge_plan_t *plan, char trans, starpu_
 int startrd_task_zunmqr_q1(unsigned long long where, int worker, char trans, int64_t kd, starpu_data_handle_t V,
                            starpu_data_handle_t tau, starpu_data_handle_t C);
 
-/* One divide-and-conquer merge's eigenvectors for a block of columns Q
- * (m x cols) from the subproblems' vectors Q2top (n1 x n12) and Q2bot
- * ((m-n1) x n23), both vectors, and the rank-one update's vectors S
- * (k x cols), whose rows s_bottom.. multiply Q2bot (codelet_dmerge_gemm.c,
- * LAPACK's DLAED3).  @p where and @p worker as for startrd_task_zunmqr_q1(). */
-int startrd_task_dmerge_gemm(unsigned long long where, int worker, int64_t n1, int64_t n12, int64_t n23,
-                             int64_t s_bottom, starpu_data_handle_t Q2top, starpu_data_handle_t Q2bot,
-                             starpu_data_handle_t S, starpu_data_handle_t Q);
+/* One divide-and-conquer merge's product (LAPACK's DLAED3), for a block
+ * of columns: the geometry, and where it starts in the task's buffers. */
+typedef struct startrd_merge_gemm {
+    int64_t m, n1;           /* the merge's rows, the left subproblem's n1 of them */
+    int64_t n12, n23;        /* the packed vectors of each half (Q2: n1 x n12, then (m-n1) x n23) */
+    int64_t k, s_bottom;     /* S's rows (its leading dimension), the row the bottom half starts from */
+    int64_t cols;            /* columns of the block */
+    int64_t q2_offset, s_offset, q_offset;   /* element offsets in the Q2, S and Q buffers */
+} startrd_merge_gemm_t;
+
+/* Q's block of columns := [Q2top S(0:n12, :); Q2bot S(s_bottom:s_bottom+n23, :)]
+ * (codelet_dmerge_gemm.c).  Q2, S and Q are read from g's offsets in
+ * their buffers; Q's leading dimension is its handle's.  With @p shared, Q is
+ * an array whose other columns stay (mode RW); otherwise the block's own
+ * handle, only written.  @p where and @p worker as for
+ * startrd_task_zunmqr_q1(). */
+int startrd_task_dmerge_gemm(unsigned long long where, int worker, const startrd_merge_gemm_t *g, int shared,
+                             starpu_data_handle_t Q2, starpu_data_handle_t S, starpu_data_handle_t Q);
+
+/* The moves (a vector of startrd_move_t), whose destinations do not
+ * overlap, from src into dst; src and dst are matrices read from their first element.  With @p clear,
+ * dst is zeroed first.  With @p clear or @p write_only, dst is only
+ * written (mode W: the moves cover all of it that is read later);
+ * otherwise what the moves leave keeps its values.  @p longest is the
+ * longest move's length (codelet_dcopy_moves.c). */
+int startrd_task_dcopy_moves(int worker, int clear, int write_only, int64_t longest, starpu_data_handle_t moves,
+                             starpu_data_handle_t src, starpu_data_handle_t dst);
+
+/* Rows row0..row0+rows-1 of Q, columns col0 + the rotations' p and c:
+ * the rotations (a vector of startrd_rotation_t) applied in order
+ * (codelet_drot_columns.c). */
+int startrd_task_drot_columns(int worker, int64_t row0, int64_t rows, int64_t col0, starpu_data_handle_t rotations,
+                              starpu_data_handle_t Q);
 
 /* The blocked Q2 (q2_blocks.h): C := Q2 C or Q2^H C, the groups built
  * chunk by chunk from HOUS2 and the per-sweep table qb->sweeps

@@ -4,8 +4,10 @@
  * ||I - Z^T Z|| / (n eps), on matrices that deflate little (random), a
  * lot (glued Wilkinson matrices, repeated eigenvalues), that split
  * (zeros in e), that need scaling, and on trees from one merge to seven
- * levels deep.  The deflation, LAPACK's DLAED2 cut into its decisions
- * and its column moves, bit for bit against DLAED2 itself.  And selected
+ * levels deep, with Q on the host and held on one worker (on a GPU where
+ * there is one).  The deflation, LAPACK's DLAED2 cut into its decisions
+ * and its column moves, bit for bit against DLAED2 itself, with its
+ * rotations applied on the spot or listed for later.  And selected
  * pairs (tridiag_mrrr.h) by index, by value and all, against DSTERF's
  * eigenvalues with the same residual and orthogonality bounds, also where
  * DSTEMR fails and bisection and inverse iteration take over. */
@@ -139,8 +141,17 @@ static void ratios(int64_t n, int64_t m, const double *d, const double *e, const
     free(G);
 }
 
-static void run_case(kind_t kind, int64_t n, int64_t leaf, uint64_t seed, int threads)
+/* The worker a held Q goes to: a GPU's where there is one. */
+static int held_worker(void)
 {
+    int cuda = starpu_worker_get_by_type(STARPU_CUDA_WORKER, 0);
+
+    return cuda >= 0 ? cuda : starpu_worker_get_by_type(STARPU_CPU_WORKER, 0);
+}
+
+static void run_case(kind_t kind, int64_t n, int64_t leaf, uint64_t seed, int threads, bool held)
+{
+    const startrd_dc_beside_t beside = {held_worker()};
     /* d0, e0, d, e, wref, eref (n each), Z (n x n). */
     double *buf = malloc((size_t)(6 * n + n * n) * sizeof *buf);
     double *d0 = buf, *e0 = buf + n, *d = buf + 2 * n, *e = buf + 3 * n, *wref = buf + 4 * n, *eref = buf + 5 * n,
@@ -160,9 +171,10 @@ static void run_case(kind_t kind, int64_t n, int64_t leaf, uint64_t seed, int th
     memcpy(wref, d0, (size_t)n * sizeof *wref);
     memcpy(eref, e0, (size_t)n * sizeof *eref);
     ref = LAPACKE_dsterf((lapack_int)n, wref, eref);
-    /* StarPU's workers are paused inside the call: the threads are the test's. */
+    /* Unless Q is held, StarPU's workers are paused inside the call: the
+     * threads are the test's. */
     omp_set_num_threads(threads);
-    info = startrd_tridiag_dc(n, d, e, Z, n, leaf, NULL);
+    info = startrd_tridiag_dc(n, d, e, Z, n, leaf, held ? &beside : NULL);
     omp_set_num_threads(1);
     if (info == 0) {
         double norm = norm_t(n, d0, e0);
@@ -175,8 +187,9 @@ static void run_case(kind_t kind, int64_t n, int64_t leaf, uint64_t seed, int th
         ratios(n, n, d0, e0, d, Z, &resid, &orth);
     }
     tst_check(info == 0 && ref == 0 && sorted && diff <= 10.0 && resid <= 30.0 && orth <= 30.0,
-              "%s n=%lld leaf %lld, %d threads: info %d, sorted %d, eig/dsterf %.3g, resid %.3g, orth %.3g",
-              kind_names[kind], (long long)n, (long long)leaf, threads, info, sorted, diff, resid, orth);
+              "%s n=%lld leaf %lld, %d threads, Q %s: info %d, sorted %d, eig/dsterf %.3g, resid %.3g, orth %.3g",
+              kind_names[kind], (long long)n, (long long)leaf, threads, held ? "held" : "on the host", info, sorted,
+              diff, resid, orth);
 out:
     free(buf);
 }
@@ -253,13 +266,15 @@ static void deflation_case(int n, int n1, double small, double close, double sig
 {
     const int ldq = n + 3, n2 = n - n1;
     size_t qsize = (size_t)ldq * (size_t)n;
-    double *d[2], *q[2], *z[2], *dl[2], *w[2], *q2[2], rho[2];
-    int *iq[2], *ix[2], *ixc[2], *ixp[2], *ct[2], k[2] = {-1, -1}, info[2] = {-1, -1};
+    /* DLAED2's, then the plan's with the rotations on the spot, then listed. */
+    double *d[3], *q[3], *z[3], *dl[3], *w[3], *q2[3], rho[3];
+    int *iq[3], *ix[3], *ixc[3], *ixp[3], *ct[3], k[3] = {-1, -1, -1}, info[3] = {-1, -1, -1};
     uint64_t state = seed;
     bool same = true;
-    startrd_deflation_t plan;
+    startrd_deflation_t plan[3];
+    startrd_rotation_t *rot = malloc((size_t)n * sizeof *rot);
 
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < 3; s++) {
         d[s] = malloc((size_t)n * sizeof(double));
         z[s] = malloc((size_t)n * sizeof(double));
         dl[s] = calloc((size_t)n, sizeof(double));
@@ -287,38 +302,46 @@ static void deflation_case(int n, int n1, double small, double close, double sig
     for (int i = 0; i < n; i++)
         iq[0][i] = i < n1 ? i + 1 : i - n1 + 1;
     rho[0] = sign * (0.5 + 0.5 * fabs(uniform(&state)));
-    memcpy(d[1], d[0], (size_t)n * sizeof(double));
-    memcpy(z[1], z[0], (size_t)n * sizeof(double));
-    memcpy(q[1], q[0], qsize * sizeof(double));
-    memcpy(iq[1], iq[0], (size_t)n * sizeof(int));
-    rho[1] = rho[0];
+    for (int s = 1; s < 3; s++) {
+        memcpy(d[s], d[0], (size_t)n * sizeof(double));
+        memcpy(z[s], z[0], (size_t)n * sizeof(double));
+        memcpy(q[s], q[0], qsize * sizeof(double));
+        memcpy(iq[s], iq[0], (size_t)n * sizeof(int));
+        rho[s] = rho[0];
+    }
 
     dlaed2_(&k[0], &n, &n1, d[0], q[0], &ldq, iq[0], &rho[0], z[0], dl[0], w[0], q2[0], ix[0], ixc[0], ixp[0],
             ct[0], &info[0]);
-    info[1] = startrd_deflation_plan(n, n1, d[1], q[1], ldq, iq[1], &rho[1], z[1], dl[1], w[1], ix[1], ixc[1],
-                                     ixp[1], ct[1], &plan);
-    k[1] = plan.k;
-    for (int64_t i = 0; i < n; i++)
-        startrd_deflation_gather(&plan, q[1], q2[1], i);
-    for (int64_t j = 0; j < startrd_deflation_returns(&plan); j++)
-        startrd_deflation_return(&plan, q[1], q2[1], j);
+    for (int s = 1; s < 3; s++) {
+        info[s] = startrd_deflation_plan(n, n1, d[s], s == 1 ? q[s] : NULL, ldq, iq[s], &rho[s], z[s], dl[s], w[s],
+                                         ix[s], ixc[s], ixp[s], ct[s], s == 1 ? NULL : rot, &plan[s]);
+        k[s] = plan[s].k;
+        for (int64_t t = 0; s == 2 && t < plan[s].nrot; t++)
+            cblas_drot(n, q[s] + rot[t].p * ldq, 1, q[s] + rot[t].c * ldq, 1, rot[t].cs, rot[t].sn);
+        for (int64_t i = 0; i < n; i++)
+            startrd_deflation_gather(&plan[s], q[s], q2[s], i);
+        for (int64_t j = 0; j < startrd_deflation_returns(&plan[s]); j++)
+            startrd_deflation_return(&plan[s], q[s], q2[s], j);
+    }
+    for (int s = 1; s < 3 && same; s++) {
+        same = info[0] == 0 && info[s] == 0 && k[0] == k[s] && rho[0] == rho[s] &&
+               memcmp(d[0], d[s], (size_t)n * sizeof(double)) == 0 && memcmp(q[0], q[s], qsize * sizeof(double)) == 0;
+        if (same && k[0] > 0) {
+            size_t packed = (size_t)n1 * (size_t)(ct[0][0] + ct[0][1]) + (size_t)n2 * (size_t)(ct[0][1] + ct[0][2]);
 
-    same = info[0] == 0 && info[1] == 0 && k[0] == k[1] && rho[0] == rho[1] &&
-           memcmp(d[0], d[1], (size_t)n * sizeof(double)) == 0 && memcmp(q[0], q[1], qsize * sizeof(double)) == 0;
-    if (same && k[0] > 0) {
-        size_t packed = (size_t)n1 * (size_t)(ct[0][0] + ct[0][1]) + (size_t)n2 * (size_t)(ct[0][1] + ct[0][2]);
-
-        same = memcmp(dl[0], dl[1], (size_t)k[0] * sizeof(double)) == 0 &&
-               memcmp(w[0], w[1], (size_t)k[0] * sizeof(double)) == 0 &&
-               memcmp(q2[0], q2[1], packed * sizeof(double)) == 0 &&
-               memcmp(ixc[0], ixc[1], (size_t)n * sizeof(int)) == 0 &&
-               memcmp(ct[0], plan.ctot, sizeof plan.ctot) == 0;
+            same = memcmp(dl[0], dl[s], (size_t)k[0] * sizeof(double)) == 0 &&
+                   memcmp(w[0], w[s], (size_t)k[0] * sizeof(double)) == 0 &&
+                   memcmp(q2[0], q2[s], packed * sizeof(double)) == 0 &&
+                   memcmp(ixc[0], ixc[s], (size_t)n * sizeof(int)) == 0 &&
+                   memcmp(ct[0], plan[s].ctot, sizeof plan[s].ctot) == 0;
+        }
     }
     tst_check(same, "deflation n=%d n1=%d (negligible z %.2f, close pairs %.2f, rho %+g): info %d/%d, k %d/%d, "
-              "types %d %d %d %d, bit for bit as DLAED2",
+              "types %d %d %d %d, %lld rotations, bit for bit as DLAED2 (rotations on the spot and listed)",
               n, n1, small, close, sign, info[0], info[1], k[0], k[1], k[0] > 0 ? ct[0][0] : 0,
-              k[0] > 0 ? ct[0][1] : 0, k[0] > 0 ? ct[0][2] : 0, k[0] > 0 ? ct[0][3] : 0);
-    for (int s = 0; s < 2; s++) {
+              k[0] > 0 ? ct[0][1] : 0, k[0] > 0 ? ct[0][2] : 0, k[0] > 0 ? ct[0][3] : 0, (long long)plan[2].nrot);
+    free(rot);
+    for (int s = 0; s < 3; s++) {
         free(d[s]);
         free(z[s]);
         free(dl[s]);
@@ -346,20 +369,27 @@ int main(void)
     deflation_case(101, 50, 0.2, 0.9, -1.0, 104);
     deflation_case(30, 15, 1.0, 0.0, 1.0, 105);
     deflation_case(2, 1, 0.0, 0.0, 1.0, 106);
-    /* Every kind through trees of several levels. */
-    for (kind_t kind = 0; kind < NKINDS; kind++)
-        run_case(kind, 600, 16, 11 + kind, threads);
+    /* Every kind through trees of several levels, Q on the host and held. */
+    for (kind_t kind = 0; kind < NKINDS; kind++) {
+        run_case(kind, 600, 16, 11 + kind, threads, false);
+        run_case(kind, 600, 16, 11 + kind, threads, true);
+    }
     /* Orders around the leaves: no merge, one, odd halves, one thread. */
-    run_case(RANDOM, 1, 16, 1, threads);
-    run_case(RANDOM, 2, 16, 2, threads);
-    run_case(RANDOM, 16, 16, 3, threads);
-    run_case(RANDOM, 17, 16, 4, threads);
-    run_case(RANDOM, 33, 16, 5, threads);
-    run_case(RANDOM, 257, 8, 6, 1);
-    run_case(GLUED_WILKINSON, 1001, 8, 7, threads);
+    run_case(RANDOM, 1, 16, 1, threads, false);
+    run_case(RANDOM, 2, 16, 2, threads, false);
+    run_case(RANDOM, 16, 16, 3, threads, false);
+    run_case(RANDOM, 17, 16, 4, threads, false);
+    run_case(RANDOM, 17, 16, 4, threads, true);
+    run_case(RANDOM, 33, 16, 5, threads, false);
+    run_case(RANDOM, 33, 16, 5, threads, true);
+    run_case(RANDOM, 257, 8, 6, 1, false);
+    run_case(GLUED_WILKINSON, 1001, 8, 7, threads, false);
+    run_case(GLUED_WILKINSON, 1001, 8, 7, threads, true);
     /* The library's own leaf: one merge, then two levels. */
-    run_case(RANDOM, 1500, 0, 8, threads);
-    run_case(SPLIT, 2600, 0, 9, threads);
+    run_case(RANDOM, 1500, 0, 8, threads, false);
+    run_case(RANDOM, 1500, 0, 8, threads, true);
+    run_case(SPLIT, 2600, 0, 9, threads, false);
+    run_case(SPLIT, 2600, 0, 9, threads, true);
     /* Selected pairs: every kind (DSTEMR fails on the glued Wilkinson and
      * the huge ones), by value, all pairs, and orders DSTEMR solves
      * directly. */

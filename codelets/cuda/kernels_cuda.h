@@ -8,6 +8,8 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "merge_moves.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -156,6 +158,20 @@ cudaError_t startrd_cuda_zhb2st_split_prepare(const startrd_cuda_zhb2st_split_t 
  */
 cudaError_t startrd_cuda_zhb2st_split_chase(const startrd_cuda_zhb2st_split_t *split, int gpu, int64_t n,
                                             int64_t kd, int64_t nsweeps, double *d, double *e, cudaStream_t stream);
+
+/**
+ * The @p count moves (device memory), whose destinations do not overlap,
+ * from src into dst; @p longest is the longest move's length.
+ */
+cudaError_t startrd_cuda_dcopy_moves(int64_t count, int64_t longest, const startrd_move_t *moves, const double *src,
+                                     double *dst, cudaStream_t stream);
+
+/**
+ * Rows 0..rows-1 of Q (leading dimension ldq): the @p count rotations
+ * (device memory) applied in order, their columns counted from Q's first.
+ */
+cudaError_t startrd_cuda_drot_columns(int64_t rows, int64_t count, const startrd_rotation_t *rot, double *Q,
+                                      int64_t ldq, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

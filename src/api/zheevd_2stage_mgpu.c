@@ -273,15 +273,16 @@ static int tridiagonal_vectors(int64_t n, double *d, double *e, double *Z, int64
 
 /* All eigenvectors with Q = Q1 Q2 formed on the GPUs while the host runs
  * the divide and conquer, then multiplied into its real vectors, straight
- * into A: the GPUs' second workers take the divide and conquer's products
- * beside Q's tasks on their first.  0 with the eigenvectors in A, a
+ * into A: the first GPU's second worker holds the divide and conquer's
+ * vectors and runs its moves and products beside Q's tasks on the GPUs'
+ * first workers.  0 with the eigenvectors in A, a
  * positive status, or -1 where Q cannot be formed so (a GPU with one
  * worker, or too little memory): nothing done then. */
 static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, char uplo, int64_t n,
                             double _Complex *A, int64_t lda, double *w, const struct reduction *r, int64_t ngpu)
 {
     const int gpus = ngpu < 0 || ngpu > ctx->ncuda ? ctx->ncuda : (int)ngpu;
-    const startrd_dc_beside_t beside = {ctx->cuda_side_worker, gpus};
+    const startrd_dc_beside_t beside = {ctx->cuda_side_worker[0]};
     startrd_q_former_t *former = NULL;
     double t0 = starpu_timing_now(), t1, *Z;
     int info;

@@ -5,15 +5,22 @@
  * is where the work runs:
  *  - the leaves, blocks of at most DEFAULT_LEAF rows, by LAPACK's DSTEDC,
  *    one per OpenMP thread;
- *  - each merge level's deflation moves, secular equations and rank-one
- *    vectors (DLAED3's loops, O(k^2) each) spread over the OpenMP threads
- *    across the level's merges, with StarPU's workers paused;
- *  - the level's products, the O(n^3) of the method, as tasks on the GPUs
- *    (on the CPU workers without any), by blocks of columns.
+ *  - each merge level's deflation decisions, secular equations and
+ *    rank-one vectors (DLAED3's loops, O(k^2) each) spread over the OpenMP
+ *    threads across the level's merges;
+ *  - the level's O(n^2) moves of Q's columns and its products, the O(n^3)
+ *    of the method.
  * The levels run one after the other; a level's merges side by side.
+ *
+ * Alone, the host holds Q: it moves Q's columns itself, with StarPU's
+ * workers paused, and the products go to the GPUs (the CPU workers without
+ * any) by blocks of columns, Q's columns there and back at every level.
  * Beside other tasks on the GPUs (Q formed while this runs), the workers
- * are not paused, which would stop those tasks, and the products go to the
- * GPUs' second workers. */
+ * are not paused, which would stop those tasks, and Q stays on one worker
+ * (a GPU's second stream) from the leaves to the end: each level the host
+ * reads the two rows z comes from, lists the deflation's rotations and
+ * moves for that worker, and sends only S, so that no level waits on
+ * copies of Q over the bus beside the uploads Q's forming makes. */
 #include "tridiag_dc.h"
 
 #include "codelets.h"
@@ -59,7 +66,22 @@ struct block {
     size_t s_size;
     const startrd_dc_beside_t *beside;
     atomic_int failed;
+    /* Where Q stays on beside->worker: Q and Q2 there (m x m each), the
+     * level's rotations (m) and moves (3m), the leaves as DSTEDC left them,
+     * and the handles of host arrays the level's tasks read. */
+    starpu_data_handle_t q_held, q2_held;
+    startrd_rotation_t *rot;
+    startrd_move_t *moves;
+    double *leaves;
+    starpu_data_handle_t *reads;
+    int64_t nreads;
 };
+
+/* Whether Q stays on one worker (beside other tasks) or on the host. */
+static int q_held(const struct block *b)
+{
+    return b->beside != NULL;
+}
 
 /* The host steps pause StarPU's workers, unless tasks run beside them. */
 static void host_steps(const startrd_dc_beside_t *beside, int on)
@@ -95,13 +117,16 @@ static void deflate(struct block *b, struct merge *v)
     double *q = b->q + a + a * ldq;
     int info;
 
-    for (int64_t j = 0; j < v->n1; j++)
+    /* Where Q is held elsewhere, z came from there (fetch_z()). */
+    for (int64_t j = 0; j < v->n1 && !q_held(b); j++)
         b->z[a + j] = q[(v->n1 - 1) + j * ldq];
-    for (int64_t j = v->n1; j < v->m; j++)
+    for (int64_t j = v->n1; j < v->m && !q_held(b); j++)
         b->z[a + j] = q[v->n1 + j * ldq];
     v->rho = b->e[a + v->n1 - 1];
-    info = startrd_deflation_plan((int)v->m, (int)v->n1, b->d + a, q, (int)ldq, b->indxq + a, &v->rho, b->z + a,
-                                  b->dlamda + a, b->w + a, b->indx + a, b->indxc + a, b->indxp + a, b->coltyp + a,
+    info = startrd_deflation_plan((int)v->m, (int)v->n1, b->d + a, q_held(b) ? NULL : q,
+                                  (int)(q_held(b) ? b->m : ldq), b->indxq + a, &v->rho, b->z + a, b->dlamda + a,
+                                  b->w + a, b->indx + a, b->indxc + a, b->indxp + a, b->coltyp + a,
+                                  q_held(b) ? b->rot + a : NULL,
                                   &v->deflation);
     if (info != 0) {
         failed(b, "DLAED2's deflation", info);
@@ -180,18 +205,25 @@ static size_t merge_bytes(int64_t n1, int64_t n12, int64_t n2, int64_t n23, int6
 
 size_t startrd_tridiag_dc_gpu_bytes(int64_t n)
 {
-    return merge_bytes(n / 2, n / 2, n - n / 2, n - n / 2, n, n);
+    return 3 * (size_t)n * (size_t)n * sizeof(double) + (size_t)n * DEFAULT_LEAF * sizeof(double);
 }
 
-/* The level's products: the merge's first k columns := [Q2top S(0:n12);
- * Q2bot S(ctot1:ctot1+n23)], in column blocks over the GPUs (CPU workers
- * without them).  Returns once they are back in the host's Q. */
+static startrd_merge_gemm_t merge_product(const struct merge *v, int64_t cols)
+{
+    return (startrd_merge_gemm_t){.m = v->m, .n1 = v->n1, .n12 = top_columns(v), .n23 = bottom_columns(v),
+                                  .k = v->deflation.k, .s_bottom = v->deflation.ctot[0], .cols = cols};
+}
+
+/* The level's products, Q on the host: the merge's first k columns :=
+ * [Q2top S(0:n12); Q2bot S(ctot1:ctot1+n23)], in column blocks over the
+ * GPUs (CPU workers without them).  Returns once they are back in the
+ * host's Q. */
 static int products(struct block *b, struct merge *level, int64_t count)
 {
     const unsigned ncpu = starpu_cpu_worker_get_count();
-    unsigned ncuda = b->beside != NULL ? (unsigned)b->beside->count : starpu_cuda_worker_get_count();
+    unsigned ncuda = starpu_cuda_worker_get_count();
     size_t largest = 0;
-    int64_t workers, per_merge, nhandles = 0, h = 0, ntasks = 0;
+    int64_t workers, per_merge, nhandles = 0, h = 0;
     starpu_data_handle_t *handles;
     unsigned long long where;
     int ret = 0;
@@ -204,14 +236,13 @@ static int products(struct block *b, struct merge *level, int64_t count)
 
         largest = bytes > largest ? bytes : largest;
     }
-    /* Beside other GPU tasks the CPU workers are held (tridiag_dc.h). */
-    if (ncuda > 0 && b->beside == NULL && !startrd_device_memory_gpus_hold(largest))
+    if (ncuda > 0 && !startrd_device_memory_gpus_hold(largest))
         ncuda = 0;
     where = ncuda > 0 ? STARPU_CUDA : STARPU_CPU;
     workers = ncuda > 0 ? ncuda : ncpu > 0 ? ncpu : 1;
     per_merge = workers / count > 1 ? workers / count : 1;
     for (int64_t v = 0; v < count; v++)
-        nhandles += level[v].deflation.k > 0 ? 2 + 2 * per_merge : 0;
+        nhandles += level[v].deflation.k > 0 ? 1 + 2 * per_merge : 0;
     if ((handles = calloc((size_t)(nhandles > 0 ? nhandles : 1), sizeof *handles)) == NULL) {
         startrd_error("tridiagonal eigenvectors: cannot allocate the handles of a merge level");
         return STARTRD_ERR_MEMORY;
@@ -219,28 +250,25 @@ static int products(struct block *b, struct merge *level, int64_t count)
     host_steps(b->beside, 0);
     for (int64_t i = 0; i < count && ret == 0; i++) {
         const struct merge *v = &level[i];
-        const int64_t k = v->deflation.k, n1 = v->n1, n2 = v->m - v->n1, n12 = top_columns(v), n23 = bottom_columns(v);
-        int64_t chunks = (k + MIN_TASK_COLUMNS - 1) / MIN_TASK_COLUMNS, top = h;
+        const int64_t k = v->deflation.k, packed = v->n1 * top_columns(v) + (v->m - v->n1) * bottom_columns(v);
+        int64_t chunks = (k + MIN_TASK_COLUMNS - 1) / MIN_TASK_COLUMNS, q2 = h;
 
         if (k == 0)
             continue;
         chunks = chunks < per_merge ? chunks : per_merge;
-        /* An empty part is registered one element long: the task skips it. */
-        starpu_vector_data_register(&handles[h++], STARPU_MAIN_RAM, (uintptr_t)(b->q2 + v->q2),
-                                    (uint32_t)(n1 * n12 > 0 ? n1 * n12 : 1), sizeof(double));
-        starpu_vector_data_register(&handles[h++], STARPU_MAIN_RAM, (uintptr_t)(b->q2 + v->q2 + n1 * n12),
-                                    (uint32_t)(n2 * n23 > 0 ? n2 * n23 : 1), sizeof(double));
+        /* Empty packed vectors are registered one element long: the task skips them. */
+        startrd_matrix_register(&handles[h++], STARPU_MAIN_RAM, (uintptr_t)(b->q2 + v->q2), packed > 0 ? packed : 1,
+                                packed > 0 ? packed : 1, 1, sizeof(double));
         for (int64_t c = 0; c < chunks && ret == 0; c++) {
             int64_t j0 = k * c / chunks, cols = k * (c + 1) / chunks - j0;
-            int worker = b->beside != NULL ? b->beside->workers[ntasks++ % ncuda] : -1;
+            startrd_merge_gemm_t g = merge_product(v, cols);
 
             startrd_matrix_register(&handles[h], STARPU_MAIN_RAM, (uintptr_t)(b->s + v->s + j0 * k), k, k, cols,
                                     sizeof(double));
             startrd_matrix_register(&handles[h + 1], STARPU_MAIN_RAM,
                                     (uintptr_t)(b->q + v->start + (v->start + j0) * b->ldq), b->ldq, v->m, cols,
                                     sizeof(double));
-            ret = startrd_task_dmerge_gemm(where, worker, n1, n12, n23, v->deflation.ctot[0], handles[top],
-                                           handles[top + 1], handles[h], handles[h + 1]);
+            ret = startrd_task_dmerge_gemm(where, -1, &g, 0, handles[q2], handles[h], handles[h + 1]);
             h += 2;
         }
     }
@@ -256,6 +284,143 @@ static int products(struct block *b, struct merge *level, int64_t count)
     if (ret == 0 && startrd_kernel_failures_take() > 0)
         ret = STARTRD_ERR_KERNEL;
     return ret;
+}
+
+/* A host array that the held Q's tasks read, registered until the next
+ * time the host waits for them (release_reads()). */
+static starpu_data_handle_t host_read(struct block *b, void *ptr, int64_t count, size_t elemsize)
+{
+    starpu_data_handle_t h;
+
+    startrd_matrix_register(&h, STARPU_MAIN_RAM, (uintptr_t)ptr, count, count, 1, elemsize);
+    b->reads[b->nreads++] = h;
+    return h;
+}
+
+static void release_reads(struct block *b)
+{
+    for (int64_t i = 0; i < b->nreads; i++)
+        starpu_data_unregister(b->reads[i]);
+    b->nreads = 0;
+}
+
+/* A status of task submission as the library's. */
+static int submitted(int ret)
+{
+    if (ret != 0)
+        startrd_error("tridiagonal eigenvectors: task submission failed");
+    return ret != 0 ? STARTRD_ERR_RUNTIME : 0;
+}
+
+/* Once the host waited for the worker's tasks: 0, or how they failed. */
+static int held_status(int ret)
+{
+    return ret == 0 && startrd_kernel_failures_take() > 0 ? STARTRD_ERR_KERNEL : ret;
+}
+
+/* @p count moves from src into dst on the worker, the list read from
+ * b->moves + first. */
+static int submit_moves(struct block *b, int64_t first, int64_t count, int clear, int write_only,
+                        starpu_data_handle_t src, starpu_data_handle_t dst)
+{
+    int64_t longest = 0;
+
+    if (count == 0)
+        return 0;
+    for (int64_t t = first; t < first + count; t++)
+        longest = b->moves[t].len > longest ? b->moves[t].len : longest;
+    return startrd_task_dcopy_moves(b->beside->worker, clear, write_only, longest,
+                                    host_read(b, b->moves + first, count, sizeof *b->moves), src, dst);
+}
+
+/* The held Q's first and last rows of each half, z of each merge, into
+ * b->z: the host waits for the level's tasks before.  Its moves go after
+ * the ones the previous level's tasks may still read (at most 2m). */
+static int fetch_z(struct block *b, struct merge *level, int64_t count)
+{
+    const int64_t first = 2 * b->m;
+    int64_t t = first;
+    starpu_data_handle_t z;
+    int ret;
+
+    for (int64_t i = 0; i < count; i++) {
+        const int64_t a = level[i].start, n1 = level[i].n1;
+
+        for (int64_t j = 0; j < level[i].m; j++)
+            b->moves[t++] = (startrd_move_t){(j < n1 ? a + n1 - 1 : a + n1) + (a + j) * b->m, a + j, 1};
+    }
+    startrd_matrix_register(&z, STARPU_MAIN_RAM, (uintptr_t)b->z, b->m, b->m, 1, sizeof *b->z);
+    ret = submitted(submit_moves(b, first, t - first, 0, 1, b->q_held, z));
+    starpu_data_unregister(z);
+    release_reads(b);
+    return held_status(ret);
+}
+
+/* The level's rotations, then its gather into Q2 and its returns, as
+ * tasks on the worker that holds Q. */
+static int held_moves(struct block *b, struct merge *level, int64_t count)
+{
+    int64_t gathers = 0, returns = 0;
+    int ret = 0;
+
+    for (int64_t i = 0; i < count && ret == 0; i++) {
+        const struct merge *v = &level[i];
+
+        if (v->deflation.nrot > 0)
+            ret = startrd_task_drot_columns(b->beside->worker, v->start, v->m, v->start,
+                                            host_read(b, b->rot + v->start, v->deflation.nrot, sizeof *b->rot),
+                                            b->q_held);
+    }
+    for (int64_t i = 0; i < count; i++) {
+        const struct merge *v = &level[i];
+        const int64_t q0 = v->start + v->start * b->m;
+
+        for (int64_t c = 0; c < v->m; c++) {
+            startrd_move_t *mv = b->moves + gathers;
+            int moves = startrd_deflation_gather_moves(&v->deflation, c, mv);
+
+            for (int t = 0; t < moves; t++) {
+                mv[t].src += q0;
+                mv[t].dst += (int64_t)v->q2;
+            }
+            gathers += moves;
+        }
+    }
+    for (int64_t i = 0; i < count; i++) {
+        const struct merge *v = &level[i];
+
+        for (int64_t j = 0; j < startrd_deflation_returns(&v->deflation); j++) {
+            startrd_move_t mv = startrd_deflation_return_move(&v->deflation, j);
+
+            b->moves[gathers + returns++] = (startrd_move_t){mv.src + (int64_t)v->q2,
+                                                             mv.dst + v->start + v->start * b->m, mv.len};
+        }
+    }
+    if (ret == 0)
+        ret = submit_moves(b, 0, gathers, 0, 1, b->q_held, b->q2_held);
+    if (ret == 0)
+        ret = submit_moves(b, gathers, returns, 0, 0, b->q2_held, b->q_held);
+    return submitted(ret);
+}
+
+/* The level's products on the worker that holds Q, S sent from the host. */
+static int held_products(struct block *b, struct merge *level, int64_t count, size_t s_size)
+{
+    starpu_data_handle_t s = host_read(b, b->s, (int64_t)(s_size > 0 ? s_size : 1), sizeof *b->s);
+    int ret = 0;
+
+    for (int64_t i = 0; i < count && ret == 0; i++) {
+        const struct merge *v = &level[i];
+        startrd_merge_gemm_t g = merge_product(v, v->deflation.k);
+
+        if (g.k == 0)
+            continue;
+        g.q2_offset = (int64_t)v->q2;
+        g.s_offset = (int64_t)v->s;
+        g.q_offset = v->start + v->start * b->m;
+        ret = startrd_task_dmerge_gemm(STARPU_CPU | STARPU_CUDA, b->beside->worker, &g, 1, b->q2_held, s, b->q_held);
+    }
+    return submitted(ret);
 }
 
 /* Runs @p step on every item of the level (the rows or columns 0..k-1 of
@@ -355,14 +520,22 @@ static int merge_level(struct block *b, struct merge *level, int64_t count)
     size_t s_size = 0;
     int ret;
 
+    if (q_held(b) && (ret = fetch_z(b, level, count)) != 0)
+        return ret;
 #pragma omp parallel for schedule(dynamic, 1)
     for (int64_t v = 0; v < count; v++)
         deflate(b, &level[v]);
     if (atomic_load(&b->failed))
         return STARTRD_ERR_KERNEL;
-    /* Every column into Q2 before any deflated one goes back into Q. */
-    for_each_item(b, level, number_items(b, level, count, columns_of), gather_step);
-    for_each_item(b, level, number_items(b, level, count, returns_of), return_step);
+    if (q_held(b)) {
+        /* The worker moves Q's columns while the host solves. */
+        if ((ret = held_moves(b, level, count)) != 0)
+            return ret;
+    } else {
+        /* Every column into Q2 before any deflated one goes back into Q. */
+        for_each_item(b, level, number_items(b, level, count, columns_of), gather_step);
+        for_each_item(b, level, number_items(b, level, count, returns_of), return_step);
+    }
     items = number_items(b, level, count, eigenvalues_of);
     for (int64_t v = 0; v < count; v++) {
         level[v].s = s_size;
@@ -384,7 +557,7 @@ static int merge_level(struct block *b, struct merge *level, int64_t count)
         for_each_item(b, level, items, form_s);
     if (atomic_load(&b->failed))
         return STARTRD_ERR_KERNEL;
-    if ((ret = products(b, level, count)) != 0)
+    if ((ret = q_held(b) ? held_products(b, level, count, s_size) : products(b, level, count)) != 0)
         return ret;
     for (int64_t v = 0; v < count; v++)
         merge_order(b, &level[v]);
@@ -397,6 +570,70 @@ static void free_block(struct block *b)
     free(b->indxq);
     free(b->q2);
     free(b->s);
+    free(b->rot);
+    free(b->moves);
+    free(b->leaves);
+    free(b->reads);
+}
+
+/* The leaves into the held Q, zero elsewhere: DSTEDC wrote leaf i (order
+ * bounds[i+1] - bounds[i]) compactly into b->leaves. */
+static int send_leaves(struct block *b, const int64_t *bounds, int64_t count)
+{
+    int64_t t = 0, off = 0;
+
+    for (int64_t i = 0; i < count; i++) {
+        const int64_t a = bounds[i], size = bounds[i + 1] - a;
+
+        for (int64_t j = 0; j < size; j++)
+            b->moves[t++] = (startrd_move_t){off + j * size, a + (a + j) * b->m, size};
+        off += size * size;
+    }
+    return submitted(submit_moves(b, 0, t, 1, 1, host_read(b, b->leaves, off, sizeof *b->leaves), b->q_held));
+}
+
+/* The held Q's columns home into the host's Q, once every level is done. */
+static int fetch_q(struct block *b)
+{
+    starpu_data_handle_t q;
+    int ret;
+
+    for (int64_t j = 0; j < b->m; j++)
+        b->moves[2 * b->m + j] = (startrd_move_t){j * b->m, j * b->ldq, b->m};
+    startrd_matrix_register(&q, STARPU_MAIN_RAM, (uintptr_t)b->q, b->ldq, b->m, b->m, sizeof *b->q);
+    ret = submitted(submit_moves(b, 2 * b->m, b->m, 0, 1, b->q_held, q));
+    starpu_data_unregister(q);
+    return ret;
+}
+
+/* The held workspaces, where Q stays on one worker: a level's gathers and
+ * returns take at most 2m moves (two per column), z or the way home m. */
+static int hold_q(struct block *b, const int64_t *bounds, int64_t count)
+{
+    const int64_t m = b->m;
+    size_t leaves = 0;
+
+    b->rot = malloc((size_t)m * sizeof *b->rot);
+    b->moves = malloc(3 * (size_t)m * sizeof *b->moves);
+    b->reads = malloc(((size_t)count + 8) * sizeof *b->reads);
+    for (int64_t i = 0; i < count; i++)
+        leaves += (size_t)(bounds[i + 1] - bounds[i]) * (size_t)(bounds[i + 1] - bounds[i]);
+    b->leaves = malloc(leaves * sizeof *b->leaves);
+    if (b->rot == NULL || b->moves == NULL || b->reads == NULL || b->leaves == NULL)
+        return STARTRD_ERR_MEMORY;
+    startrd_matrix_register(&b->q_held, -1, 0, m, m, m, sizeof(double));
+    startrd_matrix_register(&b->q2_held, -1, 0, m, m, m, sizeof(double));
+    return 0;
+}
+
+static void release_q(struct block *b)
+{
+    if (b->q_held == NULL)
+        return;
+    release_reads(b);
+    starpu_data_unregister(b->q_held);
+    starpu_data_unregister(b->q2_held);
+    b->q_held = b->q2_held = NULL;
 }
 
 /* Divide and conquer on one unreduced block of order m > b->leaf, scaled to
@@ -405,7 +642,6 @@ static int divide_and_conquer(struct block *b)
 {
     const int64_t m = b->m;
     int depth = 0, ret = 0;
-    size_t q2_size = 0;
     int64_t *bounds, count = 1;
     struct merge *level;
 
@@ -427,19 +663,19 @@ static int divide_and_conquer(struct block *b)
     b->indxp = b->indxq + 3 * m;
     b->coltyp = b->indxq + 4 * m;
     b->item = b->indxq + 5 * m;
-    /* The packed Q2 takes up to m^2 per merge (columns the deflation's
-     * rotations mix are dense in both halves), most at the top.  Its pages,
-     * and S's, are first touched by the parallel loops that fill them. */
-    q2_size = (size_t)m * (size_t)m;
-    if ((b->q2 = malloc(q2_size * sizeof *b->q2)) == NULL) {
-        ret = STARTRD_ERR_MEMORY;
-        goto out;
-    }
-
     bounds[0] = 0;
     bounds[1] = m;
     for (int t = 0; t < depth; t++, count *= 2)
         halve(bounds, count);
+    /* The packed Q2 takes up to m^2 per merge (columns the deflation's
+     * rotations mix are dense in both halves), most at the top.  Its pages,
+     * and S's, are first touched by the parallel loops that fill them. */
+    if (q_held(b))
+        ret = hold_q(b, bounds, count);
+    else if ((b->q2 = malloc((size_t)m * (size_t)m * sizeof *b->q2)) == NULL)
+        ret = STARTRD_ERR_MEMORY;
+    if (ret != 0)
+        goto out;
     /* Tear the matrix at the leaves' bounds (rank-one cuts, DLAED0). */
     for (int64_t i = 1; i < count; i++) {
         int64_t p = bounds[i];
@@ -449,16 +685,23 @@ static int divide_and_conquer(struct block *b)
     }
 #pragma omp parallel for schedule(dynamic, 1)
     for (int64_t i = 0; i < count; i++) {
-        int64_t a = bounds[i], size = bounds[i + 1] - a;
-        lapack_int info = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (lapack_int)size, b->d + a, b->e + a,
-                                         b->q + a + a * b->ldq, (lapack_int)b->ldq);
+        int64_t a = bounds[i], size = bounds[i + 1] - a, off = 0;
+        lapack_int info;
 
+        for (int64_t j = 0; j < i && q_held(b); j++)
+            off += (bounds[j + 1] - bounds[j]) * (bounds[j + 1] - bounds[j]);
+        info = q_held(b) ? LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (lapack_int)size, b->d + a, b->e + a,
+                                          b->leaves + off, (lapack_int)size)
+                         : LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (lapack_int)size, b->d + a, b->e + a,
+                                          b->q + a + a * b->ldq, (lapack_int)b->ldq);
         if (info != 0)
             failed(b, "DSTEDC on a leaf", (int)info);
         for (int64_t j = 0; j < size; j++)
             b->indxq[a + j] = (int)j + 1;
     }
     ret = atomic_load(&b->failed) ? STARTRD_ERR_KERNEL : 0;
+    if (ret == 0 && q_held(b))
+        ret = send_leaves(b, bounds, count);
     /* Level by level upwards: bounds 2i and 2i+2 enclose merge i, split at 2i+1. */
     for (; count > 1 && ret == 0; count /= 2) {
         size_t q2 = 0;
@@ -473,7 +716,13 @@ static int divide_and_conquer(struct block *b)
         bounds[count / 2] = m;
         ret = merge_level(b, level, count / 2);
     }
+    if (ret == 0 && q_held(b))
+        ret = fetch_q(b);
 out:
+    if (q_held(b)) {
+        release_q(b);
+        ret = held_status(ret);
+    }
     if (ret == STARTRD_ERR_MEMORY)
         startrd_error("tridiagonal eigenvectors: cannot allocate the workspace of order %lld", (long long)m);
     free(bounds);

@@ -6,10 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/** The workers of the merges' products while other tasks hold the GPUs. */
+/** The worker that holds Q while other tasks hold the GPUs' first ones. */
 typedef struct startrd_dc_beside {
-    const int *workers;
-    int count;
+    int worker;
 } startrd_dc_beside_t;
 
 /**
@@ -19,16 +18,19 @@ typedef struct startrd_dc_beside {
  * orthonormal eigenvectors; e is destroyed.  Subproblems of at most
  * @p leaf rows (0: the library's choice) are the leaves LAPACK's DSTEDC
  * solves whole; tests pass small ones to reach deep trees at small
- * orders.  The merges' deflation and
- * secular equations run on the caller's thread with its OpenMP threads,
- * StarPU's workers paused meanwhile, and their products as tasks on the
- * GPUs, or on the CPU workers without any.
+ * orders.  The merges' deflation decisions and secular equations run on
+ * the caller's thread with its OpenMP threads.
+ *
+ * Without @p beside, StarPU's workers are paused meanwhile, Q is on the
+ * host, and the merges' products run as tasks on the GPUs, or on the CPU
+ * workers without any.
  *
  * Where @p beside is given, other tasks hold the GPUs meanwhile: the
- * workers are left running, and the products go to beside->workers, one
- * per GPU (a second stream beside those tasks'), whatever their memory, so
- * that the caller may hold the CPU workers
- * (startrd_context_cpu_workers_hold()).
+ * workers are left running, and Q stays on beside->worker (a GPU's second
+ * stream), where the merges' moves and products run as tasks, from the
+ * leaves to the end; it needs startrd_tridiag_dc_gpu_bytes(n) there.  The
+ * caller may hold the CPU workers (startrd_context_cpu_workers_hold())
+ * unless beside->worker is one.
  *
  * Returns 0, ::STARTRD_ERR_MEMORY, ::STARTRD_ERR_KERNEL when a LAPACK step
  * fails (a secular equation that does not converge), or
@@ -37,7 +39,7 @@ typedef struct startrd_dc_beside {
 int startrd_tridiag_dc(int64_t n, double *d, double *e, double *Z, int64_t ldz, int64_t leaf,
                        const startrd_dc_beside_t *beside);
 
-/** The most bytes a GPU holds for one merge's products at order n. */
+/** The bytes beside->worker holds at order n: Q, the packed Q2 and S. */
 size_t startrd_tridiag_dc_gpu_bytes(int64_t n);
 
 #endif

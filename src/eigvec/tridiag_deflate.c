@@ -31,7 +31,7 @@ static void insert_deflated(const double *d, int *indxp, int n, int k2, int p)
 
 int startrd_deflation_plan(int n, int n1, double *d, double *q, int ldq, int *indxq, double *rho, double *z,
                            double *dlamda, double *w, int *indx, int *indxc, int *indxp, int *coltyp,
-                           startrd_deflation_t *plan)
+                           startrd_rotation_t *rotations, startrd_deflation_t *plan)
 {
     const int n2 = n - n1, one = 1;
     int k = 0, k2 = n, j = 0, p = -1, ctot[4] = {0}, next[4];
@@ -105,7 +105,10 @@ int startrd_deflation_plan(int n, int n1, double *d, double *q, int ldq, int *in
             if (coltyp[c] != coltyp[p])
                 coltyp[c] = TYPE_BOTH;
             coltyp[p] = TYPE_DEFLATED;
-            cblas_drot(n, q + (int64_t)p * ldq, 1, q + (int64_t)c * ldq, 1, cs, sn);
+            if (q != NULL)
+                cblas_drot(n, q + (int64_t)p * ldq, 1, q + (int64_t)c * ldq, 1, cs, sn);
+            else
+                rotations[plan->nrot++] = (startrd_rotation_t){p, c, cs, sn};
             gap = d[p] * (cs * cs) + d[c] * (sn * sn);
             d[c] = d[p] * (sn * sn) + d[c] * (cs * cs);
             d[p] = gap;
@@ -143,23 +146,23 @@ int startrd_deflation_plan(int n, int n1, double *d, double *q, int ldq, int *in
     return 0;
 }
 
-void startrd_deflation_gather(const startrd_deflation_t *p, const double *q, double *q2, int64_t i)
+int startrd_deflation_gather_moves(const startrd_deflation_t *p, int64_t i, startrd_move_t moves[2])
 {
     const int64_t n = p->n, n1 = p->n1, n2 = n - n1, c1 = p->ctot[0], c12 = c1 + p->ctot[1];
-    const int64_t c123 = c12 + p->ctot[2], bottom = c12 * n1;
-    const double *col = q + (int64_t)(p->indx[i] - 1) * p->ldq;
-    size_t top_bytes = (size_t)n1 * sizeof *q, bottom_bytes = (size_t)n2 * sizeof *q;
+    const int64_t c123 = c12 + p->ctot[2], bottom = c12 * n1, col = (int64_t)(p->indx[i] - 1) * p->ldq;
+    int count = 0;
 
     if (p->all) {
-        memcpy(q2 + i * n, col, (size_t)n * sizeof *q);
-        return;
+        moves[0] = (startrd_move_t){col, i * n, n};
+        return 1;
     }
     if (i < c12)
-        memcpy(q2 + i * n1, col, top_bytes);
+        moves[count++] = (startrd_move_t){col, i * n1, n1};
     if (i >= c1 && i < c123)
-        memcpy(q2 + bottom + (i - c1) * n2, col + n1, bottom_bytes);
+        moves[count++] = (startrd_move_t){col + n1, bottom + (i - c1) * n2, n2};
     if (i >= c123)
-        memcpy(q2 + bottom + (c123 - c1) * n2 + (i - c123) * n, col, (size_t)n * sizeof *q);
+        moves[count++] = (startrd_move_t){col, bottom + (c123 - c1) * n2 + (i - c123) * n, n};
+    return count;
 }
 
 int64_t startrd_deflation_returns(const startrd_deflation_t *p)
@@ -167,10 +170,26 @@ int64_t startrd_deflation_returns(const startrd_deflation_t *p)
     return p->all ? p->n : p->ctot[3];
 }
 
-void startrd_deflation_return(const startrd_deflation_t *p, double *q, const double *q2, int64_t j)
+startrd_move_t startrd_deflation_return_move(const startrd_deflation_t *p, int64_t j)
 {
     const int64_t n = p->n, n1 = p->n1, c1 = p->ctot[0], c123 = c1 + p->ctot[1] + p->ctot[2];
     const int64_t first = p->all ? 0 : (c1 + p->ctot[1]) * n1 + (c123 - c1) * (n - n1);
 
-    memcpy(q + (p->k + j) * p->ldq, q2 + first + j * n, (size_t)n * sizeof *q);
+    return (startrd_move_t){first + j * n, (p->k + j) * p->ldq, n};
+}
+
+void startrd_deflation_gather(const startrd_deflation_t *p, const double *q, double *q2, int64_t i)
+{
+    startrd_move_t moves[2];
+    int count = startrd_deflation_gather_moves(p, i, moves);
+
+    for (int t = 0; t < count; t++)
+        memcpy(q2 + moves[t].dst, q + moves[t].src, (size_t)moves[t].len * sizeof *q);
+}
+
+void startrd_deflation_return(const startrd_deflation_t *p, double *q, const double *q2, int64_t j)
+{
+    startrd_move_t mv = startrd_deflation_return_move(p, j);
+
+    memcpy(q + mv.dst, q2 + mv.src, (size_t)mv.len * sizeof *q);
 }
