@@ -278,13 +278,15 @@ int startrd_task_dmerge_gemm(unsigned long long where, int worker, const startrd
                              starpu_data_handle_t Q2, starpu_data_handle_t S, starpu_data_handle_t Q);
 
 /* The moves (a vector of startrd_move_t), whose destinations do not
- * overlap, from src into dst; src and dst are matrices read from their first element.  With @p clear,
- * dst is zeroed first.  With @p clear or @p write_only, dst is only
- * written (mode W: the moves cover all of it that is read later);
- * otherwise what the moves leave keeps its values.  @p longest is the
- * longest move's length (codelet_dcopy_moves.c). */
-int startrd_task_dcopy_moves(int worker, int clear, int write_only, int64_t longest, starpu_data_handle_t moves,
-                             starpu_data_handle_t src, starpu_data_handle_t dst);
+ * overlap, from src into dst; src and dst are matrices read from their
+ * first element, the moves' offsets counted with leading dimensions
+ * @p src_ld and @p dst_ld (the host's, where a copy elsewhere is packed:
+ * merge_moves.h).  With @p clear, dst is zeroed first.  With @p clear or
+ * @p write_only, dst is only written (mode W: the moves cover all of it
+ * that is read later); otherwise what the moves leave keeps its values.
+ * @p longest is the longest move's length (codelet_dcopy_moves.c). */
+int startrd_task_dcopy_moves(int worker, int clear, int write_only, int64_t longest, int64_t src_ld, int64_t dst_ld,
+                             starpu_data_handle_t moves, starpu_data_handle_t src, starpu_data_handle_t dst);
 
 /* Rows row0..row0+rows-1 of Q, columns col0 + the rotations' p and c:
  * the rotations (a vector of startrd_rotation_t) applied in order

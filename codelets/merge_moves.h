@@ -11,6 +11,27 @@ typedef struct startrd_move {
     int64_t src, dst, len;
 } startrd_move_t;
 
+/** The leading dimensions a list of moves was counted with and those of
+ *  the buffers it is applied to. */
+typedef struct startrd_move_lds {
+    int64_t src_listed, src, dst_listed, dst;
+} startrd_move_lds_t;
+
+#ifdef __CUDACC__
+#define STARTRD_HOST_DEVICE __host__ __device__
+#else
+#define STARTRD_HOST_DEVICE
+#endif
+
+/** Where element @p offset of a matrix counted with leading dimension
+ *  @p ld_listed lies in a copy of it whose leading dimension is @p ld: a
+ *  host matrix's copy on a GPU is packed.  A move that starts a column
+ *  stays in it unless both are the same. */
+static inline STARTRD_HOST_DEVICE int64_t startrd_move_offset(int64_t offset, int64_t ld_listed, int64_t ld)
+{
+    return ld_listed == ld ? offset : offset % ld_listed + offset / ld_listed * ld;
+}
+
 /** A plane rotation of two columns, as BLAS DROT applies it: column p :=
  *  cs p + sn c, column c := cs c - sn p. */
 typedef struct startrd_rotation {

@@ -6,14 +6,17 @@ enum { THREADS = 256, MAX_BLOCKS_X = 64, MAX_BLOCKS_Y = 65535 };
 
 /* Each block's y index walks the moves, its threads the move's elements. */
 template <typename T>
-__global__ void copy_moves_kernel(int64_t count, const startrd_move_t *moves, const T *src, T *dst)
+__global__ void copy_moves_kernel(int64_t count, const startrd_move_t *moves, const startrd_move_lds_t lds,
+                                  const T *src, T *dst)
 {
     for (int64_t t = blockIdx.y; t < count; t += gridDim.y) {
         const startrd_move_t mv = moves[t];
+        const T *from = src + startrd_move_offset(mv.src, lds.src_listed, lds.src);
+        T *to = dst + startrd_move_offset(mv.dst, lds.dst_listed, lds.dst);
 
         for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < mv.len;
              i += (int64_t)gridDim.x * blockDim.x)
-            dst[mv.dst + i] = src[mv.src + i];
+            to[i] = from[i];
     }
 }
 
@@ -37,15 +40,15 @@ __global__ void rot_columns_kernel(int64_t rows, int64_t count, const startrd_ro
 }
 
 template <typename T>
-static cudaError_t copy_moves(int64_t count, int64_t longest, const startrd_move_t *moves, const T *src, T *dst,
-                              cudaStream_t stream)
+static cudaError_t copy_moves(int64_t count, int64_t longest, const startrd_move_t *moves,
+                              const startrd_move_lds_t &lds, const T *src, T *dst, cudaStream_t stream)
 {
     const int64_t bx = (longest + THREADS - 1) / THREADS;
 
     if (count > 0 && longest > 0)
         copy_moves_kernel<T><<<dim3((unsigned)(bx < MAX_BLOCKS_X ? bx : MAX_BLOCKS_X),
                                     (unsigned)(count < MAX_BLOCKS_Y ? count : MAX_BLOCKS_Y)),
-                               THREADS, 0, stream>>>(count, moves, src, dst);
+                               THREADS, 0, stream>>>(count, moves, lds, src, dst);
     return cudaGetLastError();
 }
 
@@ -60,9 +63,10 @@ static cudaError_t rot_columns(int64_t rows, int64_t count, const startrd_rotati
 }
 
 extern "C" cudaError_t startrd_cuda_dcopy_moves(int64_t count, int64_t longest, const startrd_move_t *moves,
-                                                const double *src, double *dst, cudaStream_t stream)
+                                                startrd_move_lds_t lds, const double *src, double *dst,
+                                                cudaStream_t stream)
 {
-    return copy_moves<double>(count, longest, moves, src, dst, stream);
+    return copy_moves<double>(count, longest, moves, lds, src, dst, stream);
 }
 
 extern "C" cudaError_t startrd_cuda_drot_columns(int64_t rows, int64_t count, const startrd_rotation_t *rot,

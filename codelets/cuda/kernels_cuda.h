@@ -161,10 +161,11 @@ cudaError_t startrd_cuda_zhb2st_split_chase(const startrd_cuda_zhb2st_split_t *s
 
 /**
  * The @p count moves (device memory), whose destinations do not overlap,
- * from src into dst; @p longest is the longest move's length.
+ * from src into dst, their offsets counted with @p lds (merge_moves.h);
+ * @p longest is the longest move's length.
  */
-cudaError_t startrd_cuda_dcopy_moves(int64_t count, int64_t longest, const startrd_move_t *moves, const double *src,
-                                     double *dst, cudaStream_t stream);
+cudaError_t startrd_cuda_dcopy_moves(int64_t count, int64_t longest, const startrd_move_t *moves,
+                                     startrd_move_lds_t lds, const double *src, double *dst, cudaStream_t stream);
 
 /**
  * Rows 0..rows-1 of Q (leading dimension ldq): the @p count rotations

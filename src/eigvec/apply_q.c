@@ -345,10 +345,10 @@ int startrd_form_q_begin(char uplo, int64_t n, int64_t kd, const double complex 
     }
     width = on_gpus ? gpu_block_columns(n, GPU_BLOCKS_PER_WORKER * (int64_t)nworkers) : cpu_block_columns(n);
     /* A GPU holds the factors, its blocks of Q and the caller's work beside
-     * them; then all of Q, for the products. */
-    if (on_gpus && !startrd_device_memory_gpus_hold(working_set(&q->f, width) + beside_bytes +
+     * them (SIZE_MAX: it cannot); then all of Q, for the products. */
+    if (on_gpus && (beside_bytes == SIZE_MAX || !startrd_device_memory_gpus_hold(working_set(&q->f, width) + beside_bytes +
                                                     (size_t)n * (size_t)n * sizeof(double complex) /
-                                                        (size_t)nworkers)) {
+                                                        (size_t)nworkers))) {
         q_factors_unblock(&q->f);
         free(q);
         return 0;

@@ -40,7 +40,8 @@ typedef struct startrd_q_former startrd_q_former_t;
  * @p workers is NULL.  Q lives in the workers' memory.
  *
  * *@p former is left NULL where a GPU cannot hold its blocks of Q, the
- * factors and @p beside_bytes of the caller's own work, or all of Q
+ * factors and @p beside_bytes of the caller's own work (SIZE_MAX: more
+ * than any GPU holds), or all of Q
  * afterwards, and where a leading dimension doubled would pass an int: the
  * caller then applies Q with startrd_apply_q().
  * @return 0 or a positive startrd_status (*@p former NULL).

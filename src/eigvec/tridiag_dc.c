@@ -205,6 +205,9 @@ static size_t merge_bytes(int64_t n1, int64_t n12, int64_t n2, int64_t n23, int6
 
 size_t startrd_tridiag_dc_gpu_bytes(int64_t n)
 {
+    /* A level's S goes as one host array, whose length StarPU counts in 32 bits. */
+    if ((uint64_t)n * (uint64_t)n > UINT32_MAX)
+        return SIZE_MAX;
     return 3 * (size_t)n * (size_t)n * sizeof(double) + (size_t)n * DEFAULT_LEAF * sizeof(double);
 }
 
@@ -319,9 +322,9 @@ static int held_status(int ret)
 }
 
 /* @p count moves from src into dst on the worker, the list read from
- * b->moves + first. */
-static int submit_moves(struct block *b, int64_t first, int64_t count, int clear, int write_only,
-                        starpu_data_handle_t src, starpu_data_handle_t dst)
+ * b->moves + first, counted with leading dimensions src_ld and dst_ld. */
+static int submit_moves(struct block *b, int64_t first, int64_t count, int clear, int write_only, int64_t src_ld,
+                        starpu_data_handle_t src, int64_t dst_ld, starpu_data_handle_t dst)
 {
     int64_t longest = 0;
 
@@ -329,7 +332,7 @@ static int submit_moves(struct block *b, int64_t first, int64_t count, int clear
         return 0;
     for (int64_t t = first; t < first + count; t++)
         longest = b->moves[t].len > longest ? b->moves[t].len : longest;
-    return startrd_task_dcopy_moves(b->beside->worker, clear, write_only, longest,
+    return startrd_task_dcopy_moves(b->beside->worker, clear, write_only, longest, src_ld, dst_ld,
                                     host_read(b, b->moves + first, count, sizeof *b->moves), src, dst);
 }
 
@@ -350,7 +353,7 @@ static int fetch_z(struct block *b, struct merge *level, int64_t count)
             b->moves[t++] = (startrd_move_t){(j < n1 ? a + n1 - 1 : a + n1) + (a + j) * b->m, a + j, 1};
     }
     startrd_matrix_register(&z, STARPU_MAIN_RAM, (uintptr_t)b->z, b->m, b->m, 1, sizeof *b->z);
-    ret = submitted(submit_moves(b, first, t - first, 0, 1, b->q_held, z));
+    ret = submitted(submit_moves(b, first, t - first, 0, 1, b->m, b->q_held, b->m, z));
     starpu_data_unregister(z);
     release_reads(b);
     return held_status(ret);
@@ -397,9 +400,9 @@ static int held_moves(struct block *b, struct merge *level, int64_t count)
         }
     }
     if (ret == 0)
-        ret = submit_moves(b, 0, gathers, 0, 1, b->q_held, b->q2_held);
+        ret = submit_moves(b, 0, gathers, 0, 1, b->m, b->q_held, b->m, b->q2_held);
     if (ret == 0)
-        ret = submit_moves(b, gathers, returns, 0, 0, b->q2_held, b->q_held);
+        ret = submit_moves(b, gathers, returns, 0, 0, b->m, b->q2_held, b->m, b->q_held);
     return submitted(ret);
 }
 
@@ -589,7 +592,8 @@ static int send_leaves(struct block *b, const int64_t *bounds, int64_t count)
             b->moves[t++] = (startrd_move_t){off + j * size, a + (a + j) * b->m, size};
         off += size * size;
     }
-    return submitted(submit_moves(b, 0, t, 1, 1, host_read(b, b->leaves, off, sizeof *b->leaves), b->q_held));
+    return submitted(submit_moves(b, 0, t, 1, 1, off, host_read(b, b->leaves, off, sizeof *b->leaves), b->m,
+                                  b->q_held));
 }
 
 /* The held Q's columns home into the host's Q, once every level is done. */
@@ -601,7 +605,7 @@ static int fetch_q(struct block *b)
     for (int64_t j = 0; j < b->m; j++)
         b->moves[2 * b->m + j] = (startrd_move_t){j * b->m, j * b->ldq, b->m};
     startrd_matrix_register(&q, STARPU_MAIN_RAM, (uintptr_t)b->q, b->ldq, b->m, b->m, sizeof *b->q);
-    ret = submitted(submit_moves(b, 2 * b->m, b->m, 0, 1, b->q_held, q));
+    ret = submitted(submit_moves(b, 2 * b->m, b->m, 0, 1, b->m, b->q_held, b->ldq, q));
     starpu_data_unregister(q);
     return ret;
 }

@@ -39,7 +39,8 @@ typedef struct startrd_dc_beside {
 int startrd_tridiag_dc(int64_t n, double *d, double *e, double *Z, int64_t ldz, int64_t leaf,
                        const startrd_dc_beside_t *beside);
 
-/** The bytes beside->worker holds at order n: Q, the packed Q2 and S. */
+/** The bytes beside->worker holds at order n: Q, the packed Q2 and S;
+ *  SIZE_MAX past the orders where Q can be held (n^2 >= 2^32). */
 size_t startrd_tridiag_dc_gpu_bytes(int64_t n);
 
 #endif
