@@ -1,5 +1,6 @@
-/* The element moves and column rotations of a divide-and-conquer merge,
- * as the host lists them for the kernels of either kind of worker. */
+/* The element moves, column rotations and secular equations' roots of a
+ * divide-and-conquer merge, as the host lists them for the kernels of
+ * either kind of worker. */
 #ifndef STARTRD_MERGE_MOVES_H
 #define STARTRD_MERGE_MOVES_H
 
@@ -38,5 +39,16 @@ typedef struct startrd_rotation {
     int64_t p, c;
     double cs, sn;
 } startrd_rotation_t;
+
+/** Entry i of a merge whose rank-one update has k > 2 eigenvalues left
+ *  (LAPACK's DLAED3): row i's pole dlamda and weight w, and of root i
+ *  (eigenvalue i), the pole it was solved from (origin, i or i+1) and its
+ *  distance from that pole, delta = dlamda[origin] - lambda_i, as DLAED4
+ *  left it; source: the row of the root's vector that goes to row i of
+ *  S (DLAED2's INDXC, 0-based). */
+typedef struct startrd_secular_entry {
+    double dlamda, w, delta;
+    int64_t origin, source;
+} startrd_secular_entry_t;
 
 #endif

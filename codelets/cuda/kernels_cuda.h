@@ -174,6 +174,14 @@ cudaError_t startrd_cuda_dcopy_moves(int64_t count, int64_t longest, const start
 cudaError_t startrd_cuda_drot_columns(int64_t rows, int64_t count, const startrd_rotation_t *rot, double *Q,
                                       int64_t ldq, cudaStream_t stream);
 
+/**
+ * Columns 0..k-1 of S (leading dimension lds): the normalized eigenvectors
+ * of a merge's rank-one update from its @p k entries (device memory,
+ * merge_moves.h), rows in S's order.
+ */
+cudaError_t startrd_cuda_dsecular_vectors(int64_t k, const startrd_secular_entry_t *entries, double *S, int64_t lds,
+                                          cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

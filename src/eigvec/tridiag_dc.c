@@ -19,8 +19,9 @@
  * are not paused, which would stop those tasks, and Q stays on one worker
  * (a GPU's second stream) from the leaves to the end: each level the host
  * reads the two rows z comes from, lists the deflation's rotations and
- * moves for that worker, and sends only S, so that no level waits on
- * copies of Q over the bus beside the uploads Q's forming makes. */
+ * moves for that worker, and sends the secular equations' roots, from
+ * which the worker forms S, so that no level waits on copies of O(n^2)
+ * over the bus beside the uploads Q's forming makes. */
 #include "tridiag_dc.h"
 
 #include "codelets.h"
@@ -66,12 +67,15 @@ struct block {
     size_t s_size;
     const startrd_dc_beside_t *beside;
     atomic_int failed;
-    /* Where Q stays on beside->worker: Q and Q2 there (m x m each), the
-     * level's rotations (m) and moves (3m), the leaves as DSTEDC left them,
-     * and the handles of host arrays the level's tasks read. */
-    starpu_data_handle_t q_held, q2_held;
+    /* Where Q stays on beside->worker: Q, Q2 and S there (m x m each), the
+     * level's rotations (m), moves (3m), secular entries (m) and small
+     * merges' S (4 per merge, moved by small_moves), the leaves as DSTEDC
+     * left them, and the handles of host arrays the level's tasks read. */
+    starpu_data_handle_t q_held, q2_held, s_held;
     startrd_rotation_t *rot;
-    startrd_move_t *moves;
+    startrd_move_t *moves, *small_moves;
+    startrd_secular_entry_t *entries;
+    double *small_s;            /* S of the merges with k <= 2, which the host forms */
     double *leaves;
     starpu_data_handle_t *reads;
     int64_t nreads;
@@ -164,12 +168,11 @@ static void recompute_w(struct block *b, struct merge *v, int64_t i)
 
 /* Column j of S: the normalized vector of eigenvalue j, rows in the order
  * of Q2's columns (DLAED2's INDXC, DLAED3's INDX); @p tmp holds k doubles. */
-static void form_s(struct block *b, struct merge *v, int64_t j, double *tmp)
+static void form_column(const struct block *b, const struct merge *v, int64_t j, double *tmp, double *s)
 {
     const int64_t a = v->start, ldq = b->ldq, k = v->deflation.k;
     const double *u = b->q + a + (a + j) * ldq;
     const int *indx = b->indxc + a;
-    double *s = b->s + v->s + j * k;
 
     if (k <= 2) {
         for (int64_t i = 0; i < k; i++)
@@ -182,6 +185,27 @@ static void form_s(struct block *b, struct merge *v, int64_t j, double *tmp)
 
     for (int64_t i = 0; i < k; i++)
         s[i] = tmp[indx[i] - 1] / norm;
+}
+
+static void form_s(struct block *b, struct merge *v, int64_t j, double *tmp)
+{
+    form_column(b, v, j, tmp, b->s + v->s + j * v->deflation.k);
+}
+
+/* Where Q is held, entry j of the merge instead of S's column j: the worker
+ * forms S from them (merge_moves.h).  DLAED4 solved root j from the pole
+ * nearer to it, j or j+1 (the last root from the last pole), and left its
+ * distance from each pole in column j of the host's Q. */
+static void secular_entry(struct block *b, struct merge *v, int64_t j, double *tmp)
+{
+    const int64_t a = v->start, k = v->deflation.k;
+    const double *u = b->q + a + (a + j) * b->ldq;
+    int64_t origin = j + 1 < k && fabs(u[j + 1]) < fabs(u[j]) ? j + 1 : j;
+
+    (void)tmp;
+    if (k > 2)
+        b->entries[a + j] = (startrd_secular_entry_t){b->dlamda[a + j], b->w[a + j], u[origin], origin,
+                                                      b->indxc[a + j] - 1};
 }
 
 /* The packed vectors a merge's product multiplies: the left subproblem's
@@ -321,19 +345,20 @@ static int held_status(int ret)
     return ret == 0 && startrd_kernel_failures_take() > 0 ? STARTRD_ERR_KERNEL : ret;
 }
 
-/* @p count moves from src into dst on the worker, the list read from
- * b->moves + first, counted with leading dimensions src_ld and dst_ld. */
-static int submit_moves(struct block *b, int64_t first, int64_t count, int clear, int write_only, int64_t src_ld,
-                        starpu_data_handle_t src, int64_t dst_ld, starpu_data_handle_t dst)
+/* @p count moves from src into dst on the worker, counted with leading
+ * dimensions src_ld and dst_ld; the list stays unchanged until the host
+ * next waits for the worker. */
+static int submit_moves(struct block *b, startrd_move_t *moves, int64_t count, int clear, int write_only,
+                        int64_t src_ld, starpu_data_handle_t src, int64_t dst_ld, starpu_data_handle_t dst)
 {
     int64_t longest = 0;
 
     if (count == 0)
         return 0;
-    for (int64_t t = first; t < first + count; t++)
-        longest = b->moves[t].len > longest ? b->moves[t].len : longest;
+    for (int64_t t = 0; t < count; t++)
+        longest = moves[t].len > longest ? moves[t].len : longest;
     return startrd_task_dcopy_moves(b->beside->worker, clear, write_only, longest, src_ld, dst_ld,
-                                    host_read(b, b->moves + first, count, sizeof *b->moves), src, dst);
+                                    host_read(b, moves, count, sizeof *moves), src, dst);
 }
 
 /* The held Q's first and last rows of each half, z of each merge, into
@@ -353,7 +378,7 @@ static int fetch_z(struct block *b, struct merge *level, int64_t count)
             b->moves[t++] = (startrd_move_t){(j < n1 ? a + n1 - 1 : a + n1) + (a + j) * b->m, a + j, 1};
     }
     startrd_matrix_register(&z, STARPU_MAIN_RAM, (uintptr_t)b->z, b->m, b->m, 1, sizeof *b->z);
-    ret = submitted(submit_moves(b, first, t - first, 0, 1, b->m, b->q_held, b->m, z));
+    ret = submitted(submit_moves(b, b->moves + first, t - first, 0, 1, b->m, b->q_held, b->m, z));
     starpu_data_unregister(z);
     release_reads(b);
     return held_status(ret);
@@ -400,18 +425,46 @@ static int held_moves(struct block *b, struct merge *level, int64_t count)
         }
     }
     if (ret == 0)
-        ret = submit_moves(b, 0, gathers, 0, 1, b->m, b->q_held, b->m, b->q2_held);
+        ret = submit_moves(b, b->moves, gathers, 0, 1, b->m, b->q_held, b->m, b->q2_held);
     if (ret == 0)
-        ret = submit_moves(b, gathers, returns, 0, 0, b->m, b->q2_held, b->m, b->q_held);
+        ret = submit_moves(b, b->moves + gathers, returns, 0, 0, b->m, b->q2_held, b->m, b->q_held);
     return submitted(ret);
 }
 
 /* The level's products on the worker that holds Q, S sent from the host. */
-static int held_products(struct block *b, struct merge *level, int64_t count, size_t s_size)
+static int held_products(struct block *b, struct merge *level, int64_t count)
 {
-    starpu_data_handle_t s = host_read(b, b->s, (int64_t)(s_size > 0 ? s_size : 1), sizeof *b->s);
-    int ret = 0;
+    starpu_data_handle_t entries = host_read(b, b->entries, b->m, sizeof *b->entries);
+    int64_t small = 0, values = 0;
+    int ret = 0, written = 0;
 
+    /* S: the host forms the k <= 2 merges', the worker the others' from
+     * the entries; the level's first task writes S anew (mode W). */
+    for (int64_t i = 0; i < count; i++) {
+        const struct merge *v = &level[i];
+        const int64_t k = v->deflation.k;
+
+        if (k == 0 || k > 2)
+            continue;
+        for (int64_t j = 0; j < k; j++)
+            form_column(b, v, j, NULL, b->small_s + values + j * k);
+        b->small_moves[small++] = (startrd_move_t){values, (int64_t)v->s, k * k};
+        values += k * k;
+    }
+    if (small > 0) {
+        ret = submit_moves(b, b->small_moves, small, 0, 1, values,
+                           host_read(b, b->small_s, values, sizeof *b->small_s), b->m, b->s_held);
+        written = 1;
+    }
+    for (int64_t i = 0; i < count && ret == 0; i++) {
+        const struct merge *v = &level[i];
+
+        if (v->deflation.k <= 2)
+            continue;
+        ret = startrd_task_dsecular_vectors(b->beside->worker, !written, v->deflation.k, v->start, (int64_t)v->s,
+                                            entries, b->s_held);
+        written = 1;
+    }
     for (int64_t i = 0; i < count && ret == 0; i++) {
         const struct merge *v = &level[i];
         startrd_merge_gemm_t g = merge_product(v, v->deflation.k);
@@ -421,7 +474,8 @@ static int held_products(struct block *b, struct merge *level, int64_t count, si
         g.q2_offset = (int64_t)v->q2;
         g.s_offset = (int64_t)v->s;
         g.q_offset = v->start + v->start * b->m;
-        ret = startrd_task_dmerge_gemm(STARPU_CPU | STARPU_CUDA, b->beside->worker, &g, 1, b->q2_held, s, b->q_held);
+        ret = startrd_task_dmerge_gemm(STARPU_CPU | STARPU_CUDA, b->beside->worker, &g, 1, b->q2_held, b->s_held,
+                                       b->q_held);
     }
     return submitted(ret);
 }
@@ -544,7 +598,7 @@ static int merge_level(struct block *b, struct merge *level, int64_t count)
         level[v].s = s_size;
         s_size += (size_t)level[v].deflation.k * (size_t)level[v].deflation.k;
     }
-    if (s_size > b->s_size) {
+    if (s_size > b->s_size && !q_held(b)) {
         free(b->s);
         if ((b->s = malloc(s_size * sizeof *b->s)) == NULL) {
             b->s_size = 0;
@@ -557,10 +611,10 @@ static int merge_level(struct block *b, struct merge *level, int64_t count)
     if (!atomic_load(&b->failed))
         for_each_item(b, level, items, recompute_w_step);
     if (!atomic_load(&b->failed))
-        for_each_item(b, level, items, form_s);
+        for_each_item(b, level, items, q_held(b) ? secular_entry : form_s);
     if (atomic_load(&b->failed))
         return STARTRD_ERR_KERNEL;
-    if ((ret = q_held(b) ? held_products(b, level, count, s_size) : products(b, level, count)) != 0)
+    if ((ret = q_held(b) ? held_products(b, level, count) : products(b, level, count)) != 0)
         return ret;
     for (int64_t v = 0; v < count; v++)
         merge_order(b, &level[v]);
@@ -575,6 +629,9 @@ static void free_block(struct block *b)
     free(b->s);
     free(b->rot);
     free(b->moves);
+    free(b->small_moves);
+    free(b->small_s);
+    free(b->entries);
     free(b->leaves);
     free(b->reads);
 }
@@ -592,7 +649,7 @@ static int send_leaves(struct block *b, const int64_t *bounds, int64_t count)
             b->moves[t++] = (startrd_move_t){off + j * size, a + (a + j) * b->m, size};
         off += size * size;
     }
-    return submitted(submit_moves(b, 0, t, 1, 1, off, host_read(b, b->leaves, off, sizeof *b->leaves), b->m,
+    return submitted(submit_moves(b, b->moves, t, 1, 1, off, host_read(b, b->leaves, off, sizeof *b->leaves), b->m,
                                   b->q_held));
 }
 
@@ -605,7 +662,7 @@ static int fetch_q(struct block *b)
     for (int64_t j = 0; j < b->m; j++)
         b->moves[2 * b->m + j] = (startrd_move_t){j * b->m, j * b->ldq, b->m};
     startrd_matrix_register(&q, STARPU_MAIN_RAM, (uintptr_t)b->q, b->ldq, b->m, b->m, sizeof *b->q);
-    ret = submitted(submit_moves(b, 2 * b->m, b->m, 0, 1, b->m, b->q_held, b->ldq, q));
+    ret = submitted(submit_moves(b, b->moves + 2 * b->m, b->m, 0, 1, b->m, b->q_held, b->ldq, q));
     starpu_data_unregister(q);
     return ret;
 }
@@ -619,14 +676,19 @@ static int hold_q(struct block *b, const int64_t *bounds, int64_t count)
 
     b->rot = malloc((size_t)m * sizeof *b->rot);
     b->moves = malloc(3 * (size_t)m * sizeof *b->moves);
+    b->small_moves = malloc((size_t)count * sizeof *b->small_moves);
+    b->small_s = malloc(4 * (size_t)count * sizeof *b->small_s);
+    b->entries = malloc((size_t)m * sizeof *b->entries);
     b->reads = malloc(((size_t)count + 8) * sizeof *b->reads);
     for (int64_t i = 0; i < count; i++)
         leaves += (size_t)(bounds[i + 1] - bounds[i]) * (size_t)(bounds[i + 1] - bounds[i]);
     b->leaves = malloc(leaves * sizeof *b->leaves);
-    if (b->rot == NULL || b->moves == NULL || b->reads == NULL || b->leaves == NULL)
+    if (b->rot == NULL || b->moves == NULL || b->small_moves == NULL || b->small_s == NULL || b->entries == NULL ||
+        b->reads == NULL || b->leaves == NULL)
         return STARTRD_ERR_MEMORY;
     startrd_matrix_register(&b->q_held, -1, 0, m, m, m, sizeof(double));
     startrd_matrix_register(&b->q2_held, -1, 0, m, m, m, sizeof(double));
+    startrd_matrix_register(&b->s_held, -1, 0, m, m, m, sizeof(double));
     return 0;
 }
 
@@ -637,7 +699,8 @@ static void release_q(struct block *b)
     release_reads(b);
     starpu_data_unregister(b->q_held);
     starpu_data_unregister(b->q2_held);
-    b->q_held = b->q2_held = NULL;
+    starpu_data_unregister(b->s_held);
+    b->q_held = b->q2_held = b->s_held = NULL;
 }
 
 /* Divide and conquer on one unreduced block of order m > b->leaf, scaled to

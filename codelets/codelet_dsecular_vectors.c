@@ -1,0 +1,90 @@
+/* The eigenvectors of a divide-and-conquer merge's rank-one update (S, the
+ * right factor of its product) formed from the secular equations' roots
+ * on the worker that holds the merge's vectors, so that only O(k) values
+ * go there instead of S's k^2. */
+#include "codelets.h"
+#include "error.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#ifdef STARTRD_USE_CUDA
+#include "kernels_cuda.h"
+#endif
+
+struct secular_args {
+    int64_t k, first, s_offset;   /* the merge's entries from first on; its S from s_offset on (leading dimension k) */
+};
+
+static double component(const startrd_secular_entry_t *e, int64_t p, double pole, double delta)
+{
+    return e[p].w / ((e[p].dlamda - pole) + delta);
+}
+
+static void secular_vectors_cpu(void *buffers[], void *cl_arg)
+{
+    const struct secular_args *a = cl_arg;
+    const startrd_secular_entry_t *e = (const startrd_secular_entry_t *)STARPU_MATRIX_GET_PTR(buffers[0]) + a->first;
+    double *s = (double *)STARPU_MATRIX_GET_PTR(buffers[1]) + a->s_offset;
+
+    for (int64_t j = 0; j < a->k; j++) {
+        const double pole = e[e[j].origin].dlamda, delta = e[j].delta;
+        double largest = 0.0, sum = 0.0;
+
+        for (int64_t p = 0; p < a->k; p++)
+            largest = fmax(largest, fabs(component(e, p, pole, delta)));
+        for (int64_t p = 0; p < a->k; p++) {
+            double t = component(e, p, pole, delta) / largest;
+
+            sum += t * t;
+        }
+        for (int64_t i = 0; i < a->k; i++)
+            s[i + j * a->k] = component(e, e[i].source, pole, delta) / (largest * sqrt(sum));
+    }
+}
+
+#ifdef STARTRD_USE_CUDA
+static void secular_vectors_cuda(void *buffers[], void *cl_arg)
+{
+    const struct secular_args *a = cl_arg;
+    cudaError_t st = startrd_cuda_dsecular_vectors(
+        a->k, (const startrd_secular_entry_t *)STARPU_MATRIX_GET_PTR(buffers[0]) + a->first,
+        (double *)STARPU_MATRIX_GET_PTR(buffers[1]) + a->s_offset, a->k, starpu_cuda_get_local_stream());
+
+    if (st != cudaSuccess)
+        startrd_kernel_failure("dsecular_vectors", "secular vectors kernel", st);
+}
+#endif
+
+/* S holds a level's merges side by side: the level's first task writes
+ * it anew, the others keep what came before them. */
+static struct starpu_codelet secular_vectors_write_codelet = {
+    .name = "dsecular_vectors",
+    .cpu_funcs = {secular_vectors_cpu},
+    STARTRD_CUDA_ASYNC(secular_vectors_cuda)
+    .nbuffers = 2,
+    .modes = {STARPU_R, STARPU_W},
+};
+
+static struct starpu_codelet secular_vectors_update_codelet = {
+    .name = "dsecular_vectors_update",
+    .cpu_funcs = {secular_vectors_cpu},
+    STARTRD_CUDA_ASYNC(secular_vectors_cuda)
+    .nbuffers = 2,
+    .modes = {STARPU_R, STARPU_RW},
+};
+
+int startrd_task_dsecular_vectors(int worker, int write_only, int64_t k, int64_t first, int64_t s_offset,
+                                  starpu_data_handle_t entries, starpu_data_handle_t S)
+{
+    struct secular_args *args = malloc(sizeof *args);
+
+    if (args == NULL)
+        return -ENOMEM;
+    *args = (struct secular_args){k, first, s_offset};
+    return starpu_task_insert(write_only ? &secular_vectors_write_codelet : &secular_vectors_update_codelet,
+                              STARPU_CL_ARGS, args, sizeof *args,
+                              STARPU_R, entries, write_only ? STARPU_W : STARPU_RW, S,
+                              STARPU_EXECUTE_ON_WORKER, worker,
+                              0);
+}
