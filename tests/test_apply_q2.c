@@ -10,6 +10,7 @@
 #include "apply_q.h"
 #include "bulge_plan.h"
 #include "context.h"
+#include "descriptor.h"
 #include "startrd.h"
 #include "stage2.h"
 #include "testing.h"
@@ -120,7 +121,7 @@ static void form_case(int64_t n, int64_t kd, int64_t m, const int *workers, int 
     if (info == 0 && former == NULL)
         info = -2;
     if (info == 0)
-        info = startrd_form_q_end(former, m, Z, n, R, n);
+        info = startrd_form_q_end(former, m, Z, n, NULL, R, n);
     if (info == 0) {
         const double complex one = 1.0, zero = 0.0;
 
@@ -156,6 +157,7 @@ static void reduction_case(startrd_context_t *ctx, char uplo, int64_t n, int64_t
            *Z = malloc((size_t)(n * m) * sizeof *Z), err = NAN;
     double complex *hous2 = NULL;
     startrd_q_former_t *former = NULL;
+    starpu_data_handle_t *blocks = NULL;
     int info = -1;
 
     if (A != NULL && tau != NULL && C != NULL && R != NULL && d != NULL && e != NULL && Z != NULL &&
@@ -176,17 +178,32 @@ static void reduction_case(startrd_context_t *ctx, char uplo, int64_t n, int64_t
         info = startrd_form_q_begin(uplo, n, kd, A, lda, tau, hous2, workers, nworkers, 0, &former);
     if (info == 0 && former == NULL)
         info = -2;
-    if (info == 0)
-        info = startrd_form_q_end(former, m, Z, n, R, n);
+    /* For 'U', Z comes as the products' blocks, registered here. */
+    if (info == 0 && uplo == 'U') {
+        const int64_t width = startrd_form_q_z_columns(former, m), nblocks = (m + width - 1) / width;
+
+        if ((blocks = calloc((size_t)nblocks, sizeof *blocks)) == NULL)
+            info = -3;
+        for (int64_t b = 0; info == 0 && b < nblocks; b++)
+            startrd_matrix_register(&blocks[b], STARPU_MAIN_RAM, (uintptr_t)(Z + b * width * n), n, n,
+                                    m - b * width < width ? m - b * width : width, sizeof *Z);
+        if (info == 0)
+            info = startrd_form_q_end(former, m, NULL, 0, blocks, R, n);
+        for (int64_t b = 0; blocks != NULL && b < nblocks; b++)
+            starpu_data_unregister(blocks[b]);
+    } else if (info == 0) {
+        info = startrd_form_q_end(former, m, Z, n, NULL, R, n);
+    }
     if (info == 0) {
         for (int64_t i = 0; i < n * m; i++)
             R[i] -= C[i];
         err = tst_frobenius(n, m, R, n) / (tst_max_nan(tst_frobenius(n, m, C, n), DBL_MIN) * (double)n * tst_eps());
     }
     tst_check(info == 0 && err < 30.0,
-              "Q of a reduction, uplo=%c n=%lld m=%lld, formed on %s: info %d, ||Q Z (formed) - Q Z (applied)|| / "
+              "Q of a reduction, uplo=%c n=%lld m=%lld, formed on %s, Z %s: info %d, ||Q Z (formed) - Q Z (applied)|| / "
               "(n eps ||Q Z||) %.3g",
-              uplo, (long long)n, (long long)m, workers != NULL ? "the GPUs" : "the CPU workers", info, err);
+              uplo, (long long)n, (long long)m, workers != NULL ? "the GPUs" : "the CPU workers",
+              uplo == 'U' ? "in blocks" : "an array", info, err);
     free(A);
     free(tau);
     free(C);
@@ -195,6 +212,7 @@ static void reduction_case(startrd_context_t *ctx, char uplo, int64_t n, int64_t
     free(e);
     free(Z);
     free(hous2);
+    free(blocks);
 }
 
 int main(void)

@@ -16,6 +16,7 @@
 #include "tridiag_dc.h"
 #include "tridiag_deflate.h"
 #include "tridiag_mrrr.h"
+#include "descriptor.h"
 
 #include <cblas.h>
 #include <float.h>
@@ -149,19 +150,25 @@ static int held_worker(void)
     return cuda >= 0 ? cuda : starpu_worker_get_by_type(STARPU_CPU_WORKER, 0);
 }
 
+/* Held, the vectors go to blocks of this many columns (the last one
+ * narrower) over V, and Z is only the host's workspace. */
+enum { HELD_COLUMNS = 96 };
+
 static void run_case(kind_t kind, int64_t n, int64_t leaf, uint64_t seed, int threads, bool held)
 {
-    const startrd_dc_beside_t beside = {held_worker()};
-    /* d0, e0, d, e, wref, eref (n each), Z (n x n). */
-    double *buf = malloc((size_t)(6 * n + n * n) * sizeof *buf);
+    const int64_t nblocks = (n + HELD_COLUMNS - 1) / HELD_COLUMNS;
+    /* d0, e0, d, e, wref, eref (n each), Z and V (n x n). */
+    double *buf = malloc((size_t)(6 * n + 2 * n * n) * sizeof *buf);
     double *d0 = buf, *e0 = buf + n, *d = buf + 2 * n, *e = buf + 3 * n, *wref = buf + 4 * n, *eref = buf + 5 * n,
-           *Z = buf + 6 * n;
+           *Z = buf + 6 * n, *V = Z + n * n;
+    starpu_data_handle_t *blocks = calloc((size_t)nblocks, sizeof *blocks);
+    const startrd_dc_beside_t beside = {held_worker(), blocks, HELD_COLUMNS};
     double diff = 0.0, resid = INFINITY, orth = INFINITY;
     bool sorted = true;
     int info = -1;
     lapack_int ref = -1;
 
-    if (buf == NULL) {
+    if (buf == NULL || blocks == NULL) {
         tst_check(false, "%s n=%lld: allocation", kind_names[kind], (long long)n);
         goto out;
     }
@@ -171,11 +178,17 @@ static void run_case(kind_t kind, int64_t n, int64_t leaf, uint64_t seed, int th
     memcpy(wref, d0, (size_t)n * sizeof *wref);
     memcpy(eref, e0, (size_t)n * sizeof *eref);
     ref = LAPACKE_dsterf((lapack_int)n, wref, eref);
+    for (int64_t b = 0; held && b < nblocks; b++)
+        startrd_matrix_register(&blocks[b], STARPU_MAIN_RAM, (uintptr_t)(V + b * HELD_COLUMNS * n), n, n,
+                                n - b * HELD_COLUMNS < HELD_COLUMNS ? n - b * HELD_COLUMNS : HELD_COLUMNS,
+                                sizeof *V);
     /* Unless Q is held, StarPU's workers are paused inside the call: the
      * threads are the test's. */
     omp_set_num_threads(threads);
     info = startrd_tridiag_dc(n, d, e, Z, n, leaf, held ? &beside : NULL);
     omp_set_num_threads(1);
+    for (int64_t b = 0; held && b < nblocks; b++)
+        starpu_data_unregister(blocks[b]);
     if (info == 0) {
         double norm = norm_t(n, d0, e0);
 
@@ -184,7 +197,7 @@ static void run_case(kind_t kind, int64_t n, int64_t leaf, uint64_t seed, int th
             sorted = sorted && (i == 0 || d[i - 1] <= d[i]);
         }
         diff = norm > 0.0 ? diff / ((double)n * DBL_EPSILON * norm) : diff;
-        ratios(n, n, d0, e0, d, Z, &resid, &orth);
+        ratios(n, n, d0, e0, d, held ? V : Z, &resid, &orth);
     }
     tst_check(info == 0 && ref == 0 && sorted && diff <= 10.0 && resid <= 30.0 && orth <= 30.0,
               "%s n=%lld leaf %lld, %d threads, Q %s: info %d, sorted %d, eig/dsterf %.3g, resid %.3g, orth %.3g",
@@ -192,6 +205,7 @@ static void run_case(kind_t kind, int64_t n, int64_t leaf, uint64_t seed, int th
               diff, resid, orth);
 out:
     free(buf);
+    free(blocks);
 }
 
 /* Pairs il..iu (range 'I'), those in (vl, vu] ('V', vl and vu between
@@ -377,7 +391,9 @@ int main(void)
     /* Orders around the leaves: no merge, one, odd halves, one thread. */
     run_case(RANDOM, 1, 16, 1, threads, false);
     run_case(RANDOM, 2, 16, 2, threads, false);
+    run_case(RANDOM, 2, 16, 2, threads, true);
     run_case(RANDOM, 16, 16, 3, threads, false);
+    run_case(RANDOM, 16, 16, 3, threads, true);
     run_case(RANDOM, 17, 16, 4, threads, false);
     run_case(RANDOM, 17, 16, 4, threads, true);
     run_case(RANDOM, 33, 16, 5, threads, false);

@@ -282,9 +282,11 @@ static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, c
                             double _Complex *A, int64_t lda, double *w, const struct reduction *r, int64_t ngpu)
 {
     const int gpus = ngpu < 0 || ngpu > ctx->ncuda ? ctx->ncuda : (int)ngpu;
-    const startrd_dc_beside_t beside = {ctx->cuda_side_worker[0]};
+    startrd_dc_beside_t beside = {ctx->cuda_side_worker[0], NULL, 0};
+    starpu_data_handle_t *z_blocks = NULL;
     startrd_q_former_t *former = NULL;
     double t0 = starpu_timing_now(), t1, *Z;
+    int64_t nblocks = 0;
     int info;
 
     if (gpus == 0 || !dc_on_gpus(ngpu))
@@ -296,20 +298,35 @@ static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, c
                                 ctx->cuda_worker, gpus, startrd_tridiag_dc_gpu_bytes(n), &former);
     if (info != 0 || former == NULL)
         return info != 0 ? info : -1;
+    /* The vectors go from the divide and conquer's GPU to Q's products in
+     * blocks that live on the GPUs only; Z is the host's workspace. */
+    beside.z_columns = startrd_form_q_z_columns(former, n);
+    nblocks = (n + beside.z_columns - 1) / beside.z_columns;
     Z = malloc((size_t)n * (size_t)n * sizeof *Z);
-    if (Z == NULL) {
+    z_blocks = calloc((size_t)nblocks, sizeof *z_blocks);
+    if (Z == NULL || z_blocks == NULL) {
         startrd_error("%s: cannot allocate the eigenvectors of order %lld", routine, (long long)n);
         info = STARTRD_ERR_MEMORY;
     }
+    for (int64_t b = 0; info == 0 && b < nblocks; b++)
+        startrd_matrix_register(&z_blocks[b], -1, 0, n, n,
+                                n - b * beside.z_columns < beside.z_columns ? n - b * beside.z_columns
+                                                                            : beside.z_columns,
+                                sizeof *Z);
+    beside.z_blocks = z_blocks;
     if (info == 0 && (info = startrd_context_cpu_workers_hold()) == 0) {
         info = tridiagonal_vectors(n, w, r->e, Z, ngpu, &beside);
         startrd_context_cpu_workers_release();
     }
     t1 = starpu_timing_now();
     if (info != 0)
-        startrd_form_q_end(former, 0, NULL, 0, NULL, 0);   /* waits for Q's tasks */
-    else if ((info = startrd_form_q_end(former, n, Z, n, A, lda)) == 0)
+        startrd_form_q_end(former, 0, NULL, 0, NULL, NULL, 0);   /* waits for Q's tasks */
+    else if ((info = startrd_form_q_end(former, n, NULL, 0, z_blocks, A, lda)) == 0)
         startrd_stats_record_vectors((t1 - t0) * 1e-6, (starpu_timing_now() - t0) * 1e-6);
+    for (int64_t b = 0; z_blocks != NULL && b < nblocks; b++)
+        if (z_blocks[b] != NULL)
+            starpu_data_unregister(z_blocks[b]);
+    free(z_blocks);
     free(Z);
     return info;
 }

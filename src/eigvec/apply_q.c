@@ -382,20 +382,24 @@ int startrd_form_q_begin(char uplo, int64_t n, int64_t kd, const double complex 
     free(block_worker);
     if (ret != 0) {
         /* Waits for what was submitted. */
-        startrd_form_q_end(q, 0, NULL, 0, NULL, 0);
+        startrd_form_q_end(q, 0, NULL, 0, NULL, NULL, 0);
         return ret;
     }
     *former = q;
     return 0;
 }
 
-int startrd_form_q_end(startrd_q_former_t *former, int64_t m, const double *Z, int64_t ldz, double complex *R,
-                       int64_t ldr)
+int64_t startrd_form_q_z_columns(const startrd_q_former_t *former, int64_t m)
 {
-    const int64_t n = former->f.plan.n, ngpu = former->ngpu,
-                  width = ngpu > 0 ? gpu_block_columns(m, PRODUCT_BLOCKS_PER_GPU * ngpu) : cpu_block_columns(m),
+    return former->ngpu > 0 ? gpu_block_columns(m, PRODUCT_BLOCKS_PER_GPU * former->ngpu) : cpu_block_columns(m);
+}
+
+int startrd_form_q_end(startrd_q_former_t *former, int64_t m, const double *Z, int64_t ldz,
+                       const starpu_data_handle_t *z_blocks, double complex *R, int64_t ldr)
+{
+    const int64_t n = former->f.plan.n, width = startrd_form_q_z_columns(former, m),
                   nblocks = m > 0 ? (m + width - 1) / width : 0;
-    /* Per block of columns, its Z then its R. */
+    /* Per block of columns, its Z (registered here unless given) then its R. */
     starpu_data_handle_t *zr = calloc((size_t)(nblocks > 0 ? 2 * nblocks : 1), sizeof *zr);
     int ret = 0;
 
@@ -409,12 +413,15 @@ int startrd_form_q_end(startrd_q_former_t *former, int64_t m, const double *Z, i
     }
     for (int64_t b = 0; b < nblocks && ret == 0; b++) {
         int64_t cols = m - b * width < width ? m - b * width : width;
+        starpu_data_handle_t z = z_blocks != NULL ? z_blocks[b] : NULL;
 
-        startrd_matrix_register(&zr[2 * b], STARPU_MAIN_RAM, (uintptr_t)(Z + b * width * ldz), ldz, n, cols,
-                                sizeof *Z);
+        if (z == NULL)
+            startrd_matrix_register(&zr[2 * b], STARPU_MAIN_RAM, (uintptr_t)(Z + b * width * ldz), ldz, n, cols,
+                                    sizeof *Z);
         startrd_matrix_register(&zr[2 * b + 1], STARPU_MAIN_RAM, (uintptr_t)(R + b * width * ldr), ldr, n, cols,
                                 sizeof *R);
-        if (startrd_task_zgemm_real(former->where, former->nblocks, former->blocks, zr[2 * b], zr[2 * b + 1]) != 0) {
+        if (startrd_task_zgemm_real(former->where, former->nblocks, former->blocks, z != NULL ? z : zr[2 * b],
+                                    zr[2 * b + 1]) != 0) {
             startrd_error("back-transformation: task submission failed");
             ret = STARTRD_ERR_RUNTIME;
         }

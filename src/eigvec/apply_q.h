@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "starpu_include.h"
+
 /** How Q2 is applied: as the library sees fit, reflector by reflector on
  * the host, or in blocks of reflectors (q2_blocks.h), on any worker. */
 typedef enum startrd_q2_method {
@@ -50,14 +52,20 @@ int startrd_form_q_begin(char uplo, int64_t n, int64_t kd, const double complex 
                          const double complex *tau, const double complex *hous2, const int *workers, int nworkers,
                          size_t beside_bytes, startrd_q_former_t **former);
 
+/** Columns per block of Z and R in startrd_form_q_end()'s products. */
+int64_t startrd_form_q_z_columns(const startrd_q_former_t *former, int64_t m);
+
 /**
  * R := Q Z for the real n x m matrix Z (m from 0 to n; 0 only ends the
  * forming), R n x m; R may be the array A of startrd_form_q_begin() for
- * uplo = 'L'.  Waits for all tasks and frees @p former.
+ * uplo = 'L'.  Z is the host array @p Z (leading dimension ldz), or where
+ * @p z_blocks is given, its blocks of startrd_form_q_z_columns() columns
+ * (n rows each, the last narrower), wherever their data is: they stay
+ * registered.  Waits for all tasks and frees @p former.
  * @return 0 or a positive startrd_status (::STARTRD_ERR_SIZE where ldr
  * doubled or ldz passes an int).
  */
-int startrd_form_q_end(startrd_q_former_t *former, int64_t m, const double *Z, int64_t ldz, double complex *R,
-                       int64_t ldr);
+int startrd_form_q_end(startrd_q_former_t *former, int64_t m, const double *Z, int64_t ldz,
+                       const starpu_data_handle_t *z_blocks, double complex *R, int64_t ldr);
 
 #endif

@@ -59,32 +59,47 @@ struct merge {
 
 /* One unreduced block's workspace: arrays of its order, which each merge
  * uses from its first row on, and the level's Q2 and S. */
+/* Where the vectors stay on one worker: Z (n x n, every unreduced block's
+ * Q in its place), Q2 and S (up to n x n, each block's in turn) there. */
+struct held {
+    int worker;
+    int64_t n;
+    starpu_data_handle_t z, q2, s;
+    starpu_data_handle_t *reads;   /* host arrays the tasks read, until the host next waits for them */
+    int64_t nreads, max_reads;
+};
+
 struct block {
     int64_t m, ldq, leaf;
+    int64_t start;              /* the block's first row in the whole matrix */
+    struct held *held;
     double *d, *e, *q;
     double *z, *dlamda, *w, *wsave, *q2, *s;
     int *indxq, *indx, *indxc, *indxp, *coltyp, *item;
     size_t s_size;
     const startrd_dc_beside_t *beside;
     atomic_int failed;
-    /* Where Q stays on beside->worker: Q, Q2 and S there (m x m each), the
-     * level's rotations (m), moves (3m), secular entries (m) and small
-     * merges' S (4 per merge, moved by small_moves), the leaves as DSTEDC
-     * left them, and the handles of host arrays the level's tasks read. */
-    starpu_data_handle_t q_held, q2_held, s_held;
+    /* Where Q is held: the level's rotations (m), moves (3m), secular
+     * entries (m) and small merges' S (4 per merge, moved by small_moves),
+     * the leaves as DSTEDC left them, and the handles of host arrays the
+     * level's tasks read (held->reads). */
     startrd_rotation_t *rot;
     startrd_move_t *moves, *small_moves;
     startrd_secular_entry_t *entries;
     double *small_s;            /* S of the merges with k <= 2, which the host forms */
     double *leaves;
-    starpu_data_handle_t *reads;
-    int64_t nreads;
 };
 
 /* Whether Q stays on one worker (beside other tasks) or on the host. */
 static int q_held(const struct block *b)
 {
-    return b->beside != NULL;
+    return b->held != NULL;
+}
+
+/* Element (row, col) of the block's Q in the held Z. */
+static int64_t held_at(const struct block *b, int64_t row, int64_t col)
+{
+    return (b->start + row) + (b->start + col) * b->held->n;
 }
 
 /* The host steps pause StarPU's workers, unless tasks run beside them. */
@@ -128,7 +143,7 @@ static void deflate(struct block *b, struct merge *v)
         b->z[a + j] = q[v->n1 + j * ldq];
     v->rho = b->e[a + v->n1 - 1];
     info = startrd_deflation_plan((int)v->m, (int)v->n1, b->d + a, q_held(b) ? NULL : q,
-                                  (int)(q_held(b) ? b->m : ldq), b->indxq + a, &v->rho, b->z + a, b->dlamda + a,
+                                  (int)(q_held(b) ? b->held->n : ldq), b->indxq + a, &v->rho, b->z + a, b->dlamda + a,
                                   b->w + a, b->indx + a, b->indxc + a, b->indxp + a, b->coltyp + a,
                                   q_held(b) ? b->rot + a : NULL,
                                   &v->deflation);
@@ -315,20 +330,26 @@ static int products(struct block *b, struct merge *level, int64_t count)
 
 /* A host array that the held Q's tasks read, registered until the next
  * time the host waits for them (release_reads()). */
-static starpu_data_handle_t host_read(struct block *b, void *ptr, int64_t count, size_t elemsize)
+static starpu_data_handle_t host_read(struct held *held, void *ptr, int64_t count, size_t elemsize)
 {
     starpu_data_handle_t h;
 
     startrd_matrix_register(&h, STARPU_MAIN_RAM, (uintptr_t)ptr, count, count, 1, elemsize);
-    b->reads[b->nreads++] = h;
+    if (held->nreads == held->max_reads) {
+        /* Full: wait for the oldest ones' tasks. */
+        for (int64_t i = 0; i < held->nreads; i++)
+            starpu_data_unregister(held->reads[i]);
+        held->nreads = 0;
+    }
+    held->reads[held->nreads++] = h;
     return h;
 }
 
-static void release_reads(struct block *b)
+static void release_reads(struct held *held)
 {
-    for (int64_t i = 0; i < b->nreads; i++)
-        starpu_data_unregister(b->reads[i]);
-    b->nreads = 0;
+    for (int64_t i = 0; i < held->nreads; i++)
+        starpu_data_unregister(held->reads[i]);
+    held->nreads = 0;
 }
 
 /* A status of task submission as the library's. */
@@ -348,7 +369,7 @@ static int held_status(int ret)
 /* @p count moves from src into dst on the worker, counted with leading
  * dimensions src_ld and dst_ld; the list stays unchanged until the host
  * next waits for the worker. */
-static int submit_moves(struct block *b, startrd_move_t *moves, int64_t count, int clear, int write_only,
+static int submit_moves(struct held *held, startrd_move_t *moves, int64_t count, int clear, int write_only,
                         int64_t src_ld, starpu_data_handle_t src, int64_t dst_ld, starpu_data_handle_t dst)
 {
     int64_t longest = 0;
@@ -357,8 +378,8 @@ static int submit_moves(struct block *b, startrd_move_t *moves, int64_t count, i
         return 0;
     for (int64_t t = 0; t < count; t++)
         longest = moves[t].len > longest ? moves[t].len : longest;
-    return startrd_task_dcopy_moves(b->beside->worker, clear, write_only, longest, src_ld, dst_ld,
-                                    host_read(b, moves, count, sizeof *moves), src, dst);
+    return startrd_task_dcopy_moves(held->worker, clear, write_only, longest, src_ld, dst_ld,
+                                    host_read(held, moves, count, sizeof *moves), src, dst);
 }
 
 /* The held Q's first and last rows of each half, z of each merge, into
@@ -375,12 +396,12 @@ static int fetch_z(struct block *b, struct merge *level, int64_t count)
         const int64_t a = level[i].start, n1 = level[i].n1;
 
         for (int64_t j = 0; j < level[i].m; j++)
-            b->moves[t++] = (startrd_move_t){(j < n1 ? a + n1 - 1 : a + n1) + (a + j) * b->m, a + j, 1};
+            b->moves[t++] = (startrd_move_t){held_at(b, j < n1 ? a + n1 - 1 : a + n1, a + j), a + j, 1};
     }
     startrd_matrix_register(&z, STARPU_MAIN_RAM, (uintptr_t)b->z, b->m, b->m, 1, sizeof *b->z);
-    ret = submitted(submit_moves(b, b->moves + first, t - first, 0, 1, b->m, b->q_held, b->m, z));
+    ret = submitted(submit_moves(b->held, b->moves + first, t - first, 0, 1, b->held->n, b->held->z, b->m, z));
     starpu_data_unregister(z);
-    release_reads(b);
+    release_reads(b->held);
     return held_status(ret);
 }
 
@@ -395,13 +416,13 @@ static int held_moves(struct block *b, struct merge *level, int64_t count)
         const struct merge *v = &level[i];
 
         if (v->deflation.nrot > 0)
-            ret = startrd_task_drot_columns(b->beside->worker, v->start, v->m, v->start,
-                                            host_read(b, b->rot + v->start, v->deflation.nrot, sizeof *b->rot),
-                                            b->q_held);
+            ret = startrd_task_drot_columns(b->held->worker, b->start + v->start, v->m, b->start + v->start,
+                                            host_read(b->held, b->rot + v->start, v->deflation.nrot, sizeof *b->rot),
+                                            b->held->z);
     }
     for (int64_t i = 0; i < count; i++) {
         const struct merge *v = &level[i];
-        const int64_t q0 = v->start + v->start * b->m;
+        const int64_t q0 = held_at(b, v->start, v->start);
 
         for (int64_t c = 0; c < v->m; c++) {
             startrd_move_t *mv = b->moves + gathers;
@@ -421,20 +442,20 @@ static int held_moves(struct block *b, struct merge *level, int64_t count)
             startrd_move_t mv = startrd_deflation_return_move(&v->deflation, j);
 
             b->moves[gathers + returns++] = (startrd_move_t){mv.src + (int64_t)v->q2,
-                                                             mv.dst + v->start + v->start * b->m, mv.len};
+                                                             mv.dst + held_at(b, v->start, v->start), mv.len};
         }
     }
     if (ret == 0)
-        ret = submit_moves(b, b->moves, gathers, 0, 1, b->m, b->q_held, b->m, b->q2_held);
+        ret = submit_moves(b->held, b->moves, gathers, 0, 1, b->held->n, b->held->z, b->held->n, b->held->q2);
     if (ret == 0)
-        ret = submit_moves(b, b->moves + gathers, returns, 0, 0, b->m, b->q2_held, b->m, b->q_held);
+        ret = submit_moves(b->held, b->moves + gathers, returns, 0, 0, b->held->n, b->held->q2, b->held->n, b->held->z);
     return submitted(ret);
 }
 
 /* The level's products on the worker that holds Q, S sent from the host. */
 static int held_products(struct block *b, struct merge *level, int64_t count)
 {
-    starpu_data_handle_t entries = host_read(b, b->entries, b->m, sizeof *b->entries);
+    starpu_data_handle_t entries = host_read(b->held, b->entries, b->m, sizeof *b->entries);
     int64_t small = 0, values = 0;
     int ret = 0, written = 0;
 
@@ -452,8 +473,8 @@ static int held_products(struct block *b, struct merge *level, int64_t count)
         values += k * k;
     }
     if (small > 0) {
-        ret = submit_moves(b, b->small_moves, small, 0, 1, values,
-                           host_read(b, b->small_s, values, sizeof *b->small_s), b->m, b->s_held);
+        ret = submit_moves(b->held, b->small_moves, small, 0, 1, values,
+                           host_read(b->held, b->small_s, values, sizeof *b->small_s), b->held->n, b->held->s);
         written = 1;
     }
     for (int64_t i = 0; i < count && ret == 0; i++) {
@@ -461,8 +482,8 @@ static int held_products(struct block *b, struct merge *level, int64_t count)
 
         if (v->deflation.k <= 2)
             continue;
-        ret = startrd_task_dsecular_vectors(b->beside->worker, !written, v->deflation.k, v->start, (int64_t)v->s,
-                                            entries, b->s_held);
+        ret = startrd_task_dsecular_vectors(b->held->worker, !written, v->deflation.k, v->start, (int64_t)v->s,
+                                            entries, b->held->s);
         written = 1;
     }
     for (int64_t i = 0; i < count && ret == 0; i++) {
@@ -473,9 +494,9 @@ static int held_products(struct block *b, struct merge *level, int64_t count)
             continue;
         g.q2_offset = (int64_t)v->q2;
         g.s_offset = (int64_t)v->s;
-        g.q_offset = v->start + v->start * b->m;
-        ret = startrd_task_dmerge_gemm(STARPU_CPU | STARPU_CUDA, b->beside->worker, &g, 1, b->q2_held, b->s_held,
-                                       b->q_held);
+        g.q_offset = held_at(b, v->start, v->start);
+        ret = startrd_task_dmerge_gemm(STARPU_CPU | STARPU_CUDA, b->held->worker, &g, 1, b->held->q2, b->held->s,
+                                       b->held->z);
     }
     return submitted(ret);
 }
@@ -633,7 +654,6 @@ static void free_block(struct block *b)
     free(b->small_s);
     free(b->entries);
     free(b->leaves);
-    free(b->reads);
 }
 
 /* The leaves into the held Q, zero elsewhere: DSTEDC wrote leaf i (order
@@ -646,25 +666,11 @@ static int send_leaves(struct block *b, const int64_t *bounds, int64_t count)
         const int64_t a = bounds[i], size = bounds[i + 1] - a;
 
         for (int64_t j = 0; j < size; j++)
-            b->moves[t++] = (startrd_move_t){off + j * size, a + (a + j) * b->m, size};
+            b->moves[t++] = (startrd_move_t){off + j * size, held_at(b, a, a + j), size};
         off += size * size;
     }
-    return submitted(submit_moves(b, b->moves, t, 1, 1, off, host_read(b, b->leaves, off, sizeof *b->leaves), b->m,
-                                  b->q_held));
-}
-
-/* The held Q's columns home into the host's Q, once every level is done. */
-static int fetch_q(struct block *b)
-{
-    starpu_data_handle_t q;
-    int ret;
-
-    for (int64_t j = 0; j < b->m; j++)
-        b->moves[2 * b->m + j] = (startrd_move_t){j * b->m, j * b->ldq, b->m};
-    startrd_matrix_register(&q, STARPU_MAIN_RAM, (uintptr_t)b->q, b->ldq, b->m, b->m, sizeof *b->q);
-    ret = submitted(submit_moves(b, b->moves + 2 * b->m, b->m, 0, 1, b->m, b->q_held, b->ldq, q));
-    starpu_data_unregister(q);
-    return ret;
+    return submitted(submit_moves(b->held, b->moves, t, 0, 0, off, host_read(b->held, b->leaves, off, sizeof *b->leaves),
+                                  b->held->n, b->held->z));
 }
 
 /* The held workspaces, where Q stays on one worker: a level's gathers and
@@ -679,29 +685,15 @@ static int hold_q(struct block *b, const int64_t *bounds, int64_t count)
     b->small_moves = malloc((size_t)count * sizeof *b->small_moves);
     b->small_s = malloc(4 * (size_t)count * sizeof *b->small_s);
     b->entries = malloc((size_t)m * sizeof *b->entries);
-    b->reads = malloc(((size_t)count + 8) * sizeof *b->reads);
     for (int64_t i = 0; i < count; i++)
         leaves += (size_t)(bounds[i + 1] - bounds[i]) * (size_t)(bounds[i + 1] - bounds[i]);
     b->leaves = malloc(leaves * sizeof *b->leaves);
-    if (b->rot == NULL || b->moves == NULL || b->small_moves == NULL || b->small_s == NULL || b->entries == NULL ||
-        b->reads == NULL || b->leaves == NULL)
-        return STARTRD_ERR_MEMORY;
-    startrd_matrix_register(&b->q_held, -1, 0, m, m, m, sizeof(double));
-    startrd_matrix_register(&b->q2_held, -1, 0, m, m, m, sizeof(double));
-    startrd_matrix_register(&b->s_held, -1, 0, m, m, m, sizeof(double));
-    return 0;
+    return b->rot == NULL || b->moves == NULL || b->small_moves == NULL || b->small_s == NULL ||
+                   b->entries == NULL || b->leaves == NULL
+               ? STARTRD_ERR_MEMORY
+               : 0;
 }
 
-static void release_q(struct block *b)
-{
-    if (b->q_held == NULL)
-        return;
-    release_reads(b);
-    starpu_data_unregister(b->q_held);
-    starpu_data_unregister(b->q2_held);
-    starpu_data_unregister(b->s_held);
-    b->q_held = b->q2_held = b->s_held = NULL;
-}
 
 /* Divide and conquer on one unreduced block of order m > b->leaf, scaled to
  * norm 1 (DLAED0): on return d is in the order of b->indxq. */
@@ -783,13 +775,10 @@ static int divide_and_conquer(struct block *b)
         bounds[count / 2] = m;
         ret = merge_level(b, level, count / 2);
     }
-    if (ret == 0 && q_held(b))
-        ret = fetch_q(b);
 out:
-    if (q_held(b)) {
-        release_q(b);
-        ret = held_status(ret);
-    }
+    /* The host arrays the tasks read are freed with the block. */
+    if (q_held(b))
+        release_reads(b->held);
     if (ret == STARTRD_ERR_MEMORY)
         startrd_error("tridiagonal eigenvectors: cannot allocate the workspace of order %lld", (long long)m);
     free(bounds);
@@ -818,11 +807,14 @@ static int scale(double from, double to, int64_t len, double *x)
 }
 
 /* An unreduced block: LAPACK's DSTEDC up to @p leaf rows, divide and
- * conquer above, scaled as DSTEDC does. */
-static int solve_block(int64_t m, double *d, double *e, double *q, int64_t ldq, int64_t leaf, int *order,
-                       const startrd_dc_beside_t *beside)
+ * conquer above, scaled as DSTEDC does.  Where Q is held, the host's Q
+ * (order m, leading dimension ldq) is the secular equations' workspace,
+ * and only blocks above @p leaf rows come here. */
+static int solve_block(int64_t m, int64_t start, double *d, double *e, double *q, int64_t ldq, int64_t leaf,
+                       int *order, const startrd_dc_beside_t *beside, struct held *held)
 {
-    struct block b = {.m = m, .ldq = ldq, .leaf = leaf, .d = d, .e = e, .q = q, .beside = beside};
+    struct block b = {.m = m, .ldq = ldq, .leaf = leaf, .start = start, .held = held, .d = d, .e = e, .q = q,
+                      .beside = beside};
     double norm;
     int ret;
 
@@ -865,10 +857,9 @@ static int by_value(const void *x, const void *y)
 
 /* Column i of Z := column perm[i], d likewise: by cycles, each thread
  * on its own slice of rows. */
-static int permute(int64_t n, const int64_t *perm, double *d, double *Z, int64_t ldz)
+static int permute_values(int64_t n, const int64_t *perm, double *d)
 {
     double *dcopy = malloc((size_t)n * sizeof *dcopy);
-    atomic_int short_of_memory = 0;
 
     if (dcopy == NULL)
         return STARTRD_ERR_MEMORY;
@@ -876,6 +867,15 @@ static int permute(int64_t n, const int64_t *perm, double *d, double *Z, int64_t
         dcopy[i] = d[perm[i]];
     memcpy(d, dcopy, (size_t)n * sizeof *d);
     free(dcopy);
+    return 0;
+}
+
+static int permute(int64_t n, const int64_t *perm, double *d, double *Z, int64_t ldz)
+{
+    atomic_int short_of_memory = 0;
+
+    if (permute_values(n, perm, d) != 0)
+        return STARTRD_ERR_MEMORY;
 #pragma omp parallel for schedule(dynamic, 1)
     for (int64_t r0 = 0; r0 < n; r0 += ROWS_PER_PERMUTE) {
         const size_t bytes = (size_t)(n - r0 < ROWS_PER_PERMUTE ? n - r0 : ROWS_PER_PERMUTE) * sizeof *Z;
@@ -902,26 +902,116 @@ static int permute(int64_t n, const int64_t *perm, double *d, double *Z, int64_t
     return atomic_load(&short_of_memory) ? STARTRD_ERR_MEMORY : 0;
 }
 
+/* Where the vectors are held: Z, Q2 and S on the worker, Z zero but
+ * where the blocks go. */
+static int hold(struct held *held, int64_t n, const startrd_dc_beside_t *beside)
+{
+    startrd_move_t none = {0, 0, 0};
+    double nothing = 0.0;
+    int ret;
+
+    *held = (struct held){.worker = beside->worker, .n = n, .max_reads = n + 64};
+    if ((held->reads = malloc((size_t)held->max_reads * sizeof *held->reads)) == NULL)
+        return STARTRD_ERR_MEMORY;
+    startrd_matrix_register(&held->z, -1, 0, n, n, n, sizeof(double));
+    startrd_matrix_register(&held->q2, -1, 0, n, n, n, sizeof(double));
+    startrd_matrix_register(&held->s, -1, 0, n, n, n, sizeof(double));
+    ret = submitted(submit_moves(held, &none, 1, 1, 1, 1, host_read(held, &nothing, 1, sizeof nothing), n, held->z));
+    release_reads(held);
+    return ret;
+}
+
+/* The blocks of at most leaf rows: LAPACK's DSTEDC on the host into
+ * @p small (compactly), then into the held Z in one task. */
+static int small_blocks(struct held *held, int64_t n, double *d, double *e, const int64_t *starts, int64_t count,
+                        int64_t leaf, int *order)
+{
+    startrd_move_t *moves = malloc((size_t)(n > 0 ? n : 1) * sizeof *moves);
+    double *small = malloc((size_t)n * (size_t)(leaf < n ? leaf : n) * sizeof *small);
+    int64_t t = 0, off = 0;
+    int ret = 0;
+
+    if (moves == NULL || small == NULL) {
+        free(moves);
+        free(small);
+        return STARTRD_ERR_MEMORY;
+    }
+    for (int64_t i = 0; i < count && ret == 0; i++) {
+        const int64_t a = starts[2 * i], m = starts[2 * i + 1];
+        lapack_int info = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (lapack_int)m, d + a, e + a, small + off, (lapack_int)m);
+
+        if (info != 0) {
+            startrd_error("tridiagonal eigenvectors: DSTEDC returned %d", (int)info);
+            ret = STARTRD_ERR_KERNEL;
+        }
+        for (int64_t j = 0; j < m; j++) {
+            order[a + j] = (int)(a + j);
+            moves[t++] = (startrd_move_t){off + j * m, a + (a + j) * n, m};
+        }
+        off += m * m;
+    }
+    if (ret == 0 && t > 0)
+        ret = submitted(submit_moves(held, moves, t, 0, 0, off, host_read(held, small, off, sizeof *small), n, held->z));
+    release_reads(held);
+    free(moves);
+    free(small);
+    return ret;
+}
+
+/* The held Z's columns in the order @p perm, into the caller's blocks;
+ * then the host waits for every task. */
+static int release_held(struct held *held, const int64_t *perm, const startrd_dc_beside_t *beside, int ret)
+{
+    const int64_t n = held->n, width = beside->z_columns;
+    startrd_move_t *moves = ret == 0 ? malloc((size_t)(n > 0 ? n : 1) * sizeof *moves) : NULL;
+
+    if (ret == 0 && moves == NULL)
+        ret = STARTRD_ERR_MEMORY;
+    /* Q2 and S go first, so that the worker holds at most Z twice. */
+    starpu_data_unregister(held->q2);
+    starpu_data_unregister(held->s);
+    for (int64_t i0 = 0; ret == 0 && i0 < n; i0 += width) {
+        const int64_t cols = n - i0 < width ? n - i0 : width;
+
+        for (int64_t i = i0; i < i0 + cols; i++)
+            moves[i] = (startrd_move_t){perm[i] * n, (i - i0) * n, n};
+        ret = submitted(submit_moves(held, moves + i0, cols, 0, 1, n, held->z, n, beside->z_blocks[i0 / width]));
+    }
+    release_reads(held);
+    starpu_data_unregister(held->z);
+    free(held->reads);
+    free(moves);
+    return held_status(ret);
+}
+
 int startrd_tridiag_dc(int64_t n, double *d, double *e, double *Z, int64_t ldz, int64_t leaf,
                        const startrd_dc_beside_t *beside)
 {
     const double eps = LAPACKE_dlamch('E');
+    const int64_t leaf_rows = leaf > 0 ? leaf : DEFAULT_LEAF;
     struct ranked *rank = malloc((size_t)(n > 0 ? n : 1) * sizeof *rank);
     int64_t *perm = malloc((size_t)(n > 0 ? n : 1) * sizeof *perm);
+    int64_t *small = malloc(2 * (size_t)(n > 0 ? n : 1) * sizeof *small), nsmall = 0;
     int *order = malloc((size_t)(n > 0 ? n : 1) * sizeof *order);
+    struct held held = {0}, *holding = beside != NULL ? &held : NULL;
     int ret = 0;
 
-    if (rank == NULL || perm == NULL || order == NULL) {
+    if (rank == NULL || perm == NULL || small == NULL || order == NULL) {
         startrd_error("tridiagonal eigenvectors: cannot allocate the order of %lld eigenvalues", (long long)n);
         ret = STARTRD_ERR_MEMORY;
         goto out;
     }
     host_steps(beside, 1);
-#pragma omp parallel for schedule(static)
-    for (int64_t j = 0; j < n; j++) {
-        memset(Z + j * ldz, 0, (size_t)n * sizeof *Z);
-        Z[j + j * ldz] = 1.0;
+    if (holding != NULL && (ret = hold(holding, n, beside)) != 0) {
+        holding = NULL;
+        goto out;
     }
+    if (holding == NULL)
+#pragma omp parallel for schedule(static)
+        for (int64_t j = 0; j < n; j++) {
+            memset(Z + j * ldz, 0, (size_t)n * sizeof *Z);
+            Z[j + j * ldz] = 1.0;
+        }
     for (int64_t i = 0; i < n; i++)
         order[i] = 0;
     /* Unreduced blocks, split where e is negligible by DSTEDC's test (a
@@ -930,26 +1020,36 @@ int startrd_tridiag_dc(int64_t n, double *d, double *e, double *Z, int64_t ldz, 
         for (finish = start; finish < n - 1; finish++)
             if (fabs(e[finish]) <= eps * sqrt(fabs(d[finish])) * sqrt(fabs(d[finish + 1])))
                 break;
+        if (holding != NULL && finish - start + 1 <= leaf_rows) {
+            small[2 * nsmall] = start;
+            small[2 * nsmall++ + 1] = finish - start + 1;
+            continue;
+        }
         if (finish > start)
-            ret = solve_block(finish - start + 1, d + start, e + start, Z + start + start * ldz, ldz,
-                              leaf > 0 ? leaf : DEFAULT_LEAF, order + start, beside);
+            ret = solve_block(finish - start + 1, start, d + start, e + start, Z + start + start * ldz, ldz,
+                              leaf_rows, order + start, beside, holding);
         for (int64_t i = start; i <= finish && ret == 0; i++)
             order[i] += (int)start;
     }
+    if (ret == 0 && nsmall > 0)
+        ret = small_blocks(holding, n, d, e, small, nsmall, leaf_rows, order);
     if (ret == 0) {
         for (int64_t i = 0; i < n; i++)
             rank[i] = (struct ranked){d[order[i]], order[i]};
         qsort(rank, (size_t)n, sizeof *rank, by_value);
         for (int64_t i = 0; i < n; i++)
             perm[i] = rank[i].column;
-        ret = permute(n, perm, d, Z, ldz);
+        ret = holding != NULL ? permute_values(n, perm, d) : permute(n, perm, d, Z, ldz);
         if (ret == STARTRD_ERR_MEMORY)
             startrd_error("tridiagonal eigenvectors: cannot allocate the order of %lld columns", (long long)n);
     }
     host_steps(beside, 0);
 out:
+    if (holding != NULL)
+        ret = release_held(holding, perm, beside, ret);
     free(rank);
     free(perm);
+    free(small);
     free(order);
     return ret;
 }

@@ -6,9 +6,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/** The worker that holds Q while other tasks hold the GPUs' first ones. */
+#include "starpu_include.h"
+
+/** The worker that holds the vectors while other tasks hold the GPUs'
+ *  first ones, and where the vectors go. */
 typedef struct startrd_dc_beside {
     int worker;
+    const starpu_data_handle_t *z_blocks;   /**< n x z_columns each (the last narrower), only written */
+    int64_t z_columns;
 } startrd_dc_beside_t;
 
 /**
@@ -26,11 +31,13 @@ typedef struct startrd_dc_beside {
  * workers without any.
  *
  * Where @p beside is given, other tasks hold the GPUs meanwhile: the
- * workers are left running, and Q stays on beside->worker (a GPU's second
- * stream), where the merges' moves and products run as tasks, from the
- * leaves to the end; it needs startrd_tridiag_dc_gpu_bytes(n) there.  The
- * caller may hold the CPU workers (startrd_context_cpu_workers_hold())
- * unless beside->worker is one.
+ * workers are left running, and the vectors stay on beside->worker (a
+ * GPU's second stream), where the merges' moves and products run as
+ * tasks, from the leaves to the end; it needs
+ * startrd_tridiag_dc_gpu_bytes(n) there.  They end in beside->z_blocks,
+ * sorted, and Z is only the host's workspace (the secular equations' n x n
+ * solutions).  The caller may hold the CPU workers
+ * (startrd_context_cpu_workers_hold()) unless beside->worker is one.
  *
  * Returns 0, ::STARTRD_ERR_MEMORY, ::STARTRD_ERR_KERNEL when a LAPACK step
  * fails (a secular equation that does not converge), or
