@@ -383,29 +383,22 @@ int main(void)
     deflation_case(101, 50, 0.2, 0.9, -1.0, 104);
     deflation_case(30, 15, 1.0, 0.0, 1.0, 105);
     deflation_case(2, 1, 0.0, 0.0, 1.0, 106);
-    /* Every kind through trees of several levels, Q on the host and held. */
-    for (kind_t kind = 0; kind < NKINDS; kind++) {
-        run_case(kind, 600, 16, 11 + kind, threads, false);
-        run_case(kind, 600, 16, 11 + kind, threads, true);
+    /* Every kind through trees of several levels; orders around the
+     * leaves (no merge, one, odd halves, one thread); the library's own
+     * leaf (one merge, then two levels).  Q on the host, then held. */
+    for (int held = 0; held < 2; held++) {
+        for (kind_t kind = 0; kind < NKINDS; kind++)
+            run_case(kind, 600, 16, 11 + kind, threads, held);
+        run_case(RANDOM, 1, 16, 1, threads, held);
+        run_case(RANDOM, 2, 16, 2, threads, held);
+        run_case(RANDOM, 16, 16, 3, threads, held);
+        run_case(RANDOM, 17, 16, 4, threads, held);
+        run_case(RANDOM, 33, 16, 5, threads, held);
+        run_case(RANDOM, 257, 8, 6, 1, held);
+        run_case(GLUED_WILKINSON, 1001, 8, 7, threads, held);
+        run_case(RANDOM, 1500, 0, 8, threads, held);
+        run_case(SPLIT, 2600, 0, 9, threads, held);
     }
-    /* Orders around the leaves: no merge, one, odd halves, one thread. */
-    run_case(RANDOM, 1, 16, 1, threads, false);
-    run_case(RANDOM, 2, 16, 2, threads, false);
-    run_case(RANDOM, 2, 16, 2, threads, true);
-    run_case(RANDOM, 16, 16, 3, threads, false);
-    run_case(RANDOM, 16, 16, 3, threads, true);
-    run_case(RANDOM, 17, 16, 4, threads, false);
-    run_case(RANDOM, 17, 16, 4, threads, true);
-    run_case(RANDOM, 33, 16, 5, threads, false);
-    run_case(RANDOM, 33, 16, 5, threads, true);
-    run_case(RANDOM, 257, 8, 6, 1, false);
-    run_case(GLUED_WILKINSON, 1001, 8, 7, threads, false);
-    run_case(GLUED_WILKINSON, 1001, 8, 7, threads, true);
-    /* The library's own leaf: one merge, then two levels. */
-    run_case(RANDOM, 1500, 0, 8, threads, false);
-    run_case(RANDOM, 1500, 0, 8, threads, true);
-    run_case(SPLIT, 2600, 0, 9, threads, false);
-    run_case(SPLIT, 2600, 0, 9, threads, true);
     /* Selected pairs: every kind (DSTEMR fails on the glued Wilkinson and
      * the huge ones), by value, all pairs, and orders DSTEMR solves
      * directly. */
