@@ -57,8 +57,6 @@ struct merge {
     startrd_deflation_t deflation;  /* its non-deflated count k, column types and moves */
 };
 
-/* One unreduced block's workspace: arrays of its order, which each merge
- * uses from its first row on, and the level's Q2 and S. */
 /* Where the vectors stay on one worker: Z (n x n, every unreduced block's
  * Q in its place), Q2 and S (up to n x n, each block's in turn) there. */
 struct held {
@@ -69,6 +67,9 @@ struct held {
     int64_t nreads, max_reads;
 };
 
+/* One unreduced block's workspace: arrays of its order, which each merge
+ * uses from its first row on, and the level's Q2 and S (on the host unless
+ * the vectors are held). */
 struct block {
     int64_t m, ldq, leaf;
     int64_t start;              /* the block's first row in the whole matrix */
@@ -673,9 +674,9 @@ static int send_leaves(struct block *b, const int64_t *bounds, int64_t count)
                                   b->held->n, b->held->z));
 }
 
-/* The held workspaces, where Q stays on one worker: a level's gathers and
- * returns take at most 2m moves (two per column), z or the way home m. */
-static int hold_q(struct block *b, const int64_t *bounds, int64_t count)
+/* The host's lists for the worker that holds Q: a level's gathers and
+ * returns take at most 2m moves (two per column), z's m more. */
+static int held_lists(struct block *b, const int64_t *bounds, int64_t count)
 {
     const int64_t m = b->m;
     size_t leaves = 0;
@@ -730,7 +731,7 @@ static int divide_and_conquer(struct block *b)
      * rotations mix are dense in both halves), most at the top.  Its pages,
      * and S's, are first touched by the parallel loops that fill them. */
     if (q_held(b))
-        ret = hold_q(b, bounds, count);
+        ret = held_lists(b, bounds, count);
     else if ((b->q2 = malloc((size_t)m * (size_t)m * sizeof *b->q2)) == NULL)
         ret = STARTRD_ERR_MEMORY;
     if (ret != 0)
