@@ -23,6 +23,7 @@
 #include <lapacke.h>
 #include <math.h>
 #include <omp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -377,6 +378,11 @@ int main(void)
 
     if (ctx == NULL)
         return tst_summary();
+    /* A held Q's bytes, and the orders past which it cannot be held. */
+    tst_check(startrd_tridiag_dc_gpu_bytes(65535) == (3 * (size_t)65535 * 65535 + (size_t)65535 * 1024) * 8 &&
+                  startrd_tridiag_dc_gpu_bytes(65536) == SIZE_MAX,
+              "held vectors' bytes: %zu at n = 65535, %zu at 65536 (SIZE_MAX: not held)",
+              startrd_tridiag_dc_gpu_bytes(65535), startrd_tridiag_dc_gpu_bytes(65536));
     deflation_case(40, 20, 0.0, 0.0, 1.0, 101);
     deflation_case(41, 20, 0.3, 0.0, -1.0, 102);
     deflation_case(64, 32, 0.1, 0.5, 1.0, 103);
