@@ -151,6 +151,28 @@ static int held_worker(void)
     return cuda >= 0 ? cuda : starpu_worker_get_by_type(STARPU_CPU_WORKER, 0);
 }
 
+/* A case's tridiagonal (d0, e0) and DSTERF's eigenvalues of it in wref;
+ * @p scratch holds n doubles.  Returns DSTERF's INFO. */
+static lapack_int reference(kind_t kind, int64_t n, uint64_t seed, double *d0, double *e0, double *wref,
+                            double *scratch)
+{
+    generate(kind, n, seed, d0, e0);
+    memcpy(wref, d0, (size_t)n * sizeof *wref);
+    memcpy(scratch, e0, (size_t)n * sizeof *scratch);
+    return LAPACKE_dsterf((lapack_int)n, wref, scratch);
+}
+
+/* max |w_i - wref_i| over the m eigenvalues, in units of n eps ||T||. */
+static double eig_diff(int64_t n, int64_t m, const double *d0, const double *e0, const double *w,
+                       const double *wref)
+{
+    double norm = norm_t(n, d0, e0), diff = 0.0;
+
+    for (int64_t i = 0; i < m; i++)
+        diff = tst_max_nan(diff, fabs(w[i] - wref[i]));
+    return norm > 0.0 ? diff / ((double)n * DBL_EPSILON * norm) : diff;
+}
+
 /* Held, the vectors go to blocks of this many columns (the last one
  * narrower) over V, and Z is only the host's workspace. */
 enum { HELD_COLUMNS = 96 };
@@ -173,12 +195,9 @@ static void run_case(kind_t kind, int64_t n, int64_t leaf, uint64_t seed, int th
         tst_check(false, "%s n=%lld: allocation", kind_names[kind], (long long)n);
         goto out;
     }
-    generate(kind, n, seed, d0, e0);
+    ref = reference(kind, n, seed, d0, e0, wref, eref);
     memcpy(d, d0, (size_t)n * sizeof *d);
     memcpy(e, e0, (size_t)n * sizeof *e);
-    memcpy(wref, d0, (size_t)n * sizeof *wref);
-    memcpy(eref, e0, (size_t)n * sizeof *eref);
-    ref = LAPACKE_dsterf((lapack_int)n, wref, eref);
     for (int64_t b = 0; held && b < nblocks; b++)
         startrd_matrix_register(&blocks[b], STARPU_MAIN_RAM, (uintptr_t)(V + b * HELD_COLUMNS * n), n, n,
                                 n - b * HELD_COLUMNS < HELD_COLUMNS ? n - b * HELD_COLUMNS : HELD_COLUMNS,
@@ -191,13 +210,9 @@ static void run_case(kind_t kind, int64_t n, int64_t leaf, uint64_t seed, int th
     for (int64_t b = 0; held && b < nblocks; b++)
         starpu_data_unregister(blocks[b]);
     if (info == 0) {
-        double norm = norm_t(n, d0, e0);
-
-        for (int64_t i = 0; i < n; i++) {
-            diff = tst_max_nan(diff, fabs(d[i] - wref[i]));
-            sorted = sorted && (i == 0 || d[i - 1] <= d[i]);
-        }
-        diff = norm > 0.0 ? diff / ((double)n * DBL_EPSILON * norm) : diff;
+        for (int64_t i = 1; i < n; i++)
+            sorted = sorted && d[i - 1] <= d[i];
+        diff = eig_diff(n, n, d0, e0, d, wref);
         ratios(n, n, d0, e0, d, held ? V : Z, &resid, &orth);
     }
     tst_check(info == 0 && ref == 0 && sorted && diff <= 10.0 && resid <= 30.0 && orth <= 30.0,
@@ -228,10 +243,7 @@ static void mrrr_case(kind_t kind, int64_t n, char range, int64_t il, int64_t iu
         tst_check(false, "selected pairs %s n=%lld: allocation", kind_names[kind], (long long)n);
         goto out;
     }
-    generate(kind, n, seed, d0, e0);
-    memcpy(wref, d0, (size_t)n * sizeof *wref);
-    memcpy(e, e0, (size_t)n * sizeof *e);
-    if (LAPACKE_dsterf((lapack_int)n, wref, e) != 0)
+    if (reference(kind, n, seed, d0, e0, wref, e) != 0)
         goto out;
     if (range == 'V') {
         vl = il > 1 ? 0.5 * (wref[il - 2] + wref[il - 1]) : wref[0] - 1.0;
@@ -245,11 +257,7 @@ static void mrrr_case(kind_t kind, int64_t n, char range, int64_t il, int64_t iu
     memcpy(e, e0, (size_t)n * sizeof *e);
     info = startrd_tridiag_mrrr(range, n, d, e, vl, vu, il, iu, &m, w, Z, n, n, isuppz);
     if (info == 0 && m == iu - il + 1) {
-        double norm = norm_t(n, d0, e0);
-
-        for (int64_t i = 0; i < m; i++)
-            diff = tst_max_nan(diff, fabs(w[i] - wref[il - 1 + i]));
-        diff = norm > 0.0 ? diff / ((double)n * DBL_EPSILON * norm) : diff;
+        diff = eig_diff(n, m, d0, e0, w, wref + il - 1);
         ratios(n, m, d0, e0, w, Z, &resid, &orth);
     }
     tst_check(info == 0 && m == iu - il + 1 && diff <= 10.0 && resid <= 30.0 && orth <= 30.0,
