@@ -134,19 +134,21 @@ static void failed(struct block *b, const char *step, int info)
 static void deflate(struct block *b, struct merge *v)
 {
     const int64_t a = v->start, ldq = b->ldq;
+    const int held = q_held(b);
     double *q = b->q + a + a * ldq;
     int info;
 
     /* Where Q is held elsewhere, z came from there (fetch_z()). */
-    for (int64_t j = 0; j < v->n1 && !q_held(b); j++)
-        b->z[a + j] = q[(v->n1 - 1) + j * ldq];
-    for (int64_t j = v->n1; j < v->m && !q_held(b); j++)
-        b->z[a + j] = q[v->n1 + j * ldq];
+    if (!held) {
+        for (int64_t j = 0; j < v->n1; j++)
+            b->z[a + j] = q[(v->n1 - 1) + j * ldq];
+        for (int64_t j = v->n1; j < v->m; j++)
+            b->z[a + j] = q[v->n1 + j * ldq];
+    }
     v->rho = b->e[a + v->n1 - 1];
-    info = startrd_deflation_plan((int)v->m, (int)v->n1, b->d + a, q_held(b) ? NULL : q,
-                                  (int)(q_held(b) ? b->held->n : ldq), b->indxq + a, &v->rho, b->z + a, b->dlamda + a,
-                                  b->w + a, b->indx + a, b->indxc + a, b->indxp + a, b->coltyp + a,
-                                  q_held(b) ? b->rot + a : NULL,
+    info = startrd_deflation_plan((int)v->m, (int)v->n1, b->d + a, held ? NULL : q, (int)(held ? b->held->n : ldq),
+                                  b->indxq + a, &v->rho, b->z + a, b->dlamda + a, b->w + a, b->indx + a,
+                                  b->indxc + a, b->indxp + a, b->coltyp + a, held ? b->rot + a : NULL,
                                   &v->deflation);
     if (info != 0) {
         failed(b, "DLAED2's deflation", info);
