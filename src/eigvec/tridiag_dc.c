@@ -789,16 +789,6 @@ out:
     return ret;
 }
 
-/* DLANST('M'): the largest |d_i| and |e_i|. */
-static double max_abs(int64_t m, const double *d, const double *e)
-{
-    double norm = 0.0;
-
-    for (int64_t i = 0; i < m; i++)
-        norm = fmax(norm, fmax(fabs(d[i]), i < m - 1 ? fabs(e[i]) : 0.0));
-    return norm;
-}
-
 /* x := x * to / from without overflow, as DSTEDC scales (DLASCL). */
 static int scale(double from, double to, int64_t len, double *x)
 {
@@ -818,6 +808,7 @@ static int solve_block(int64_t m, int64_t start, double *d, double *e, double *q
 {
     struct block b = {.m = m, .ldq = ldq, .leaf = leaf, .start = start, .held = held, .d = d, .e = e, .q = q,
                       .beside = beside};
+    const lapack_int rows = (lapack_int)m;
     double norm;
     int ret;
 
@@ -830,7 +821,7 @@ static int solve_block(int64_t m, int64_t start, double *d, double *e, double *q
             startrd_error("tridiagonal eigenvectors: DSTEDC returned %d", (int)info);
         return info != 0 ? STARTRD_ERR_KERNEL : 0;
     }
-    norm = max_abs(m, d, e);
+    norm = LAPACK_dlanst("M", &rows, d, e);
     if (scale(norm, 1.0, m, d) != 0 || scale(norm, 1.0, m - 1, e) != 0)
         return STARTRD_ERR_KERNEL;
     atomic_init(&b.failed, 0);

@@ -11,23 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* DLANST('M'): the largest |d_i| and |e_i|. */
-static double max_abs(int64_t n, const double *d, const double *e)
-{
-    double norm = 0.0;
-
-    for (int64_t i = 0; i < n; i++)
-        norm = fmax(norm, fmax(fabs(d[i]), i < n - 1 ? fabs(e[i]) : 0.0));
-    return norm;
-}
-
 /* T scaled into DSTEMR's safe range [sqrt(smlnum), min(sqrt(bignum),
  * safmin^(-1/4))] where its largest entry lies outside: the factor. */
 static double safe_scale(int64_t n, double *d, double *e)
 {
     const double eps = LAPACKE_dlamch('P'), safmin = LAPACKE_dlamch('S'), smlnum = safmin / eps,
                  rmin = sqrt(smlnum), rmax = fmin(sqrt(1.0 / smlnum), 1.0 / sqrt(sqrt(safmin)));
-    double tnrm = max_abs(n, d, e), scale = 1.0;
+    const lapack_int order = (lapack_int)n;
+    double tnrm = LAPACK_dlanst("M", &order, d, e), scale = 1.0;
 
     if (tnrm > 0.0 && tnrm < rmin)
         scale = rmin / tnrm;
