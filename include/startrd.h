@@ -87,7 +87,7 @@ typedef struct startrd_options {
                                  per GPU). */
     int check_finite;       /**< Scan A for NaN and Inf while copying it in (no extra pass);
                                  1 by default, 0 when $STARTRD_CHECK_FINITE is 0. */
-    const char *trace_dir;  /**< Record an FxT trace of the reductions and convert it, when the
+    const char *trace_dir;  /**< Record an FxT trace of the library's calls and convert it, when the
                                  context closes, into DIR/paje.trace (ViTE) and DIR/tasks.rec;
                                  NULL: no trace.  Defaults to $STARTRD_TRACE_DIR. */
     startrd_allreduce_t allreduce; /**< Automatic by default; $STARTRD_ALLREDUCE = "hierarchical",

@@ -1,6 +1,7 @@
 /* Tracing on demand: a context opened with a trace directory records the
- * reduction and, when it closes, leaves a Paje trace and a tasks.rec that
- * names every kind of task of both stages.  The band is narrow and the CPU
+ * reduction and a back-transformation after it and, when it closes, leaves
+ * a Paje trace and a tasks.rec that names every kind of task of both
+ * stages and of Q's application.  The band is narrow and the CPU
  * workers few, so that a task of stage 1 holds well over a hundred block
  * columns, as one GPU's do from n = 8192 on: StarPU 1.4.10's trace
  * converter overran a stack buffer on such tasks (tools/setup.sh). */
@@ -55,13 +56,15 @@ int main(void)
                            "startrd_zform_wvw", "copy_in", "copy_out"};
     const char *dir = "tests/trace-test";
     const int n = 2560;
-    double complex *a = malloc(sizeof *a * n * n), *tau = malloc(sizeof *tau * n);
+    const int ncols = 3;
+    double complex *a = malloc(sizeof *a * n * n), *tau = malloc(sizeof *tau * n), *hous2 = NULL, query = 0;
+    double complex *c = calloc((size_t)n * ncols, sizeof *c);
     double *d = malloc(sizeof *d * n), *e = malloc(sizeof *e * n);
     startrd_options_t opt;
     struct stat st;
     char path[256];
 
-    if (a == NULL || tau == NULL || d == NULL || e == NULL || tst_gen(TST_KIND_RANDOM, n, a, n, 7) != 0) {
+    if (a == NULL || tau == NULL || d == NULL || e == NULL || c == NULL || tst_gen(TST_KIND_RANDOM, n, a, n, 7) != 0) {
         tst_check(false, "allocation");
         return tst_summary();
     }
@@ -79,8 +82,17 @@ int main(void)
         kinds[4] = "copy_in_gpu";
         kinds[5] = "copy_out_gpu";
     }
-    tst_check(zhetrd_2stage_mgpu('N', 'L', n, a, n, d, e, tau, NULL, 0, NULL, 0, -1) == 0,
+    tst_check(zhetrd_2stage_mgpu('V', 'L', n, a, n, d, e, tau, &query, -1, NULL, 0, -1) == 0 &&
+                  (hous2 = malloc((size_t)creal(query) * sizeof *hous2)) != NULL,
+              "HOUS2's size for order %d", n);
+    tst_check(hous2 != NULL && zhetrd_2stage_mgpu('V', 'L', n, a, n, d, e, tau, hous2, (int)creal(query), NULL, 0,
+                                                  -1) == 0,
               "traced reduction of order %d", n);
+    for (int j = 0; j < ncols; j++)
+        c[(size_t)j * n + (size_t)j] = 1;
+    tst_check(hous2 != NULL &&
+                  zunmtr_2stage_mgpu('N', 'L', n, ncols, a, n, tau, hous2, (int)creal(query), c, n, -1) == 0,
+              "traced back-transformation of %d columns", ncols);
     tst_check(startrd_finalize() == 0, "finalize converts the trace");
 
     snprintf(path, sizeof path, "%s/paje.trace", dir);
@@ -105,7 +117,13 @@ int main(void)
 
     tst_check(ngpu > 0 ? gpu == 1 && host == 0 : gpu == 0 && host > 0,
               "%s lists %ld startrd_zhb2st_sweeps and %ld startrd_zhb2st_chase tasks", path, host, gpu);
+    /* Q's application, traced by a call of its own after the reduction. */
+    long q1 = count_tasks(path, "startrd_zunmqr_q1");
+
+    tst_check(q1 > 0, "%s lists %ld startrd_zunmqr_q1 tasks", path, q1);
     free(a);
+    free(c);
+    free(hous2);
     free(tau);
     free(d);
     free(e);

@@ -10,6 +10,7 @@
 #include "error.h"
 #include "stats.h"
 #include "tridiag_dc.h"
+#include "trace.h"
 #include "tridiag_mrrr.h"
 
 #include <ctype.h>
@@ -82,7 +83,9 @@ static int unmtr(const char *routine, char trans, char uplo, int64_t n, int64_t 
     if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
         return info;
     kd = startrd_context_bandwidth(ctx, n, ngpu < 0 ? ctx->ncuda : (int)ngpu);
+    startrd_trace_begin();
     info = startrd_apply_q(trans, uplo, n, m, kd, A, lda, tau, hous2, C, ldc, STARTRD_Q2_AUTO, 0);
+    startrd_trace_end();
     startrd_context_release();
     return info;
 }
@@ -361,6 +364,7 @@ static int heevd(const char *routine, char jobz, char uplo, int64_t n, double _C
     /* One call from the reduction to the back-transformation. */
     if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
         return info;
+    startrd_trace_begin();
     info = reduce(routine, jobz, uplo, n, A, lda, w, ngpu, &r);
     if (info == 0 && jobz == 'N') {
         startrd_context_host_parallel(1);
@@ -391,6 +395,7 @@ static int heevd(const char *routine, char jobz, char uplo, int64_t n, double _C
             startrd_context_host_parallel(0);
         }
     }
+    startrd_trace_end();
     reduction_free(&r);
     free(Zr);
     free(C);
@@ -500,6 +505,7 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
         return info != 0 ? info : host_zheevr(routine, range, uplo, n, A, lda, vl, vu, il, iu, m, w, Z, ldz);
     if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
         return info;
+    startrd_trace_begin();
     /* Only the eigenvalues come from the reduction's d; the solver needs both. */
     d = malloc((size_t)n * sizeof *d);
     info = d == NULL ? STARTRD_ERR_MEMORY : reduce(routine, jobz, uplo, n, A, lda, d, ngpu, &r);
@@ -548,6 +554,7 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
     } else if (d == NULL) {
         startrd_error("%s: cannot allocate %lld eigenvalues", routine, (long long)n);
     }
+    startrd_trace_end();
     if (d != NULL)
         reduction_free(&r);
     free(d);

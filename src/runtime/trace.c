@@ -17,6 +17,9 @@ extern char **environ;
 #define RAW_TRACE_SUFFIX "startrd_raw_trace"
 
 static int tracing;
+/* Calls that trace nest (an eigensolver runs the reduction inside it): the
+ * outermost one starts and stops the recording. */
+static int depth;
 
 int startrd_trace_prepare(const char *dir)
 {
@@ -39,7 +42,7 @@ int startrd_trace_prepare(const char *dir)
 void startrd_trace_begin(void)
 {
 #ifdef STARPU_USE_FXT
-    if (tracing)
+    if (tracing && depth++ == 0)
         starpu_fxt_start_profiling();
 #endif
 }
@@ -47,7 +50,7 @@ void startrd_trace_begin(void)
 void startrd_trace_end(void)
 {
 #ifdef STARPU_USE_FXT
-    if (tracing)
+    if (tracing && --depth == 0)
         starpu_fxt_stop_profiling();
 #endif
 }

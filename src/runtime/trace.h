@@ -1,4 +1,5 @@
-/* FxT traces of the reductions: StarPU records only between
+/* FxT traces of the library's calls (reductions, eigensolvers,
+ * back-transformations): StarPU records only between
  * startrd_trace_begin() and startrd_trace_end(), writes its raw trace at
  * shutdown, and starpu_fxt_tool turns that into Paje and tasks.rec files. */
 #ifndef STARTRD_TRACE_H
@@ -7,7 +8,8 @@
 /** Before starpu_init(): have StarPU record, with profiling paused, into @p dir. */
 int startrd_trace_prepare(const char *dir);
 
-/** Record the events of the code that follows (a reduction); no-op without a prepared trace. */
+/** Record the events of the code that follows (a call); no-op without a prepared
+ * trace.  Calls nest: only the outermost begin and end count. */
 void startrd_trace_begin(void);
 
 /** Stop recording. */
