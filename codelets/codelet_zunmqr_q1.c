@@ -1,7 +1,10 @@
 /* C(kd:n-1, :) := Q1 C(kd:n-1, :) or Q1^H C(kd:n-1, :) for a block of
  * columns C, Q1 the stage-1 reflectors: reflector j starts at row j of the
  * (n-kd) x (n-kd) matrix V, ZGEQRF's layout, so LAPACK's ZUNMQR applies
- * them on the host, and the same blocked compact-WY scheme on a GPU. */
+ * them on the host, and the same blocked compact-WY scheme on a GPU.  V
+ * comes in pieces of its columns, which CPU workers upload side by side
+ * (codelet_zupload.c): Q1 = Q(piece 0) Q(piece 1) ..., so Q C takes the
+ * pieces from the last and Q^H C from the first. */
 #include "codelets.h"
 #include "error.h"
 
@@ -12,24 +15,52 @@
 #include "kernels_cuda.h"
 #endif
 
+/* Buffers: tau, C, then V's pieces. */
+enum { TAU_BUFFER, C_BUFFER, FIRST_V_BUFFER };
+
 struct unmqr_args {
     char trans;
     int64_t kd;
 };
 
+/* The piece applied in turn i of @p npieces. */
+static int piece_in_turn(const struct unmqr_args *a, int i, int npieces)
+{
+    return a->trans == 'N' ? npieces - 1 - i : i;
+}
+
+/* V's piece @p p, and its first column in V. */
+static const void *v_piece(void *buffers[], int p, int64_t *col0)
+{
+    *col0 = 0;
+    for (int q = 0; q < p; q++)
+        *col0 += (int64_t)STARPU_MATRIX_GET_NY(buffers[FIRST_V_BUFFER + q]);
+    return (const void *)STARPU_MATRIX_GET_PTR(buffers[FIRST_V_BUFFER + p]);
+}
+
 static void unmqr_cpu(void *buffers[], void *cl_arg)
 {
     const struct unmqr_args *a = cl_arg;
-    const double complex *v = (const double complex *)STARPU_MATRIX_GET_PTR(buffers[0]);
-    const double complex *tau = (const double complex *)STARPU_VECTOR_GET_PTR(buffers[1]);
-    double complex *c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[2]);
-    lapack_int m = (lapack_int)STARPU_MATRIX_GET_NX(buffers[0]), k = (lapack_int)STARPU_VECTOR_GET_NX(buffers[1]);
-    lapack_int info = LAPACKE_zunmqr(LAPACK_COL_MAJOR, 'L', a->trans, m, (lapack_int)STARPU_MATRIX_GET_NY(buffers[2]),
-                                     k, v, (lapack_int)STARPU_MATRIX_GET_LD(buffers[0]), tau, c + a->kd,
-                                     (lapack_int)STARPU_MATRIX_GET_LD(buffers[2]));
+    const double complex *tau = (const double complex *)STARPU_VECTOR_GET_PTR(buffers[TAU_BUFFER]);
+    double complex *c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[C_BUFFER]) + a->kd;
+    const int64_t ldc = STARPU_MATRIX_GET_LD(buffers[C_BUFFER]), cols = STARPU_MATRIX_GET_NY(buffers[C_BUFFER]);
+    const int npieces = startrd_current_nbuffers() - FIRST_V_BUFFER;
 
-    if (info != 0)
-        startrd_kernel_failure("unmqr_q1", "LAPACKE_zunmqr", info);
+    for (int i = 0; i < npieces; i++) {
+        const int p = piece_in_turn(a, i, npieces);
+        int64_t j0;
+        const double complex *v = v_piece(buffers, p, &j0);
+        const int64_t m = STARPU_MATRIX_GET_NX(buffers[FIRST_V_BUFFER + p]),
+                      ldv = STARPU_MATRIX_GET_LD(buffers[FIRST_V_BUFFER + p]),
+                      k = STARPU_MATRIX_GET_NY(buffers[FIRST_V_BUFFER + p]);
+        lapack_int info = LAPACKE_zunmqr(LAPACK_COL_MAJOR, 'L', a->trans, (lapack_int)(m - j0), (lapack_int)cols,
+                                         (lapack_int)k, v + j0, (lapack_int)ldv, tau + j0, c + j0, (lapack_int)ldc);
+
+        if (info != 0) {
+            startrd_kernel_failure("unmqr_q1", "LAPACKE_zunmqr", info);
+            return;
+        }
+    }
 }
 
 #ifdef STARTRD_USE_CUDA
@@ -43,17 +74,16 @@ enum { Q1_BLOCK = 128 };
 static void unmqr_cuda(void *buffers[], void *cl_arg)
 {
     const struct unmqr_args *a = cl_arg;
-    const cuDoubleComplex *v = (const cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[0]);
-    const cuDoubleComplex *tau = (const cuDoubleComplex *)STARPU_VECTOR_GET_PTR(buffers[1]);
-    cuDoubleComplex *c = (cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[2]) + a->kd, *vb = NULL, *t, *w;
-    const int64_t m = STARPU_MATRIX_GET_NX(buffers[0]), k = STARPU_VECTOR_GET_NX(buffers[1]);
-    const int64_t ldv = STARPU_MATRIX_GET_LD(buffers[0]), ldc = STARPU_MATRIX_GET_LD(buffers[2]);
-    const int64_t cols = STARPU_MATRIX_GET_NY(buffers[2]), nblocks = (k + Q1_BLOCK - 1) / Q1_BLOCK;
+    const cuDoubleComplex *tau = (const cuDoubleComplex *)STARPU_VECTOR_GET_PTR(buffers[TAU_BUFFER]);
+    cuDoubleComplex *c = (cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[C_BUFFER]) + a->kd, *vb = NULL, *t, *w;
+    const int npieces = startrd_current_nbuffers() - FIRST_V_BUFFER;
+    const int64_t m = STARPU_MATRIX_GET_NX(buffers[FIRST_V_BUFFER]), ldc = STARPU_MATRIX_GET_LD(buffers[C_BUFFER]);
+    const int64_t cols = STARPU_MATRIX_GET_NY(buffers[C_BUFFER]);
     const cublasOperation_t op = a->trans == 'N' ? CUBLAS_OP_N : CUBLAS_OP_C;
     const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0}, mone = {-1.0, 0.0};
     cudaStream_t stream = starpu_cuda_get_local_stream();
     cublasHandle_t blas = starpu_cublas_get_local_handle();
-    long st;
+    long st = cudaSuccess;
 
     if ((st = cudaMallocAsync((void **)&vb, (size_t)(m + Q1_BLOCK + cols) * Q1_BLOCK * sizeof *vb, stream)) !=
         cudaSuccess) {
@@ -62,33 +92,41 @@ static void unmqr_cuda(void *buffers[], void *cl_arg)
     }
     t = vb + m * Q1_BLOCK;
     w = t + Q1_BLOCK * Q1_BLOCK;
-    /* Q C takes the blocks from the last, Q^H C from the first. */
-    for (int64_t i = 0; i < nblocks; i++) {
-        const int64_t j0 = (a->trans == 'N' ? nblocks - 1 - i : i) * Q1_BLOCK;
-        const int kb = (int)(k - j0 < Q1_BLOCK ? k - j0 : Q1_BLOCK), rows = (int)(m - j0);
+    for (int i = 0; i < npieces && st == cudaSuccess; i++) {
+        const int p = piece_in_turn(a, i, npieces);
+        int64_t c0;
+        const cuDoubleComplex *v = v_piece(buffers, p, &c0);
+        const int64_t ldv = STARPU_MATRIX_GET_LD(buffers[FIRST_V_BUFFER + p]),
+                      k = STARPU_MATRIX_GET_NY(buffers[FIRST_V_BUFFER + p]), nblocks = (k + Q1_BLOCK - 1) / Q1_BLOCK;
 
-        if ((st = startrd_cuda_zpanel_v(rows, kb, v + j0 * ldv + j0, ldv, vb, rows, 0, rows, stream)) !=
-            cudaSuccess) {
-            startrd_kernel_failure("unmqr_q1", "zpanel_v kernel", st);
-            break;
-        }
-        if ((st = cublasZgemm(blas, CUBLAS_OP_C, CUBLAS_OP_N, kb, kb, rows, &one, vb, rows, vb, rows, &zero, t, kb)) !=
-            CUBLAS_STATUS_SUCCESS) {
-            startrd_kernel_failure("unmqr_q1", "cublasZgemm", st);
-            break;
-        }
-        if ((st = startrd_cuda_zlarft_gram(kb, 1, tau + j0, 0, t, kb, 0, stream)) != cudaSuccess) {
-            startrd_kernel_failure("unmqr_q1", "zlarft_gram kernel", st);
-            break;
-        }
-        if ((st = cublasZgemm(blas, CUBLAS_OP_C, CUBLAS_OP_N, kb, (int)cols, rows, &one, vb, rows, c + j0, (int)ldc,
-                              &zero, w, kb)) != CUBLAS_STATUS_SUCCESS ||
-            (st = cublasZtrmm(blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, op, CUBLAS_DIAG_NON_UNIT, kb, (int)cols,
-                              &one, t, kb, w, kb, w, kb)) != CUBLAS_STATUS_SUCCESS ||
-            (st = cublasZgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, rows, (int)cols, kb, &mone, vb, rows, w, kb, &one,
-                              c + j0, (int)ldc)) != CUBLAS_STATUS_SUCCESS) {
-            startrd_kernel_failure("unmqr_q1", "cuBLAS update", st);
-            break;
+        /* Within a piece, too, Q C takes the blocks from the last. */
+        for (int64_t b = 0; b < nblocks && st == cudaSuccess; b++) {
+            const int64_t jj = (a->trans == 'N' ? nblocks - 1 - b : b) * Q1_BLOCK, j0 = c0 + jj;
+            const int kb = (int)(k - jj < Q1_BLOCK ? k - jj : Q1_BLOCK), rows = (int)(m - j0);
+
+            if ((st = startrd_cuda_zpanel_v(rows, kb, v + jj * ldv + j0, ldv, vb, rows, 0, rows, stream)) !=
+                cudaSuccess) {
+                startrd_kernel_failure("unmqr_q1", "zpanel_v kernel", st);
+                break;
+            }
+            if ((st = cublasZgemm(blas, CUBLAS_OP_C, CUBLAS_OP_N, kb, kb, rows, &one, vb, rows, vb, rows, &zero, t,
+                                  kb)) != CUBLAS_STATUS_SUCCESS) {
+                startrd_kernel_failure("unmqr_q1", "cublasZgemm", st);
+                break;
+            }
+            if ((st = startrd_cuda_zlarft_gram(kb, 1, tau + j0, 0, t, kb, 0, stream)) != cudaSuccess) {
+                startrd_kernel_failure("unmqr_q1", "zlarft_gram kernel", st);
+                break;
+            }
+            if ((st = cublasZgemm(blas, CUBLAS_OP_C, CUBLAS_OP_N, kb, (int)cols, rows, &one, vb, rows, c + j0,
+                                  (int)ldc, &zero, w, kb)) != CUBLAS_STATUS_SUCCESS ||
+                (st = cublasZtrmm(blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, op, CUBLAS_DIAG_NON_UNIT, kb,
+                                  (int)cols, &one, t, kb, w, kb, w, kb)) != CUBLAS_STATUS_SUCCESS ||
+                (st = cublasZgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, rows, (int)cols, kb, &mone, vb, rows, w, kb, &one,
+                                  c + j0, (int)ldc)) != CUBLAS_STATUS_SUCCESS) {
+                startrd_kernel_failure("unmqr_q1", "cuBLAS update", st);
+                break;
+            }
         }
     }
     if ((st = cudaFreeAsync(vb, stream)) != cudaSuccess)
@@ -102,24 +140,34 @@ static struct starpu_codelet unmqr_codelet = {
     .name = "zunmqr_q1",
     .cpu_funcs = {unmqr_cpu},
     STARTRD_CUDA_ASYNC(unmqr_cuda)
-    .nbuffers = 3,
-    .modes = {STARPU_R, STARPU_R, STARPU_RW},
+    .nbuffers = STARPU_VARIABLE_NBUFFERS,
     .model = &unmqr_model,
 };
 
-int startrd_task_zunmqr_q1(unsigned long long where, int worker, char trans, int64_t kd, starpu_data_handle_t V,
-                           starpu_data_handle_t tau, starpu_data_handle_t C)
+int startrd_task_zunmqr_q1(unsigned long long where, int worker, char trans, int64_t kd, int64_t npieces,
+                           const starpu_data_handle_t *V, starpu_data_handle_t tau, starpu_data_handle_t C)
 {
     struct unmqr_args *args = malloc(sizeof *args);
-    double m = (double)starpu_matrix_get_nx(V);
+    struct starpu_data_descr *descr = malloc((size_t)(FIRST_V_BUFFER + npieces) * sizeof *descr);
+    double m = (double)starpu_matrix_get_nx(V[0]);
+    int ret;
 
-    if (args == NULL)
+    if (args == NULL || descr == NULL) {
+        free(args);
+        free(descr);
         return -ENOMEM;
+    }
     *args = (struct unmqr_args){trans, kd};
-    return starpu_task_insert(&unmqr_codelet,
-                              STARPU_CL_ARGS, args, sizeof *args,
-                              STARPU_R, V, STARPU_R, tau, STARPU_RW, C,
-                              STARPU_EXECUTE_WHERE, where, STARPU_EXECUTE_ON_WORKER, worker,
-                              STARPU_FLOPS, 8.0 * m * m * (double)starpu_matrix_get_ny(C),
-                              0);
+    descr[TAU_BUFFER] = (struct starpu_data_descr){.handle = tau, .mode = STARPU_R};
+    descr[C_BUFFER] = (struct starpu_data_descr){.handle = C, .mode = STARPU_RW};
+    for (int64_t p = 0; p < npieces; p++)
+        descr[FIRST_V_BUFFER + p] = (struct starpu_data_descr){.handle = V[p], .mode = STARPU_R};
+    ret = starpu_task_insert(&unmqr_codelet,
+                             STARPU_CL_ARGS, args, sizeof *args,
+                             STARPU_DATA_MODE_ARRAY, descr, (int)(FIRST_V_BUFFER + npieces),
+                             STARPU_EXECUTE_WHERE, where, STARPU_EXECUTE_ON_WORKER, worker,
+                             STARPU_FLOPS, 8.0 * m * m * (double)starpu_matrix_get_ny(C),
+                             0);
+    free(descr);
+    return ret;
 }

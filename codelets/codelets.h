@@ -249,14 +249,21 @@ int startrd_task_copied_in(starpu_data_handle_t scanned);
 /* The back-transformation of a block of columns C: by the bulge-chasing
  * reflectors of HOUS2 (codelet_zapply_q2.c), by the stage-1 reflectors of
  * the (n-kd) x (n-kd) matrix V and its factors tau, on rows kd.. of C
- * (codelet_zunmqr_q1.c).  trans is 'N' or 'C'; @p where (STARPU_CPU,
+ * (codelet_zunmqr_q1.c); V comes as @p npieces handles of its columns, in
+ * order, each of all of V's rows.  trans is 'N' or 'C'; @p where (STARPU_CPU,
  * STARPU_CUDA) keeps the wide blocks given to GPUs off single CPU cores;
  * @p worker, unless -1, is the one worker that runs the task. */
 int startrd_task_zapply_q2(const startrd_bulge_plan_t *plan, char trans, starpu_data_handle_t hous,
                            starpu_data_handle_t C);
 
-int startrd_task_zunmqr_q1(unsigned long long where, int worker, char trans, int64_t kd, starpu_data_handle_t V,
-                           starpu_data_handle_t tau, starpu_data_handle_t C);
+int startrd_task_zunmqr_q1(unsigned long long where, int worker, char trans, int64_t kd, int64_t npieces,
+                           const starpu_data_handle_t *V, starpu_data_handle_t tau, starpu_data_handle_t C);
+
+/* @p dst's buffer on memory node @p node, a GPU's, := the host array
+ * @p src: a vector's entries, or a matrix's columns read with leading
+ * dimension @p lds; copied by a CPU worker through its pinned buffers
+ * (codelet_zupload.c).  -EINVAL where @p node is not a GPU's. */
+int startrd_task_zupload(int node, const double complex *src, int64_t lds, starpu_data_handle_t dst);
 
 /* One divide-and-conquer merge's product (LAPACK's DLAED3), for a block
  * of columns: the geometry, and where it starts in the task's buffers. */

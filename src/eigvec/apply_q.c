@@ -37,6 +37,10 @@ enum {
     TRANSPOSE_BLOCK = 64
 };
 
+/* Columns per piece of V (codelet_zunmqr_q1.c): enough pieces at the
+ * orders that use GPUs for the CPU workers to upload them side by side. */
+enum { V_PIECE_COLUMNS = 512 };
+
 /* V and Y of one chunk of the blocked Q2, the scratch each task that
  * applies it builds them in: big enough for batches of some thousand
  * groups. */
@@ -49,15 +53,15 @@ struct q2_groups {
     starpu_data_handle_t sweeps, scratch;
 };
 
-/* Q1 and Q2 as the tasks read them: V (or its lower copy), tau, HOUS2, and
- * Q2's groups where it goes blocked. */
+/* Q1 and Q2 as the tasks read them: V (or its lower copy) in pieces of its
+ * columns, tau, HOUS2, and Q2's groups where it goes blocked. */
 struct q_factors {
     startrd_bulge_plan_t plan;
-    int64_t kd, mq;
+    int64_t kd, mq, npieces;
     int blocked;
     struct q2_groups groups;
     double complex *vcopy;
-    starpu_data_handle_t V, T, H;
+    starpu_data_handle_t *V, T, H;
 };
 
 static int64_t cpu_block_columns(int64_t m)
@@ -130,13 +134,48 @@ static size_t working_set(const struct q_factors *f, int64_t width)
     return bytes;
 }
 
-/* Registers the factors, making V's lower copy for uplo = 'U'. */
+/* Registers V's pieces and HOUS2: on the host, or where @p node is a GPU's
+ * memory node, with no home, uploaded to that GPU by CPU workers (StarPU
+ * copies them on from there where other GPUs read them). */
+static int register_reflectors(struct q_factors *f, const double complex *v, int64_t ldv,
+                               const double complex *hous2, int node)
+{
+    const int64_t lhous = startrd_bulge_lhous(&f->plan), home = node >= 0 ? -1 : STARPU_MAIN_RAM;
+    int ret = 0;
+
+    f->npieces = (f->mq + V_PIECE_COLUMNS - 1) / V_PIECE_COLUMNS;
+    if ((f->V = calloc((size_t)(f->npieces > 0 ? f->npieces : 1), sizeof *f->V)) == NULL) {
+        startrd_error("back-transformation: cannot allocate %lld handles", (long long)f->npieces);
+        return STARTRD_ERR_MEMORY;
+    }
+    /* Read only: the casts let StarPU register the caller's const arrays. */
+    for (int64_t p = 0; p < f->npieces && ret == 0; p++) {
+        const int64_t c0 = p * V_PIECE_COLUMNS, cols = f->mq - c0 < V_PIECE_COLUMNS ? f->mq - c0 : V_PIECE_COLUMNS;
+
+        startrd_matrix_register(&f->V[p], (int)home, node >= 0 ? 0 : (uintptr_t)(v + c0 * ldv),
+                                node >= 0 ? f->mq : ldv, f->mq, cols, sizeof *v);
+        if (node >= 0)
+            ret = startrd_task_zupload(node, v + c0 * ldv, ldv, f->V[p]);
+    }
+    starpu_vector_data_register(&f->H, (int)home, node >= 0 ? 0 : (uintptr_t)hous2, (uint32_t)lhous, sizeof *hous2);
+    if (ret == 0 && node >= 0)
+        ret = startrd_task_zupload(node, hous2, lhous, f->H);
+    if (ret != 0) {
+        startrd_error("back-transformation: the reflectors' upload could not be submitted (%d)", ret);
+        return STARTRD_ERR_RUNTIME;
+    }
+    return 0;
+}
+
+/* Registers the factors, making V's lower copy for uplo = 'U'; V and
+ * HOUS2 as register_reflectors() says for @p node. */
 static int q_factors_register(struct q_factors *f, char uplo, const double complex *A, int64_t lda,
-                              const double complex *tau, const double complex *hous2)
+                              const double complex *tau, const double complex *hous2, int node)
 {
     const double complex *v = A + f->kd;
     const int64_t mq = f->mq;
     int64_t ldv = lda;
+    int ret;
 
     if (uplo == 'U' && mq > 0) {
         if ((f->vcopy = calloc((size_t)mq * (size_t)mq, sizeof *f->vcopy)) == NULL) {
@@ -157,11 +196,9 @@ static int q_factors_register(struct q_factors *f, char uplo, const double compl
         v = f->vcopy;
         ldv = mq;
     }
-    /* Read only: the casts let StarPU register the caller's const arrays. */
-    startrd_matrix_register(&f->V, STARPU_MAIN_RAM, (uintptr_t)v, ldv, mq, mq, sizeof *v);
     starpu_vector_data_register(&f->T, STARPU_MAIN_RAM, (uintptr_t)tau, (uint32_t)mq, sizeof *tau);
-    starpu_vector_data_register(&f->H, STARPU_MAIN_RAM, (uintptr_t)hous2, (uint32_t)startrd_bulge_lhous(&f->plan),
-                                sizeof *hous2);
+    if ((ret = register_reflectors(f, v, ldv, hous2, node)) != 0)
+        return ret;
     if (f->blocked) {
         struct q2_groups *g = &f->groups;
 
@@ -173,14 +210,24 @@ static int q_factors_register(struct q_factors *f, char uplo, const double compl
     return 0;
 }
 
+/* Unregisters the handles (waiting for their tasks) and frees the array. */
+static void release_blocks(starpu_data_handle_t *blocks, int64_t count)
+{
+    for (int64_t b = 0; blocks != NULL && b < count; b++)
+        if (blocks[b] != NULL)
+            starpu_data_unregister(blocks[b]);
+    free(blocks);
+}
+
 /* After the tasks that read them: unregistering waits for them. */
 static void q_factors_release(struct q_factors *f)
 {
-    starpu_data_handle_t handles[] = {f->V, f->T, f->H, f->groups.sweeps, f->groups.scratch};
+    starpu_data_handle_t handles[] = {f->T, f->H, f->groups.sweeps, f->groups.scratch};
 
     for (size_t i = 0; i < sizeof handles / sizeof handles[0]; i++)
         if (handles[i] != NULL)
             starpu_data_unregister(handles[i]);
+    release_blocks(f->V, f->npieces);
     q_factors_unblock(f);
     free(f->vcopy);
 }
@@ -193,14 +240,14 @@ static int q_tasks(const struct q_factors *f, unsigned long long where, int work
     int q1 = 0, q2 = 0;
 
     if (trans == 'C' && f->mq > 0)
-        q1 = startrd_task_zunmqr_q1(where, worker, 'C', f->kd, f->V, f->T, C);
+        q1 = startrd_task_zunmqr_q1(where, worker, 'C', f->kd, f->npieces, f->V, f->T, C);
     if (f->blocked)
         q2 = startrd_task_zapply_q2_blocks(where, worker, &f->groups.qb, trans, idle_from_sweep, f->H,
                                            f->groups.sweeps, f->groups.scratch, C);
     else if (f->plan.nsweeps > 0)
         q2 = startrd_task_zapply_q2(&f->plan, trans, f->H, C);
     if (trans == 'N' && f->mq > 0)
-        q1 = startrd_task_zunmqr_q1(where, worker, 'N', f->kd, f->V, f->T, C);
+        q1 = startrd_task_zunmqr_q1(where, worker, 'N', f->kd, f->npieces, f->V, f->T, C);
     if (q1 != 0 || q2 != 0) {
         startrd_error("back-transformation: task submission failed");
         return STARTRD_ERR_RUNTIME;
@@ -208,13 +255,14 @@ static int q_tasks(const struct q_factors *f, unsigned long long where, int work
     return 0;
 }
 
-/* Unregisters the handles (waiting for their tasks) and frees the array. */
-static void release_blocks(starpu_data_handle_t *blocks, int64_t count)
+/* The memory node of the first GPU StarPU drives. */
+static int first_gpu_node(void)
 {
-    for (int64_t b = 0; blocks != NULL && b < count; b++)
-        if (blocks[b] != NULL)
-            starpu_data_unregister(blocks[b]);
-    free(blocks);
+    int worker;
+
+    return starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, &worker, 1) == 1
+               ? (int)starpu_worker_get_memory_node((unsigned)worker)
+               : -1;
 }
 
 /* The task error, or a kernel's failure reported meanwhile. */
@@ -266,7 +314,7 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
         q_factors_unblock(&f);
         return STARTRD_ERR_MEMORY;
     }
-    ret = q_factors_register(&f, uplo, A, lda, tau, hous2);
+    ret = q_factors_register(&f, uplo, A, lda, tau, hous2, where == STARPU_CUDA ? first_gpu_node() : -1);
     for (int64_t b = 0; b < nblocks && ret == 0; b++) {
         int64_t cols = m - b * width < width ? m - b * width : width;
 
@@ -362,7 +410,8 @@ int startrd_form_q_begin(char uplo, int64_t n, int64_t kd, const double complex 
     if (ret != 0)
         startrd_error("back-transformation: cannot allocate %lld handles", (long long)q->nblocks);
     else
-        ret = q_factors_register(&q->f, uplo, A, lda, tau, hous2);
+        ret = q_factors_register(&q->f, uplo, A, lda, tau, hous2,
+                                 on_gpus ? (int)starpu_worker_get_memory_node((unsigned)workers[0]) : -1);
     if (ret == 0 && on_gpus)
         assign_workers(&q->f, width, q->nblocks, workers, nworkers, block_worker);
     for (int64_t b = 0; b < q->nblocks && ret == 0; b++) {

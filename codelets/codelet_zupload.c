@@ -1,0 +1,119 @@
+/* Host memory into a handle's buffer on one GPU, copied by a CPU worker
+ * through its pinned buffers (cuda_upload.h).  StarPU copies a handle
+ * registered on the caller's pageable memory itself, from the GPU's
+ * worker, at a fraction of that rate, and the GPU's tasks wait for it
+ * (docs/architecture.md, "Q's uploads"); split into pieces, several CPU
+ * workers copy side by side. */
+#include "codelets.h"
+#include "cuda_upload.h"
+#include "error.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef STARTRD_USE_CUDA
+/* A vector goes as columns of this many entries (a pinned buffer holds two
+ * of them), its remainder as one shorter column. */
+#define VECTOR_COLUMN ((int64_t)1 << 18)
+
+struct upload_args {
+    const double complex *src;
+    int64_t lds;            /* the source's leading dimension (matrices) */
+};
+
+/* Columns q0 .. q1-1 of rows entries each, from src with leading dimension lds. */
+struct pack_source {
+    const double complex *src;
+    int64_t lds, rows;
+};
+
+static void pack_columns(void *arg, double complex *buf, int64_t ld, int64_t q0, int64_t q1)
+{
+    const struct pack_source *s = arg;
+
+    for (int64_t q = q0; q < q1; q++)
+        memcpy(buf + (q - q0) * ld, s->src + q * s->lds, (size_t)s->rows * sizeof *buf);
+}
+
+static int upload_columns(int devid, double complex *dst, int64_t ldd, const double complex *src, int64_t lds,
+                          int64_t rows, int64_t cols)
+{
+    struct pack_source s = {src, lds, rows};
+
+    return rows > 0 && cols > 0 ? startrd_cuda_upload(devid, dst, ldd, rows, cols, pack_columns, &s) : 0;
+}
+
+static void upload_cpu(void *buffers[], void *cl_arg)
+{
+    const struct upload_args *a = cl_arg;
+    int devid = starpu_memory_node_get_devid((unsigned)starpu_task_get_current_data_node(0));
+    const struct starpu_vector_interface *iface = buffers[0];
+    int st;
+
+    if (iface->id == STARPU_VECTOR_INTERFACE_ID) {
+        double complex *dst = (double complex *)STARPU_VECTOR_GET_PTR(buffers[0]);
+        const int64_t len = STARPU_VECTOR_GET_NX(buffers[0]), rows = len < VECTOR_COLUMN ? len : VECTOR_COLUMN,
+                      cols = rows > 0 ? len / rows : 0;
+
+        st = upload_columns(devid, dst, rows, a->src, rows, rows, cols);
+        if (st == 0)
+            st = upload_columns(devid, dst + rows * cols, len - rows * cols, a->src + rows * cols, len - rows * cols,
+                                len - rows * cols, 1);
+    } else {
+        st = upload_columns(devid, (double complex *)STARPU_MATRIX_GET_PTR(buffers[0]),
+                            (int64_t)STARPU_MATRIX_GET_LD(buffers[0]), a->src, a->lds,
+                            (int64_t)STARPU_MATRIX_GET_NX(buffers[0]), (int64_t)STARPU_MATRIX_GET_NY(buffers[0]));
+    }
+    if (st != 0)
+        startrd_kernel_failure("upload", "startrd_cuda_upload", st);
+}
+
+STARTRD_HISTORY_MODEL(upload_model, "startrd_zupload");
+
+/* The destination's memory node is part of the codelet: one per node. */
+static struct starpu_codelet upload_codelets[STARPU_MAXNODES];
+static pthread_once_t upload_once = PTHREAD_ONCE_INIT;
+
+static void init_upload(void)
+{
+    for (int node = 0; node < STARPU_MAXNODES; node++)
+        upload_codelets[node] = (struct starpu_codelet){
+            .name = "zupload",
+            .cpu_funcs = {upload_cpu},
+            .nbuffers = 1,
+            .modes = {STARPU_W},
+            .specific_nodes = 1,
+            .nodes = {node},
+            .model = &upload_model,
+        };
+}
+
+int startrd_task_zupload(int node, const double complex *src, int64_t lds, starpu_data_handle_t dst)
+{
+    struct upload_args *args;
+
+    if (node < 0 || node >= STARPU_MAXNODES || starpu_node_get_kind((unsigned)node) != STARPU_CUDA_RAM)
+        return -EINVAL;
+    if ((args = malloc(sizeof *args)) == NULL)
+        return -ENOMEM;
+    pthread_once(&upload_once, init_upload);
+    *args = (struct upload_args){src, lds};
+    return starpu_task_insert(&upload_codelets[node],
+                              STARPU_CL_ARGS, args, sizeof *args,
+                              STARPU_W, dst,
+                              STARPU_EXECUTE_WHERE, STARPU_CPU,
+                              STARPU_PRIORITY, STARPU_MAX_PRIO,
+                              STARPU_NAME, "upload",
+                              0);
+}
+#else
+int startrd_task_zupload(int node, const double complex *src, int64_t lds, starpu_data_handle_t dst)
+{
+    (void)node;
+    (void)src;
+    (void)lds;
+    (void)dst;
+    return -EINVAL;
+}
+#endif
