@@ -37,9 +37,9 @@ enum {
     TRANSPOSE_BLOCK = 64
 };
 
-/* Columns per piece of V (codelet_zunmqr_q1.c): enough pieces at the
- * orders that use GPUs for the CPU workers to upload them side by side. */
-enum { V_PIECE_COLUMNS = 512 };
+/* V's pieces (codelet_zunmqr_q1.c) are a whole number of the GPUs'
+ * blocks of reflectors wide. */
+enum { V_PIECE_ALIGN = 128 };
 
 /* V and Y of one chunk of the blocked Q2, the scratch each task that
  * applies it builds them in: big enough for batches of some thousand
@@ -134,32 +134,47 @@ static size_t working_set(const struct q_factors *f, int64_t width)
     return bytes;
 }
 
+/* Columns per piece of V: one piece per CPU worker but one, which takes
+ * HOUS2, so that every upload starts at once.  An upload that waited for a
+ * worker queued behind the tasks that hold the CPU workers during the
+ * divide and conquer (startrd_context_cpu_workers_hold()), and Q's tasks
+ * waited with it (docs/architecture.md, "Q's uploads"). */
+static int64_t v_piece_columns(int64_t mq)
+{
+    const int64_t ncpu = starpu_cpu_worker_get_count(), pieces = ncpu > 2 ? ncpu - 1 : 1,
+                  share = (mq + pieces - 1) / pieces;
+
+    return share > V_PIECE_ALIGN ? (share + V_PIECE_ALIGN - 1) / V_PIECE_ALIGN * V_PIECE_ALIGN : V_PIECE_ALIGN;
+}
+
 /* Registers V's pieces and HOUS2: on the host, or where @p node is a GPU's
  * memory node, with no home, uploaded to that GPU by CPU workers (StarPU
- * copies them on from there where other GPUs read them). */
+ * copies them on from there where other GPUs read them).  HOUS2 goes
+ * first: Q2 is applied first. */
 static int register_reflectors(struct q_factors *f, const double complex *v, int64_t ldv,
                                const double complex *hous2, int node)
 {
-    const int64_t lhous = startrd_bulge_lhous(&f->plan), home = node >= 0 ? -1 : STARPU_MAIN_RAM;
+    const int64_t lhous = startrd_bulge_lhous(&f->plan), home = node >= 0 ? -1 : STARPU_MAIN_RAM,
+                  width = v_piece_columns(f->mq);
     int ret = 0;
 
-    f->npieces = (f->mq + V_PIECE_COLUMNS - 1) / V_PIECE_COLUMNS;
+    starpu_vector_data_register(&f->H, (int)home, node >= 0 ? 0 : (uintptr_t)hous2, (uint32_t)lhous, sizeof *hous2);
+    if (node >= 0)
+        ret = startrd_task_zupload(node, hous2, lhous, f->H);
+    f->npieces = (f->mq + width - 1) / width;
     if ((f->V = calloc((size_t)(f->npieces > 0 ? f->npieces : 1), sizeof *f->V)) == NULL) {
         startrd_error("back-transformation: cannot allocate %lld handles", (long long)f->npieces);
         return STARTRD_ERR_MEMORY;
     }
     /* Read only: the casts let StarPU register the caller's const arrays. */
     for (int64_t p = 0; p < f->npieces && ret == 0; p++) {
-        const int64_t c0 = p * V_PIECE_COLUMNS, cols = f->mq - c0 < V_PIECE_COLUMNS ? f->mq - c0 : V_PIECE_COLUMNS;
+        const int64_t c0 = p * width, cols = f->mq - c0 < width ? f->mq - c0 : width;
 
         startrd_matrix_register(&f->V[p], (int)home, node >= 0 ? 0 : (uintptr_t)(v + c0 * ldv),
                                 node >= 0 ? f->mq : ldv, f->mq, cols, sizeof *v);
         if (node >= 0)
             ret = startrd_task_zupload(node, v + c0 * ldv, ldv, f->V[p]);
     }
-    starpu_vector_data_register(&f->H, (int)home, node >= 0 ? 0 : (uintptr_t)hous2, (uint32_t)lhous, sizeof *hous2);
-    if (ret == 0 && node >= 0)
-        ret = startrd_task_zupload(node, hous2, lhous, f->H);
     if (ret != 0) {
         startrd_error("back-transformation: the reflectors' upload could not be submitted (%d)", ret);
         return STARTRD_ERR_RUNTIME;
