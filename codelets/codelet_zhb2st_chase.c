@@ -5,12 +5,10 @@
 #include "codelets.h"
 #include "error.h"
 
-#include "stage2.h"
-
 #ifdef STARTRD_USE_CUDA
 #include "kernels_cuda.h"
 
-_Static_assert(STARTRD_STAGE2_GPU_MAX_KD == STARTRD_CUDA_ZHB2ST_MAX_KD, "stage 2 offers the GPU what it takes");
+_Static_assert(STARTRD_CHASE_GPU_MAX_KD == STARTRD_CUDA_ZHB2ST_MAX_KD, "the codelet offers what the kernel takes");
 #endif
 
 #include <stdlib.h>

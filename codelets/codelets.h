@@ -352,6 +352,9 @@ typedef struct startrd_zhb2st_schedule {
     double complex *work;        /* kd per rank */
 } startrd_zhb2st_schedule_t;
 
+/** Largest bandwidth the GPU chase takes (kernel_zhb2st_chase.cu). */
+#define STARTRD_CHASE_GPU_MAX_KD 128
+
 /**
  * The whole bulge chase of @p plan on CUDA worker @p worker
  * (codelet_zhb2st_chase.c): band AB (ldab = 2kd+1, read), d and e

@@ -7,6 +7,7 @@
 #include "startrd.h"
 
 #include "bulge_plan.h"
+#include "codelets.h"
 #include "context.h"
 #include "hermitian_gen.h"
 #include "stage2.h"
@@ -165,7 +166,7 @@ int main(int argc, char **argv)
             }
             /* The tridiagonals' eigenvalues cost O(n^2) on one core (16 s at
              * n = 32768): only when there are two to compare. */
-            const bool both = n <= host_max && ctx->ncuda > 0 && kd <= STARTRD_STAGE2_GPU_MAX_KD;
+            const bool both = n <= host_max && ctx->ncuda > 0 && kd <= STARTRD_CHASE_GPU_MAX_KD;
 
             random_band(uplo, n, kd, seed, AB0);
             for (int p = 0; p <= ngpus; p++) {
@@ -173,7 +174,7 @@ int main(int argc, char **argv)
                 double t0, t;
 
                 if ((g == 0 && n > host_max) || g > ctx->ncuda || g < 0 ||
-                    (g > 0 && kd > STARTRD_STAGE2_GPU_MAX_KD))
+                    (g > 0 && kd > STARTRD_CHASE_GPU_MAX_KD))
                     continue;
                 memcpy(AB, AB0, (size_t)(ldab * n) * sizeof *AB);
                 t0 = perf_now();

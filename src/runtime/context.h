@@ -55,11 +55,6 @@ int startrd_context_cpu_workers_hold(void);
 /** Undo startrd_context_cpu_workers_hold(), once its tasks have returned. */
 void startrd_context_cpu_workers_release(void);
 
-/** Run @p set_up on every worker of the kinds @p where (STARPU_CPU,
- *  STARPU_CUDA), each on its own thread.  0 if it returned 0 everywhere,
- *  else STARTRD_ERR_RUNTIME (set_up reports its failures) after calling
- *  @p undo, which releases what the workers that succeeded set up. */
-int startrd_on_each_worker(int (*set_up)(void), uint32_t where, void (*undo)(void));
 
 /** Bandwidth of the band of a reduction of order n on ngpu GPUs: the
  *  option's nb or the library's choice, never wider than the matrix

@@ -2,7 +2,7 @@
  * belong to its device. */
 #include "cuda_lanes.h"
 
-#include "context.h"
+#include "workers.h"
 #include "cuda_green.h"
 #include "error.h"
 

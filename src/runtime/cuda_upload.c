@@ -3,7 +3,7 @@
  * through them. */
 #include "cuda_upload.h"
 
-#include "context.h"
+#include "workers.h"
 #include "error.h"
 
 #ifdef STARTRD_USE_CUDA

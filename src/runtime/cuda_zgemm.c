@@ -4,7 +4,7 @@
  * no other thread touches it until startrd_cuda_zgemm_close(). */
 #include "cuda_zgemm.h"
 
-#include "context.h"
+#include "workers.h"
 #include "cuda_lanes.h"
 #include "error.h"
 

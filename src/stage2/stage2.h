@@ -16,16 +16,13 @@
 void startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const double complex *A, int64_t lda,
                                     double complex *AB, int64_t ldab);
 
-/** Largest bandwidth the GPU chase takes (kernel_zhb2st_chase.cu). */
-#define STARTRD_STAGE2_GPU_MAX_KD 128
-
 /**
  * Chase the band AB (as left by startrd_stage2_band_from_dense, ldab =
  * 2kd+1) down to the real tridiagonal (d, e), keeping the reflectors in
  * HOUS in the layout of bulge_plan.h (startrd_bulge_lhous() entries; for
  * vect = 'V' those no reflector occupies are set to zero).  With @p ngpu >
  * 0 CUDA workers of distinct GPUs in @p cuda_workers, kd <=
- * STARTRD_STAGE2_GPU_MAX_KD and the band and HOUS within half of a GPU's
+ * STARTRD_CHASE_GPU_MAX_KD (codelets.h) and the band and HOUS within half of a GPU's
  * memory, the chase runs on the GPUs and AB is left as it was: split over
  * all of them (at most 8) when ngpu > 1, vect = 'N', kd >= 2 and each can
  * reach the others' memory, else one task on the first.  Otherwise it runs as ranks

@@ -306,7 +306,7 @@ int startrd_stage2_zhb2st_prepare(char vect, char uplo, int64_t n, int64_t kd, d
         free(s);
         return STARTRD_ERR_STATE;
     }
-    if (ngpu > 0 && n >= 2 && kd >= 1 && kd <= STARTRD_STAGE2_GPU_MAX_KD) {
+    if (ngpu > 0 && n >= 2 && kd >= 1 && kd <= STARTRD_CHASE_GPU_MAX_KD) {
         startrd_zhb2st_split_t *sp = &s->sp;
         int fits = fits_on_gpu(&s->plan, ldab, cuda_workers[0]), all_fit = fits;
 

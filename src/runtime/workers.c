@@ -1,0 +1,31 @@
+#include "workers.h"
+
+#include "starpu_include.h"
+#include "startrd.h"
+
+#include <stdatomic.h>
+
+struct on_each_worker {
+    int (*set_up)(void);
+    atomic_int failures;
+};
+
+static void run_set_up(void *arg)
+{
+    struct on_each_worker *e = arg;
+
+    if (e->set_up() != 0)
+        atomic_fetch_add(&e->failures, 1);
+}
+
+int startrd_on_each_worker(int (*set_up)(void), uint32_t where, void (*undo)(void))
+{
+    struct on_each_worker e = {.set_up = set_up};
+
+    atomic_init(&e.failures, 0);
+    starpu_execute_on_each_worker(run_set_up, &e, where);
+    if (atomic_load(&e.failures) == 0)
+        return 0;
+    undo();
+    return STARTRD_ERR_RUNTIME;
+}
