@@ -5,7 +5,7 @@
  *        and LAPACK's ZHB2ST_KERNELS.
  *
  * Which kernel runs on which rows, in which order, and where its reflector is
- * stored, is the business of the plan (src/stage2/bulge_plan.h); a kernel
+ * stored, is the business of the plan (src/plans/bulge_plan.h); a kernel
  * only sees its block (st, ed) and the pointers to its reflectors.
  *
  * @par Band storage

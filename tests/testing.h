@@ -199,7 +199,7 @@ int tst_form_q1(char uplo, int64_t n, int64_t kd, const double complex *A,
 /**
  * Builds the n-by-n unitary Q2 of stage 2 from the reflectors that the bulge
  * chasing of a band of bandwidth kd keeps in HOUS2 with VECT = 'V' (layout in
- * src/stage2/bulge_plan.h: [TAU2 (R entries) | V2 (kd x R, ld = kd)]), as
+ * src/plans/bulge_plan.h: [TAU2 (R entries) | V2 (kd x R, ld = kd)]), as
  *
  *     Q2 = H(0,0) H(0,1) ... H(1,0) ... H(nsweeps-1, last),
  *
