@@ -154,12 +154,12 @@ static int64_t v_piece_columns(int64_t mq)
 static int register_reflectors(struct q_factors *f, const double complex *v, int64_t ldv,
                                const double complex *hous2, int node)
 {
-    const int64_t lhous = startrd_bulge_lhous(&f->plan), home = node >= 0 ? -1 : STARPU_MAIN_RAM,
-                  width = v_piece_columns(f->mq);
+    const int64_t lhous = startrd_bulge_lhous(&f->plan), width = v_piece_columns(f->mq);
+    const int uploaded = node >= 0, home = uploaded ? -1 : STARPU_MAIN_RAM;
     int ret = 0;
 
-    starpu_vector_data_register(&f->H, (int)home, node >= 0 ? 0 : (uintptr_t)hous2, (uint32_t)lhous, sizeof *hous2);
-    if (node >= 0)
+    starpu_vector_data_register(&f->H, home, uploaded ? 0 : (uintptr_t)hous2, (uint32_t)lhous, sizeof *hous2);
+    if (uploaded)
         ret = startrd_task_zupload(node, hous2, lhous, f->H);
     f->npieces = (f->mq + width - 1) / width;
     if ((f->V = calloc((size_t)(f->npieces > 0 ? f->npieces : 1), sizeof *f->V)) == NULL) {
@@ -170,9 +170,9 @@ static int register_reflectors(struct q_factors *f, const double complex *v, int
     for (int64_t p = 0; p < f->npieces && ret == 0; p++) {
         const int64_t c0 = p * width, cols = f->mq - c0 < width ? f->mq - c0 : width;
 
-        startrd_matrix_register(&f->V[p], (int)home, node >= 0 ? 0 : (uintptr_t)(v + c0 * ldv),
-                                node >= 0 ? f->mq : ldv, f->mq, cols, sizeof *v);
-        if (node >= 0)
+        startrd_matrix_register(&f->V[p], home, uploaded ? 0 : (uintptr_t)(v + c0 * ldv), uploaded ? f->mq : ldv,
+                                f->mq, cols, sizeof *v);
+        if (uploaded)
             ret = startrd_task_zupload(node, v + c0 * ldv, ldv, f->V[p]);
     }
     if (ret != 0) {
