@@ -7,6 +7,7 @@
 #include "bulge_plan.h"
 #include "context.h"
 #include "descriptor.h"
+#include "device_memory.h"
 #include "error.h"
 #include "stats.h"
 #include "tridiag_dc.h"
@@ -439,16 +440,86 @@ static int pairs_from_all(int64_t n, int64_t count, int64_t ngpu)
     return dc_on_gpus(ngpu) && count * 64 >= n;
 }
 
-/* All pairs of T (d, e) by divide and conquer into Zr (n x n), then the
- * wanted ones, a run of the ascending eigenvalues: *first and *found. */
-static int selected_from_all(char range, int64_t n, double *d, double *e, double vl, double vu, int64_t il,
-                             int64_t iu, double *Zr, int64_t ngpu, int64_t *first, int64_t *found)
-{
-    int info = tridiagonal_vectors(n, d, e, Zr, ngpu, NULL);
-    int64_t last;
+/* The columns of the divide and conquer's vectors that the held path
+ * (held_divide_and_conquer()) leaves in each GPU block. */
+enum { HELD_BLOCK_COLUMNS = 512 };
 
-    if (info != 0)
+/* Whether the divide and conquer can hold its vectors on the first GPU's
+ * second worker (tridiag_dc.h) when nothing else runs beside it. */
+static int dc_can_hold(const startrd_context_t *ctx, int64_t n)
+{
+    const size_t bytes = startrd_tridiag_dc_gpu_bytes(n);
+
+    return ctx->ncuda > 0 && bytes != SIZE_MAX &&
+           startrd_device_memory_holds(starpu_worker_get_memory_node(ctx->cuda_side_worker[0]), bytes);
+}
+
+/* The divide and conquer with its vectors held on the first GPU, as beside
+ * Q's forming, so that each merge's products find Q where they run instead
+ * of crossing the bus both ways; the blocks of sorted vectors stay there,
+ * in @p blocks (n / HELD_BLOCK_COLUMNS, rounded up, registered here). */
+static int held_divide_and_conquer(const startrd_context_t *ctx, int64_t n, double *d, double *e, double *Z,
+                                   starpu_data_handle_t *blocks)
+{
+    const startrd_dc_beside_t beside = {ctx->cuda_side_worker[0], blocks, HELD_BLOCK_COLUMNS};
+    int info;
+
+    for (int64_t c = 0; c < n; c += HELD_BLOCK_COLUMNS)
+        startrd_matrix_register(&blocks[c / HELD_BLOCK_COLUMNS], -1, 0, n, n,
+                                n - c < HELD_BLOCK_COLUMNS ? n - c : HELD_BLOCK_COLUMNS, sizeof *Z);
+    if ((info = startrd_context_cpu_workers_hold()) != 0)
         return info;
+    info = startrd_tridiag_dc(n, d, e, Z, n, 0, &beside);
+    startrd_context_cpu_workers_release();
+    return info;
+}
+
+/* Columns first..last-1 of the held blocks into the same columns of Z
+ * (leading dimension n); every block unregistered. */
+static int fetch_held_columns(int64_t n, starpu_data_handle_t *blocks, int64_t first, int64_t last, double *Z)
+{
+    int info = 0;
+
+    for (int64_t c = 0; c < n; c += HELD_BLOCK_COLUMNS) {
+        starpu_data_handle_t block = blocks[c / HELD_BLOCK_COLUMNS];
+        const int64_t from = first > c ? first : c, to = last < c + HELD_BLOCK_COLUMNS ? last : c + HELD_BLOCK_COLUMNS;
+
+        if (info == 0 && from < to) {
+            int st = starpu_data_acquire(block, STARPU_R);
+
+            if (st != 0) {
+                startrd_error("eigenvectors: starpu_data_acquire returned %d", st);
+                info = STARTRD_ERR_RUNTIME;
+            } else {
+                const double *held = (const double *)starpu_matrix_get_local_ptr(block);
+                const int64_t ld = (int64_t)starpu_matrix_get_local_ld(block);
+
+                for (int64_t j = from; j < to; j++)
+                    memcpy(Z + j * n, held + (j - c) * ld, (size_t)n * sizeof *Z);
+                starpu_data_release(block);
+            }
+        }
+        starpu_data_unregister(block);
+    }
+    return info;
+}
+
+/* All pairs of T (d, e) by divide and conquer, then the wanted ones, a run
+ * of the ascending eigenvalues, in their columns of Zr (n x n): *first and
+ * *found. */
+static int selected_from_all(const startrd_context_t *ctx, char range, int64_t n, double *d, double *e, double vl,
+                             double vu, int64_t il, int64_t iu, double *Zr, int64_t ngpu, int64_t *first,
+                             int64_t *found)
+{
+    starpu_data_handle_t *blocks = NULL;
+    int64_t last;
+    int info;
+
+    if (dc_can_hold(ctx, n) &&
+        (blocks = calloc((size_t)((n + HELD_BLOCK_COLUMNS - 1) / HELD_BLOCK_COLUMNS), sizeof *blocks)) != NULL)
+        info = held_divide_and_conquer(ctx, n, d, e, Zr, blocks);
+    else
+        info = tridiagonal_vectors(n, d, e, Zr, ngpu, NULL);
     if (range == 'I') {
         *first = il - 1;
         last = iu;
@@ -460,7 +531,13 @@ static int selected_from_all(char range, int64_t n, double *d, double *e, double
             ;
     }
     *found = last - *first;
-    return 0;
+    if (blocks != NULL) {
+        int fetched = fetch_held_columns(n, blocks, info == 0 ? *first : 0, info == 0 ? last : 0, Zr);
+
+        info = info != 0 ? info : fetched;
+        free(blocks);
+    }
+    return info;
 }
 
 /* Selected pairs with vectors by LAPACK's ZHEEVR on the caller's threads
@@ -523,7 +600,7 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
             double t0 = starpu_timing_now(), t1;
 
             if (all) {
-                info = selected_from_all(range, n, d, r.e, vl, vu, il, iu, Zr, ngpu, &first, &found);
+                info = selected_from_all(ctx, range, n, d, r.e, vl, vu, il, iu, Zr, ngpu, &first, &found);
                 if (info == 0)
                     memmove(w, d + first, (size_t)found * sizeof *w);
             } else {
