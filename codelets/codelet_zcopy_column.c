@@ -2,7 +2,7 @@
  * library's padded lower-storage copy, on a CPU worker: the host copy, or
  * the column in its GPU's memory through the worker's pinned buffers
  * (cuda_upload.h).  A GPU reads or writes the caller's pageable memory at
- * a fraction of the rate it reaches on pinned memory (docs/architecture.md,
+ * a fraction of the rate it reaches on pinned memory (docs/experiments.md,
  * "Figures moved from the code"), and such a copy blocks the thread that
  * drives the GPU's streams.  A copy in checks what it copies for NaN and
  * Inf (the data is in cache then), and copying out is skipped once one was seen, so the

@@ -67,7 +67,7 @@ static void her2k_columns_cpu(void *buffers[], void *cl_arg)
  * panels, the band and the copies out read the lower one), and cuBLAS's
  * HER2K of a 1024 block, rank 64, takes longer than the GEMM that does
  * twice its flops (its diagonal then made real, see column_pieces.h;
- * docs/architecture.md, "Figures moved from the code"). */
+ * docs/experiments.md, "Figures moved from the code"). */
 int startrd_her2k_piece_cuda(cublasHandle_t h, const startrd_piece_t *u, const char *kernel)
 {
     const cuDoubleComplex one = {1.0, 0.0}, mone = {-1.0, 0.0};

@@ -18,7 +18,7 @@
 /* Widest piece: its diagonal block goes to one HEMM or HER2K call, the rows
  * below it to GEMMs.  Wider GEMMs run faster but move flops to the diagonal
  * calls; in stage 1, 1024 columns beat 512 and 2048 was no better
- * (docs/architecture.md, "Block columns, not tiles" and "Figures moved
+ * (docs/experiments.md, "Block columns, not tiles" and "Figures moved
  * from the code"). */
 #define STARTRD_PIECE_COLS 1024
 

@@ -6,7 +6,7 @@
  * The bulge-chasing kernels call it tens of thousands of times a second per
  * core on blocks of order kd.  Through OpenBLAS's ZGEMV and ZGERC a kernel
  * took far longer with many CPU workers than with a few
- * (docs/architecture.md, "Figures moved from the code"), most likely
+ * (docs/experiments.md, "Figures moved from the code"), most likely
  * because those routines take their scratch buffer from a pool under a
  * process-wide lock; these loops need no scratch beyond the caller's work
  * array.

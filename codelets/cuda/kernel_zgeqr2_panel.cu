@@ -284,7 +284,7 @@ extern "C" int startrd_cuda_zgeqr2_panel_blocks(int64_t m, int64_t nb)
      * STARTRD_CUDA_ZGEQR2_BLOCKS: a block takes a whole multiprocessor's
      * registers, which the update then lacks.  More blocks factor the panel
      * faster, alone or beside a stream of ZGEMMs, but stage 1 at the largest
-     * order measured was faster on fewer (docs/architecture.md, "Figures
+     * order measured was faster on fewer (docs/experiments.md, "Figures
      * moved from the code").  More only where a block's column would not
      * fit in shared memory. */
     int64_t want = (m + REG_ROWS - 1) / REG_ROWS;

@@ -18,7 +18,7 @@ namespace {
  * scaled x goes through shared memory, double-buffered on j's parity like
  * the partial results, so one block-wide barrier before the grid-wide
  * synchronisation and one after it suffice.  It factors a panel faster than
- * the first kernel, alone or beside a stream of ZGEMMs (docs/architecture.md,
+ * the first kernel, alone or beside a stream of ZGEMMs (docs/experiments.md,
  * "The panel in registers").  A column costs nearly as much on 7 blocks as
  * on 64: its time goes to a chain of short phases (the column's sums, the
  * d_c, the grid-wide synchronisation, the reads of every block's results

@@ -33,7 +33,7 @@
  * each, and the second less again since it forms neither R2^-1 nor Q's
  * first rows (below).  The whole factorisation then takes less time than
  * either Householder kernel at every m measured, so it factors every panel
- * it can, not only the tallest (docs/architecture.md, "Figures moved from
+ * it can, not only the tallest (docs/experiments.md, "Figures moved from
  * the code").
  *
  * CholeskyQR2 gives reflectors orthogonal to rounding only while A is well
@@ -327,7 +327,7 @@ __device__ bool cholesky_blocked(cuDoubleComplex *X, cuDoubleComplex *D, cuDoubl
  * passes the barriers.  The blocked LU of warp-factored diagonal blocks
  * (three block-wide barriers per LEAF columns and the inverses of both
  * diagonal triangles) took longer in the second kernel than this one does
- * (docs/architecture.md, "Figures moved from the code"). */
+ * (docs/experiments.md, "Figures moved from the code"). */
 const int RT = THREADS / MAXNB, PER = MAXNB / RT;
 
 static_assert(THREADS == RT * MAXNB && MAXNB == RT * PER && 32 % RT == 0, "a row's threads in one warp");

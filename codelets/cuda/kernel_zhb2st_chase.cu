@@ -189,7 +189,7 @@ struct chase_block {
     /* Slot (a, b) lies above the diagonal in every thread.  As a constant
      * expression the compiler drops it from a lower block's loads and
      * products, which it did not from the run-time test, and the chase runs
-     * faster (docs/architecture.md, "Figures moved from the code"). */
+     * faster (docs/experiments.md, "Figures moved from the code"). */
     __host__ __device__ static constexpr bool above(int a, int b) { return 32 * a + 31 < W * b; }
 
     /* Entry (i, j) of the rows x cols block at (i0, j0) is held. */
@@ -1099,7 +1099,7 @@ cudaError_t launch_chase(const band &bd, cudaStream_t stream)
  * cost more than the chain saves beyond.  With pairs the chase is faster
  * at kd = 48 and 64 at every order measured, and at kd = 128 but for the
  * largest; bounds of the paired rows on either side of this one did no
- * better (docs/architecture.md, "Two blocks a sweep" and "Figures moved
+ * better (docs/experiments.md, "Two blocks a sweep" and "Figures moved
  * from the code").
  */
 template <int KD, int W>
@@ -1175,7 +1175,7 @@ extern "C" cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, con
             (err = cudaMemsetAsync(hous, 0, (size_t)nrefl * (size_t)(kd + 1) * sizeof *hous, stream)) !=
                 cudaSuccess)
             return err;
-        /* Warps per block, as measured (docs/architecture.md, "Figures moved
+        /* Warps per block, as measured (docs/experiments.md, "Figures moved
          * from the code"): at kd <= 32 eight beat four and sixteen; at
          * kd <= 64 sixteen, one block per SM, beat eight, two per SM, since a
          * sweep's kernels follow each other on the chain and more threads

@@ -164,7 +164,8 @@ static void reduction_free(struct reduction *r)
  * freed once copied into C, before Q is applied: at the largest orders the
  * host holds A, HOUS2 and C but not Z besides.  The copy runs on the
  * caller's threads: on one thread it was a good part of the
- * back-transformation's time (docs/architecture.md). */
+ * back-transformation's time (docs/experiments.md, "The back-transformation's
+ * time"). */
 static int back_transform(char uplo, int64_t n, int64_t m, double **Zr, int64_t first, const double _Complex *A,
                           int64_t lda, const struct reduction *r, double _Complex *C, int64_t ldc, int64_t ngpu)
 {

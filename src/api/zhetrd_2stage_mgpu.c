@@ -118,7 +118,7 @@ static void size_up(struct sizes *sz, const startrd_context_t *ctx, char vect, i
  * are short, each block's calls cost the GPU's driving thread more than the
  * GPU takes to run them, so fewer blocks win there too: at n = 8192 on two
  * GPUs, blocks of 16 nb (four per GPU) beat 8 nb (eight per GPU)
- * (docs/architecture.md, "The distribution block" and "Where a step's time
+ * (docs/experiments.md, "The distribution block" and "Where a step's time
  * went at n = 8192 on two GPUs"). */
 static int64_t default_dist_nb(int64_t n, int64_t kd, int ngpu)
 {

@@ -38,7 +38,7 @@
  * factors tau and T), and applies it before it builds the next: the groups
  * of all chunks, padded, would take about four times HOUS2's memory, and
  * building them again for each block costs about b/cols of its GEMMs'
- * flops (docs/architecture.md, "Eigenvectors").
+ * flops (docs/architecture.md and docs/experiments.md, "Eigenvectors").
  */
 #ifndef STARTRD_Q2_BLOCKS_H
 #define STARTRD_Q2_BLOCKS_H

@@ -19,7 +19,7 @@
 /* Multiprocessors kept for the panels by default (the panel_sms option).
  * With every update narrowed, keeping 12 was as fast as any count tried, 8
  * and 16 no faster, and fewer (4) or more (28, 44) at times slower
- * (docs/architecture.md, "Multiprocessors left to the panel"). */
+ * (docs/experiments.md, "Multiprocessors left to the panel"). */
 enum { DEFAULT_PANEL_SMS = 12 };
 
 /* The context is open while it holds references: one per startrd_init()
@@ -120,7 +120,7 @@ static int gpus_to_drive(const startrd_options_t *opt)
  * worker on every core that drives no GPU (a thread per stream of each
  * GPU, STARPU_NWORKER_PER_CUDA, drives it) left that thread none: leaving
  * one core aside made stage 1 faster at every order measured
- * (docs/architecture.md, "A core for the calling thread").
+ * (docs/experiments.md, "A core for the calling thread").
  * Not where the cores are few (the copies in and out run on the CPU
  * workers), nor when the user chose the count.  Read once the stream
  * count is set in the environment. */
@@ -625,7 +625,7 @@ static int stage_gpus(int ngpu, int option, int spread)
  * panel -> HEMM -> W -> next panel, which bounds small orders: spreading
  * stage 1 was measured to pay from 10240 on.  Two GPUs that read each
  * other's memory meet on the devices instead (stage1_zhe2hb.c), and spread
- * pays from 6144 on (docs/architecture.md, "Why a second GPU helps little
+ * pays from 6144 on (docs/experiments.md, "Why a second GPU helps little
  * below n = 32768" and "Stage 1 on several GPUs"). */
 enum { SPREAD_FROM = 10240, SPREAD_MEETING_FROM = 6144 };
 
@@ -643,7 +643,7 @@ int startrd_context_stage1_gpus(const startrd_context_t *ctx, int64_t n, int ngp
  * hold the sweeps that could run at once: timed on the chase alone
  * (startrd-stage2 --gpus 1,2), with one GPU's last sweeps on two blocks
  * each, from 49152 on for kd >= 64 and from 65536 for narrower bands
- * (docs/architecture.md, "Split over several GPUs" and "Two blocks a
+ * (docs/experiments.md, "Split over several GPUs" and "Two blocks a
  * sweep"). */
 int startrd_context_stage2_gpus(const startrd_context_t *ctx, int64_t n, int64_t kd, int ngpu)
 {
@@ -655,7 +655,7 @@ int startrd_context_stage2_gpus(const startrd_context_t *ctx, int64_t n, int64_t
 /* Measured with startrd-bench --allreduce (GPUs linked by NVLink): on one
  * GPU nothing is summed and keeping both triangles costs its doubled
  * update; on two the sum along the GPUs beat the host's and both
- * triangles, and on four it beat the host's (docs/architecture.md, "GPU
+ * triangles, and on four it beat the host's (docs/experiments.md, "GPU
  * topology and the allreduce schemes"; docs/measurements.md).  With links
  * this fast the volume the full scheme saves is not what limits stage 1. */
 startrd_allreduce_t startrd_context_allreduce(const startrd_context_t *ctx)

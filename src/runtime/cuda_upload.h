@@ -4,10 +4,10 @@
  * one buffer while the other fills.  Staging a whole block column and then
  * moving it with a task on the GPU's worker cost a task hop per column
  * and tied each staging buffer to the GPU worker's turn, so that the copies
- * in waited on those hops (docs/architecture.md, "What is still idle at
+ * in waited on those hops (docs/experiments.md, "What is still idle at
  * n = 32768").  Going out, staging buffers cost a task per column on the
  * GPU's worker too, and StarPU allocated and pinned them at their first
- * use, which stalled a first call on four GPUs (docs/architecture.md,
+ * use, which stalled a first call on four GPUs (docs/experiments.md,
  * "Four GPUs"). */
 #ifndef STARTRD_CUDA_UPLOAD_H
 #define STARTRD_CUDA_UPLOAD_H

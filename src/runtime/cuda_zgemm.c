@@ -16,7 +16,7 @@
 
 /* Split-K algorithms, which the heuristic prefers for products with a long
  * inner dimension, need a workspace: without one, 1024 x 64 x m runs
- * slower (docs/architecture.md, "Products through cuBLASLt"). */
+ * slower (docs/experiments.md, "Products through cuBLASLt"). */
 #define WORKSPACE_BYTES ((size_t)32 << 20)
 
 enum {

@@ -1,7 +1,7 @@
 /* ZGEMM through cuBLASLt.  cublasZgemm picks a poor kernel for the stage-1
  * update's products: with the matrix's leading dimension, the first
  * algorithm cuBLASLt's heuristic offers runs them faster (m x 1024 x 128
- * NC, m x 64 x 1024 NN, 1024 x 64 x m CN; docs/architecture.md, "Products
+ * NC, m x 64 x 1024 NN, 1024 x 64 x m CN; docs/experiments.md, "Products
  * through cuBLASLt").  A query of that heuristic costs as much as a small
  * product, so each worker keeps the algorithm it found for each shape. */
 #ifndef STARTRD_CUDA_ZGEMM_H

@@ -78,8 +78,8 @@ static void free_gpu_columns(startrd_desc_t *A)
 /* Block columns whose home is their owner GPU: no host copy of the matrix
  * at all.  A host copy of an n x n matrix, pinned or pageable, costs more
  * than the whole reduction on the GPUs (docs/architecture.md, "The matrix
- * lives on the GPUs" and "Figures moved from the code"), while
- * the copy tasks move the caller's triangle straight to the GPUs.
+ * lives on the GPUs"; docs/experiments.md, "Figures moved from the code"),
+ * while the copy tasks move the caller's triangle straight to the GPUs.
  * Each owner's block columns lie side by side in one allocation, as in a
  * host copy: column j at local index l starts at row startrd_desc_column_row0
  * of local column l*nb, leading dimension m, so that neighbouring block
@@ -176,7 +176,7 @@ int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t
         /* Pinned (when CUDA workers exist) for tiles that may go to a GPU,
          * so that host<->GPU copies run asynchronously at full speed; block
          * columns without GPU owners stay on the CPU workers, and pinning
-         * them would only cost time (docs/architecture.md, "Figures moved
+         * them would only cost time (docs/experiments.md, "Figures moved
          * from the code").  Not cleared: at n = 32768 that is 16 GiB of
          * single-threaded writes, half of them to a triangle no handle
          * covers; the tasks that fill the tiles clear what they need. */

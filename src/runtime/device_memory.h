@@ -3,7 +3,7 @@
  * startrd_cuda_open_peers()), every cudaMalloc maps the new memory on both,
  * which made it several times slower, once per GPU at the start of every
  * reduction.  The driver's virtual memory calls map it on its own GPU only,
- * as fast as cudaMalloc was before (docs/architecture.md, "The block
+ * as fast as cudaMalloc was before (docs/experiments.md, "The block
  * columns' memory mapped on its own GPU only"); the block columns are read
  * and written there alone, and cross to the host by copies that GPU makes.
  * Where the driver lacks those calls or refuses them, StarPU allocates the

@@ -5,7 +5,7 @@
  * product, well beyond the time that product's copy over NVLink takes.
  * A forwarding request starts such a copy from the writer's epilogue,
  * before the runtime releases its dependencies, which shortened that hop
- * (docs/architecture.md, "Outputs forwarded from their writer's end" and
+ * (docs/experiments.md, "Outputs forwarded from their writer's end" and
  * "Figures moved from the code"). */
 #ifndef STARTRD_FORWARD_H
 #define STARTRD_FORWARD_H

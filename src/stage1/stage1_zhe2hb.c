@@ -15,7 +15,7 @@
  * behind panel k+1, and defers the rest into the next step's update: that
  * step's Y is taken from the matrix without it there and corrected
  * (form_wvw.h), and both updates are one GEMM of rank 4nb, which cuBLAS
- * runs faster than two of rank 2nb (docs/architecture.md, "Figures moved
+ * runs faster than two of rank 2nb (docs/experiments.md, "Figures moved
  * from the code").
  * With STARTRD_ALLREDUCE_FULL the block columns keep both triangles: each
  * worker forms the block rows of Y of its own block columns, complete, with
@@ -347,7 +347,7 @@ static void release_tau(void *tau)
  * @p P (or NULL), the previous step's [W V W], the task first applies that
  * step's update to the column.  The scalar factors are brought home as soon
  * as they exist: fetched one by one when unregistered, each waited for a GPU
- * driver round trip, and the round trips added up (docs/architecture.md,
+ * driver round trip, and the round trips added up (docs/experiments.md,
  * "Figures moved from the code"). */
 static int panel(struct startrd_stage1 *s, int64_t k, starpu_data_handle_t P)
 {
@@ -428,7 +428,7 @@ static int group_of(const struct startrd_stage1 *s, int p)
  * copy reads the total from there.  Where one task computes all of Y
  * (one GPU, or the last block columns), it forms P too: W waits for Y on
  * the critical path, and a task of its own cost a runtime round trip per
- * panel (docs/architecture.md, "Figures moved from the code").  Two
+ * panel (docs/experiments.md, "Figures moved from the code").  Two
  * partial products are not summed here: on two GPUs that read each other's
  * memory, each HEMM task adds the other's product where it lies and forms
  * P; otherwise each task of W adds both, so that each product crosses
@@ -599,7 +599,7 @@ static void update_range(struct startrd_stage1 *s, int64_t k, int64_t j0, int64_
  * the task of panel k+1 itself (the full scheme's update is a task of its
  * own): the thread of the first stream is busy launching the rest of the
  * update when a task there ends and noticed its end late, which the panel
- * waited for (docs/architecture.md, "Where stage 1's time goes").  Block
+ * waited for (docs/experiments.md, "Where stage 1's time goes").  Block
  * column k+1 is never deferred (EAGER_COLUMNS > 0), so it takes step k's P
  * alone. */
 static void update(struct startrd_stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
@@ -647,7 +647,7 @@ static size_t task_budget(const startrd_desc_t *A)
  * back, on CPU workers, which reach a column on a GPU through their own
  * pinned buffers (cuda_upload.h): a GPU reads and writes the caller's
  * pageable memory slowly, and blocks the thread that drives its streams
- * meanwhile (docs/architecture.md, "Figures moved from the code").  The
+ * meanwhile (docs/experiments.md, "Figures moved from the code").  The
  * copies in check what they copy for NaN and Inf; the copies out also fill
  * stage 2's band. */
 static int copy_columns(struct startrd_stage1 *s, int to_user, char uplo, double complex *a, int64_t lda,

@@ -51,7 +51,7 @@ static int fits_on_gpu(const startrd_bulge_plan_t *plan, int64_t ldab, int cuda_
  * The band crosses to the GPU from the caller's WORK and the reflectors
  * back to HOUS2, both pageable, through the driver's staging; pinned in
  * place for the call they cross by DMA, pinning included faster, for the
- * band and still more for HOUS2 with VECT = 'V' (docs/architecture.md,
+ * band and still more for HOUS2 with VECT = 'V' (docs/experiments.md,
  * "Stage 2: band to tridiagonal").  Where an array cannot be pinned (already
  * pinned, say) it crosses as before.
  */
@@ -259,7 +259,7 @@ static int zhb2st_on_host(const startrd_bulge_plan_t *plan, char uplo, double co
     /* Group S trails group S-1 by two windows, so at most about half the
      * first group's windows can be in progress at once.  Ranks beyond that
      * only spin, and spinning workers slowed the working ones down
-     * (docs/architecture.md, "Figures moved from the code"). */
+     * (docs/experiments.md, "Figures moved from the code"). */
     if (nranks > nwindows[0] / 2 + 2)
         nranks = (int)(nwindows[0] / 2 + 2);
     int submitted = 0;
