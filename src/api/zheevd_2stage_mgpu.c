@@ -260,20 +260,38 @@ static int dc_on_gpus(int64_t ngpu)
     return ngpu != 0 && starpu_cuda_worker_get_count() > 0;
 }
 
-/* Divide and conquer.  With GPUs, the library's; without them, LAPACK's
- * DSTEDC with the caller's BLAS threads, which the same products on the CPU
- * workers do not beat. */
-static int tridiagonal_vectors(int64_t n, double *d, double *e, double *Z, int64_t ngpu,
-                               const startrd_dc_beside_t *beside)
+/* Divide and conquer, Q on the host.  With GPUs, the library's; without
+ * them, LAPACK's DSTEDC with the caller's BLAS threads, which the same
+ * products on the CPU workers do not beat. */
+static int tridiagonal_vectors(int64_t n, double *d, double *e, double *Z, int64_t ngpu)
 {
     lapack_int st;
 
     if (dc_on_gpus(ngpu))
-        return startrd_tridiag_dc(n, d, e, Z, n, 0, beside);
+        return startrd_tridiag_dc(n, d, e, Z, n, 0, NULL);
     startrd_context_host_parallel(1);
     st = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (lapack_int)n, d, e, Z, (lapack_int)n);
     startrd_context_host_parallel(0);
     return st != 0 ? tridiagonal_failed("dstedc", st) : 0;
+}
+
+/* The divide and conquer with its vectors held on @p worker, a GPU's second
+ * worker (tridiag_dc.h), the CPU workers held asleep meanwhile: the sorted
+ * vectors end in @p blocks, registered here with no home, @p width columns
+ * each (the last narrower); Z is the host's workspace. */
+static int held_divide_and_conquer(int worker, int64_t n, int64_t width, double *d, double *e, double *Z,
+                                   starpu_data_handle_t *blocks)
+{
+    const startrd_dc_beside_t beside = {worker, blocks, width};
+    int info;
+
+    for (int64_t c = 0; c < n; c += width)
+        startrd_matrix_register(&blocks[c / width], -1, 0, n, n, n - c < width ? n - c : width, sizeof *Z);
+    if ((info = startrd_context_cpu_workers_hold()) != 0)
+        return info;
+    info = startrd_tridiag_dc(n, d, e, Z, n, 0, &beside);
+    startrd_context_cpu_workers_release();
+    return info;
 }
 
 /* All eigenvectors with Q = Q1 Q2 formed on the GPUs while the host runs
@@ -287,11 +305,10 @@ static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, c
                             double _Complex *A, int64_t lda, double *w, const struct reduction *r, int64_t ngpu)
 {
     const int gpus = ngpu < 0 || ngpu > ctx->ncuda ? ctx->ncuda : (int)ngpu;
-    startrd_dc_beside_t beside = {ctx->cuda_side_worker[0], NULL, 0};
     starpu_data_handle_t *z_blocks = NULL;
     startrd_q_former_t *former = NULL;
     double t0 = starpu_timing_now(), t1, *Z;
-    int64_t nblocks = 0;
+    int64_t nblocks = 0, width;
     int info;
 
     if (gpus == 0 || !dc_on_gpus(ngpu))
@@ -305,24 +322,16 @@ static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, c
         return info != 0 ? info : -1;
     /* The vectors go from the divide and conquer's GPU to Q's products in
      * blocks that live on the GPUs only; Z is the host's workspace. */
-    beside.z_columns = startrd_form_q_z_columns(former, n);
-    nblocks = (n + beside.z_columns - 1) / beside.z_columns;
+    width = startrd_form_q_z_columns(former, n);
+    nblocks = (n + width - 1) / width;
     Z = malloc((size_t)n * (size_t)n * sizeof *Z);
     z_blocks = calloc((size_t)nblocks, sizeof *z_blocks);
     if (Z == NULL || z_blocks == NULL) {
         startrd_error("%s: cannot allocate the eigenvectors of order %lld", routine, (long long)n);
         info = STARTRD_ERR_MEMORY;
     }
-    for (int64_t b = 0; info == 0 && b < nblocks; b++)
-        startrd_matrix_register(&z_blocks[b], -1, 0, n, n,
-                                n - b * beside.z_columns < beside.z_columns ? n - b * beside.z_columns
-                                                                            : beside.z_columns,
-                                sizeof *Z);
-    beside.z_blocks = z_blocks;
-    if (info == 0 && (info = startrd_context_cpu_workers_hold()) == 0) {
-        info = tridiagonal_vectors(n, w, r->e, Z, ngpu, &beside);
-        startrd_context_cpu_workers_release();
-    }
+    if (info == 0)
+        info = held_divide_and_conquer(ctx->cuda_side_worker[0], n, width, w, r->e, Z, z_blocks);
     t1 = starpu_timing_now();
     if (info != 0)
         startrd_form_q_end(former, 0, NULL, 0, NULL, NULL, 0);   /* waits for Q's tasks */
@@ -379,7 +388,7 @@ static int heevd(const char *routine, char jobz, char uplo, int64_t n, double _C
 
         /* C only after the solver, whose workspace it would add to. */
         Zr = malloc((size_t)n * (size_t)n * sizeof *Zr);
-        info = Zr == NULL ? STARTRD_ERR_MEMORY : tridiagonal_vectors(n, w, r.e, Zr, ngpu, NULL);
+        info = Zr == NULL ? STARTRD_ERR_MEMORY : tridiagonal_vectors(n, w, r.e, Zr, ngpu);
         t1 = starpu_timing_now();
         if (info == 0 && (C = malloc((size_t)n * (size_t)n * sizeof *C)) == NULL)
             info = STARTRD_ERR_MEMORY;
@@ -455,26 +464,6 @@ static int dc_can_hold(const startrd_context_t *ctx, int64_t n)
            startrd_device_memory_holds(starpu_worker_get_memory_node(ctx->cuda_side_worker[0]), bytes);
 }
 
-/* The divide and conquer with its vectors held on the first GPU, as beside
- * Q's forming, so that each merge's products find Q where they run instead
- * of crossing the bus both ways; the blocks of sorted vectors stay there,
- * in @p blocks (n / HELD_BLOCK_COLUMNS, rounded up, registered here). */
-static int held_divide_and_conquer(const startrd_context_t *ctx, int64_t n, double *d, double *e, double *Z,
-                                   starpu_data_handle_t *blocks)
-{
-    const startrd_dc_beside_t beside = {ctx->cuda_side_worker[0], blocks, HELD_BLOCK_COLUMNS};
-    int info;
-
-    for (int64_t c = 0; c < n; c += HELD_BLOCK_COLUMNS)
-        startrd_matrix_register(&blocks[c / HELD_BLOCK_COLUMNS], -1, 0, n, n,
-                                n - c < HELD_BLOCK_COLUMNS ? n - c : HELD_BLOCK_COLUMNS, sizeof *Z);
-    if ((info = startrd_context_cpu_workers_hold()) != 0)
-        return info;
-    info = startrd_tridiag_dc(n, d, e, Z, n, 0, &beside);
-    startrd_context_cpu_workers_release();
-    return info;
-}
-
 /* Columns first..last-1 of the held blocks into the same columns of Z
  * (leading dimension n); every block unregistered. */
 static int fetch_held_columns(int64_t n, starpu_data_handle_t *blocks, int64_t first, int64_t last, double *Z)
@@ -507,7 +496,9 @@ static int fetch_held_columns(int64_t n, starpu_data_handle_t *blocks, int64_t f
 
 /* All pairs of T (d, e) by divide and conquer, then the wanted ones, a run
  * of the ascending eigenvalues, in their columns of Zr (n x n): *first and
- * *found. */
+ * *found.  Where the first GPU has room, the vectors are held there, so
+ * that each merge's products find Q where they run instead of crossing the
+ * bus both ways, and only the blocks of wanted columns come back. */
 static int selected_from_all(const startrd_context_t *ctx, char range, int64_t n, double *d, double *e, double vl,
                              double vu, int64_t il, int64_t iu, double *Zr, int64_t ngpu, int64_t *first,
                              int64_t *found)
@@ -518,9 +509,9 @@ static int selected_from_all(const startrd_context_t *ctx, char range, int64_t n
 
     if (dc_can_hold(ctx, n) &&
         (blocks = calloc((size_t)((n + HELD_BLOCK_COLUMNS - 1) / HELD_BLOCK_COLUMNS), sizeof *blocks)) != NULL)
-        info = held_divide_and_conquer(ctx, n, d, e, Zr, blocks);
+        info = held_divide_and_conquer(ctx->cuda_side_worker[0], n, HELD_BLOCK_COLUMNS, d, e, Zr, blocks);
     else
-        info = tridiagonal_vectors(n, d, e, Zr, ngpu, NULL);
+        info = tridiagonal_vectors(n, d, e, Zr, ngpu);
     if (range == 'I') {
         *first = il - 1;
         last = iu;
