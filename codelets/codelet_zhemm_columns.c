@@ -16,14 +16,15 @@
  * to the other GPU nor a task of W after a runtime round trip (from the
  * later HEMM's end to W's start; docs/architecture.md, "Two GPUs meet on
  * the devices").
- * On a GPU that task takes a trailing matrix of up to WHOLE_HEMM_MAX_ROWS
- * rows in one cuBLAS ZHEMM instead of pieces. */
+ * On a GPU that task takes a trailing matrix of up to whole_hemm_max_rows
+ * rows (tuning.h) in one cuBLAS ZHEMM instead of pieces. */
 #include "codelets.h"
 #include "column_pieces.h"
 #include "cuda_lanes.h"
 #include "cuda_zgemm.h"
 #include "error.h"
 #include "form_wvw.h"
+#include "tuning.h"
 
 #include <cblas.h>
 #include <stdlib.h>
@@ -98,14 +99,6 @@ static void hemm_columns_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef STARTRD_USE_CUDA
-/* Trailing matrices up to this order go to one cuBLAS ZHEMM when a single
- * task holds all of them (one GPU, or the last block columns): there the
- * step is latency-bound, and the pieces' three streams, their buffer D and
- * its sum cost more than they bring.  Above it the pieces win
- * (docs/architecture.md, "One ZHEMM for trailing matrices of up to 8192
- * rows"). */
-#define WHOLE_HEMM_MAX_ROWS 8192
-
 /* P from this task's Y or, with a peer, from the sum of both GPUs' once
  * the other's is complete, and once T is there where the panel task posts
  * it: T is formed beside the products, off the chain from one panel to
@@ -141,7 +134,9 @@ static int hemm_whole_cuda(void *buffers[], const struct hemm_columns_args *a)
     int64_t rows = STARPU_MATRIX_GET_NX(buffers[BUF_Y]), m = STARPU_MATRIX_GET_NX(first);
     cublasStatus_t st;
 
-    if (!a->zero_y || !a->form_w || a->has_peer || m > WHOLE_HEMM_MAX_ROWS)
+    /* Trailing matrices up to some order go to one cuBLAS ZHEMM when a
+     * single task holds all of them (tuning.h). */
+    if (!a->zero_y || !a->form_w || a->has_peer || m > startrd_tuning()->whole_hemm_max_rows)
         return 0;
     for (int j = BUF_FIRST_COLUMN + 1; j < columns_end(a); j++)
         if (!startrd_continues(buffers, j))

@@ -12,6 +12,7 @@
 #include "stats.h"
 #include "tridiag_dc.h"
 #include "trace.h"
+#include "tuning.h"
 #include "tridiag_mrrr.h"
 
 #include <ctype.h>
@@ -188,15 +189,11 @@ static int tridiagonal_failed(const char *solver, lapack_int info)
     return STARTRD_ERR_KERNEL;
 }
 
-/* Without GPUs, LAPACK's one-stage drivers beat the two stages with vectors
- * below this order: ZHEEVD for all pairs, ZHEEVR for a tenth of them
- * (docs/measurements.md).  Such calls go to them. */
-enum { HOST_LAPACK_BELOW = 2048 };
-
 /* Whether a call with vectors goes to LAPACK on the caller's thread and
  * BLAS threads, no context opened: no GPU takes part and n is below
- * HOST_LAPACK_BELOW.  If so, *info is 0 after the library's check of A for
- * NaN and Inf, or its error. */
+ * host_lapack_below.  If so, *info is 0 after the library's check of A for
+ * NaN and Inf, or its error.  Without GPUs, LAPACK's one-stage drivers beat
+ * the two stages with vectors below that order (tuning.h). */
 static int on_host_lapack(char uplo, int64_t n, const double _Complex *A, int64_t lda, int64_t ldz, int64_t ngpu,
                           int *info)
 {
@@ -204,7 +201,8 @@ static int on_host_lapack(char uplo, int64_t n, const double _Complex *A, int64_
 
     startrd_context_preview(&view);
     /* Leading dimensions LAPACK's integers cannot hold stay with the library. */
-    if (n >= HOST_LAPACK_BELOW || (ngpu != 0 && view.ncuda > 0) || lda > INT_MAX || ldz > INT_MAX)
+    if (n >= startrd_tuning()->host_lapack_below || (ngpu != 0 && view.ncuda > 0) || lda > INT_MAX ||
+        ldz > INT_MAX)
         return 0;
     *info = 0;
     startrd_stats_record_host();
@@ -443,11 +441,11 @@ static int64_t columns_needed(char range, int64_t n, double *d, double *e, doubl
     return (int64_t)count;
 }
 
-/* With GPUs, divide and conquer for all pairs beat DSTEMR, which runs on
- * one core, from about n/64 wanted pairs on (docs/measurements.md). */
+/* With GPUs, divide and conquer for all pairs beats DSTEMR, which runs on
+ * one core, from some fraction of the pairs on (tuning.h). */
 static int pairs_from_all(int64_t n, int64_t count, int64_t ngpu)
 {
-    return dc_on_gpus(ngpu) && count * 64 >= n;
+    return dc_on_gpus(ngpu) && count * startrd_tuning()->pairs_from_all_divisor >= n;
 }
 
 /* The columns of the divide and conquer's vectors that the held path

@@ -11,6 +11,7 @@
 #include "stage1.h"
 #include "stage2.h"
 #include "trace.h"
+#include "tuning.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -111,20 +112,13 @@ static void size_up(struct sizes *sz, const startrd_context_t *ctx, char vect, i
                                                          : 1;
 }
 
-/* Blocks of several block columns let a GPU update its neighbouring block
- * columns with a few large calls; four or more blocks per GPU keep the
- * shrinking trailing matrix balanced between the GPUs.  Blocks of 16 nb
- * beat blocks of 8 nb, and blocks of 4 nb were slower too.  Where the steps
- * are short, each block's calls cost the GPU's driving thread more than the
- * GPU takes to run them, so fewer blocks win there too: at n = 8192 on two
- * GPUs, blocks of 16 nb (four per GPU) beat 8 nb (eight per GPU)
- * (docs/experiments.md, "The distribution block" and "Where a step's time
- * went at n = 8192 on two GPUs"). */
+/* Stage 1's distribution block where the dist_nb option is 0 (tuning.h). */
 static int64_t default_dist_nb(int64_t n, int64_t kd, int ngpu)
 {
-    int64_t per_block = kd > 0 && ngpu > 0 ? n / (kd * 4 * ngpu) : 1;
+    const startrd_tuning_t *t = startrd_tuning();
+    int64_t per_block = kd > 0 && ngpu > 0 ? n / (kd * t->dist_blocks_per_gpu * ngpu) : 1;
 
-    return kd * (per_block < 1 ? 1 : per_block > 16 ? 16 : per_block);
+    return kd * (per_block < 1 ? 1 : per_block > t->dist_max_nb_per_block ? t->dist_max_nb_per_block : per_block);
 }
 
 static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t lda, double *d,

@@ -10,17 +10,13 @@
 #include "host_blas.h"
 #include "topology.h"
 #include "trace.h"
+#include "tuning.h"
 
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Multiprocessors kept for the panels by default (the panel_sms option).
- * With every update narrowed, keeping 12 was as fast as any count tried, 8
- * and 16 no faster, and fewer (4) or more (28, 44) at times slower
- * (docs/experiments.md, "Multiprocessors left to the panel"). */
-enum { DEFAULT_PANEL_SMS = 12 };
 
 /* The context is open while it holds references: one per startrd_init()
  * not yet finalized, one for a context opened implicitly (released at
@@ -287,7 +283,8 @@ static int open_context(const startrd_options_t *opt)
 #else
     (void)cublas_ready;
 #endif
-    if ((ret = startrd_cuda_lanes_open(opt->panel_sms < 0 ? DEFAULT_PANEL_SMS : opt->panel_sms)) != 0 ||
+    startrd_tuning_select();
+    if ((ret = startrd_cuda_lanes_open(opt->panel_sms < 0 ? startrd_tuning()->panel_sms : opt->panel_sms)) != 0 ||
         (ret = startrd_cuda_zgemm_open()) != 0 || (ret = startrd_cuda_upload_open()) != 0) {
         startrd_cuda_zgemm_close();
         startrd_cuda_lanes_close();
@@ -621,35 +618,28 @@ static int stage_gpus(int ngpu, int option, int spread)
     return spread ? ngpu : 1;
 }
 
-/* Spread, every step adds the exchange of the partial products to the chain
- * panel -> HEMM -> W -> next panel, which bounds small orders: spreading
- * stage 1 was measured to pay from 10240 on.  Two GPUs that read each
- * other's memory meet on the devices instead (stage1_zhe2hb.c), and spread
- * pays from 6144 on (docs/experiments.md, "Why a second GPU helps little
- * below n = 32768" and "Stage 1 on several GPUs"). */
-enum { SPREAD_FROM = 10240, SPREAD_MEETING_FROM = 6144 };
+/* Two GPUs that read each other's memory meet on the devices
+ * (stage1_zhe2hb.c), which moves the order from which spreading pays
+ * (tuning.h). */
 
 int startrd_context_stage1_gpus(const startrd_context_t *ctx, int64_t n, int ngpu)
 {
+    const startrd_tuning_t *t = startrd_tuning();
     int meet = ngpu == 2 && startrd_context_allreduce(ctx) == STARTRD_ALLREDUCE_HIERARCHICAL &&
                startrd_cuda_peers(ctx->cuda_worker[0], ctx->cuda_worker[1]);
 
-    return stage_gpus(ngpu, ctx->opt.stage1_ngpu, n >= (meet ? SPREAD_MEETING_FROM : SPREAD_FROM));
+    return stage_gpus(ngpu, ctx->opt.stage1_ngpu, n >= (meet ? t->stage1_spread_meeting_from : t->stage1_spread_from));
 }
 
-/* Split, each sweep crosses from GPU to GPU, and the chain from sweep to
- * sweep (bulge_plan.h) goes there and back, so the sweeps follow each other
- * further apart than on one GPU.  A split pays only where one GPU cannot
- * hold the sweeps that could run at once: timed on the chase alone
- * (startrd-stage2 --gpus 1,2), with one GPU's last sweeps on two blocks
- * each, from 49152 on for kd >= 64 and from 65536 for narrower bands
- * (docs/experiments.md, "Split over several GPUs" and "Two blocks a
- * sweep"). */
+/* The chase splits over the GPUs from the order tuning.h gives. */
 int startrd_context_stage2_gpus(const startrd_context_t *ctx, int64_t n, int64_t kd, int ngpu)
 {
+    const startrd_tuning_t *t = startrd_tuning();
+
     if (ctx->opt.stage2 != STARTRD_STAGE2_AUTO)
         return 0;
-    return stage_gpus(ngpu, ctx->opt.stage2_ngpu, n >= (kd >= 64 ? 49152 : 65536));
+    return stage_gpus(ngpu, ctx->opt.stage2_ngpu,
+                      n >= (kd >= 64 ? t->stage2_split_from_wide : t->stage2_split_from_narrow));
 }
 
 /* Measured with startrd-bench --allreduce (GPUs linked by NVLink): on one

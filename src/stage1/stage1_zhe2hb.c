@@ -34,6 +34,7 @@
 #include "device_memory.h"
 #include "error.h"
 #include "startrd.h"
+#include "tuning.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -47,14 +48,6 @@ enum { MAX_CPU_PARTS = 64 };
 /* Block columns a step that defers its update still updates, so that panel
  * k+1 runs beside some of the update: 1024 columns at nb = 64. */
 enum { EAGER_COLUMNS = 16 };
-
-/* On the GPU of panel k+1, step k's update leaves the panel multiprocessors
- * of its own (the panel_sms option) once the trailing matrix has at most
- * this many rows.  There the update ends before the panel beside it, whose
- * many small kernels would otherwise wait for the update's GEMM blocks to
- * free multiprocessors; on taller trailing matrices the update is the
- * longer of the two, and what it loses lengthens the step. */
-enum { NARROW_MAX_ROWS = 16384 };
 
 /* Where the steps run on one GPU, or on two that read each other's memory,
  * the tasks of a step meet on the GPUs instead of through the runtime
@@ -580,7 +573,13 @@ static int update_columns(const struct startrd_stage1 *s, startrd_place_t place,
 static void update_range(struct startrd_stage1 *s, int64_t k, int64_t j0, int64_t j1, int paired,
                          starpu_data_handle_t *cols, int *ret)
 {
-    const int beside_panel = s->A.nowners > 0 && k + 2 < s->A.nt && s->n - (k + 1) * s->A.nb <= NARROW_MAX_ROWS;
+    /* On the GPU of panel k+1 the update leaves the panel multiprocessors of
+     * its own (the panel_sms option) once the trailing matrix is short
+     * enough (tuning.h): there the update ends before the panel beside it,
+     * whose many small kernels would otherwise wait for the update's GEMM
+     * blocks to free multiprocessors. */
+    const int beside_panel = s->A.nowners > 0 && k + 2 < s->A.nt &&
+                             s->n - (k + 1) * s->A.nb <= startrd_tuning()->narrow_update_max_rows;
 
     for (int p = 0; p < s->nparts; p++) {
         int count = columns_of_part(s, p, j0, j1, cols), copy = copy_of_part(s, p);
