@@ -8,7 +8,7 @@
  * absolute row.  One task takes all the block columns one worker owns in a
  * step.  The task that first touches Y zeroes it, so partial products need
  * no separate initialisation task.  The only partial product of a step
- * forms P = [W V W] at its end (form_wvw.h): the buffers T, ZM and P (and,
+ * forms P = [W V W] at its end (kernels_stage1.h): the buffers T, ZM and P (and,
  * after a deferred update, the previous P and the pair) then follow the
  * block columns.  On two GPUs each one's task forms P from both partial
  * products, reading the other's where it lies once the other task's stream
@@ -23,7 +23,7 @@
 #include "cuda_lanes.h"
 #include "cuda_zgemm.h"
 #include "error.h"
-#include "form_wvw.h"
+#include "kernels_stage1.h"
 #include "tuning.h"
 
 #include <cblas.h>

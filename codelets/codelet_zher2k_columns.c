@@ -14,41 +14,11 @@
 #include "codelets.h"
 #include "column_pieces.h"
 #include "cuda_lanes.h"
-#include "cuda_zgemm.h"
-#include "error.h"
-#include "her2k_piece.h"
+#include "kernels_stage1.h"
 
-#include <cblas.h>
 #include <stdlib.h>
 
 enum { BUF_P, BUF_FIRST_COLUMN };
-
-/* Where the piece's W, V and [V W] start in P: columns 0, nb and nb, nb
- * being a third of P's width. */
-struct wvw {
-    int nb, ld;
-    const double complex *w, *v;
-};
-
-static struct wvw split(const startrd_piece_t *u)
-{
-    struct wvw p = {u->nv / 3, u->ldws[BUF_P], u->ws[BUF_P], NULL};
-
-    p.v = p.w + (size_t)p.nb * (size_t)p.ld;
-    return p;
-}
-
-void startrd_her2k_piece_cpu(const startrd_piece_t *u)
-{
-    const double complex one = 1.0, mone = -1.0;
-    struct wvw p = split(u);
-
-    cblas_zher2k(CblasColMajor, CblasLower, CblasNoTrans, u->w, p.nb, &mone, p.w, p.ld, p.v, p.ld, 1.0, u->c,
-                 u->ld);
-    if (u->below > 0)
-        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, u->below, u->w, 2 * p.nb, &mone, p.w + u->w, p.ld,
-                    p.v, p.ld, &one, u->c + u->w, u->ld);
-}
 
 static void her2k_columns_cpu(void *buffers[], void *cl_arg)
 {
@@ -62,35 +32,6 @@ static void her2k_columns_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef STARTRD_USE_CUDA
-/* On a GPU the GEMM takes the diagonal block too, both its triangles: the
- * strictly upper one of a diagonal block is never read (the HEMM, the
- * panels, the band and the copies out read the lower one), and cuBLAS's
- * HER2K of a 1024 block, rank 64, takes longer than the GEMM that does
- * twice its flops (its diagonal then made real, see column_pieces.h;
- * docs/experiments.md, "Figures moved from the code"). */
-int startrd_her2k_piece_cuda(cublasHandle_t h, const startrd_piece_t *u, const char *kernel)
-{
-    const cuDoubleComplex one = {1.0, 0.0}, mone = {-1.0, 0.0};
-    struct wvw p = split(u);
-    cublasStatus_t st;
-    cudaStream_t stream;
-    cudaError_t ce;
-
-    st = startrd_cuda_zgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, u->m, u->w, 2 * p.nb, &mone, (const cuDoubleComplex *)p.w,
-                            p.ld, (const cuDoubleComplex *)p.v, p.ld, &one, (cuDoubleComplex *)u->c, u->ld);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = cublasGetStream(h, &stream);
-    if (st != CUBLAS_STATUS_SUCCESS) {
-        startrd_kernel_failure(kernel, "cuBLAS", st);
-        return -1;
-    }
-    if ((ce = startrd_cuda_real_diagonal((cuDoubleComplex *)u->c, u->ld, u->w, stream)) != cudaSuccess) {
-        startrd_kernel_failure(kernel, "cudaMemset2DAsync", ce);
-        return -1;
-    }
-    return 0;
-}
-
 /* Pieces are disjoint: they go round the worker's stream and its lanes,
  * whose calls then fill the GPU together where one alone would not (the
  * small pieces near the end); or, for a task beside a panel, round the

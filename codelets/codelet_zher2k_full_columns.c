@@ -9,6 +9,7 @@
 #include "cuda_zgemm.h"
 #include "column_pieces.h"
 #include "error.h"
+#include "kernels_stage1.h"
 
 #include <cblas.h>
 #include <stdlib.h>

@@ -19,9 +19,10 @@
  * posts a signal after each that their streams wait for (cuda_signal.h):
  * they need not wait for this task's end, another runtime round trip. */
 #include "codelets.h"
+#include "column_pieces.h"
 #include "error.h"
 #include "cuda_lanes.h"
-#include "her2k_piece.h"
+#include "kernels_stage1.h"
 
 #include <lapacke.h>
 #include <stdlib.h>

@@ -124,7 +124,7 @@ int startrd_task_zpanel_qr(startrd_place_t place, starpu_data_handle_t column, i
 
 /** The previous step's update, where it was deferred from row0 (and
  *  column row0) down: its P, and the pair that receives both steps'
- *  operands (form_wvw.h); prev NULL where there is none. */
+ *  operands (kernels_stage1.h); prev NULL where there is none. */
 typedef struct startrd_deferred_update {
     starpu_data_handle_t prev, pair;
     int64_t row0;
@@ -164,7 +164,7 @@ int startrd_task_zhemm_columns(startrd_place_t place, starpu_data_handle_t V, st
  * N x 3nb, and @p ZM an nb x 2nb scratch handle.  With @p Y2 (or NULL), a
  * second partial product, Y + Y2 stands for Y.  Where the previous step's
  * update was @p deferred, Y is corrected for it and the pair (N x 6nb)
- * receives both steps' operands (form_wvw.h).
+ * receives both steps' operands (kernels_stage1.h).
  */
 int startrd_task_zform_wvw(startrd_place_t place, int64_t row0, starpu_data_handle_t Y, starpu_data_handle_t Y2,
                            starpu_data_handle_t V, starpu_data_handle_t T, starpu_data_handle_t ZM,

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "codelets.h"
+#include "kernels_stage1.h"
 #include "starpu_include.h"
 
 /* Widest piece: its diagonal block goes to one HEMM or HER2K call, the rows
@@ -21,19 +22,6 @@
  * (docs/experiments.md, "Block columns, not tiles" and "Figures moved
  * from the code"). */
 #define STARTRD_PIECE_COLS 1024
-
-/* A piece, and the task's full-height workspaces (its first buffers: V and
- * Y for the HEMM, [W V W] for the update) seen from its first row. */
-typedef struct startrd_piece {
-    int m;               /* rows: from the piece's diagonal to the last row */
-    int w;               /* columns */
-    int below;           /* rows under the diagonal block, m - w */
-    int ld;
-    double complex *c;   /* the piece's first diagonal element */
-    int nv;              /* columns of the first workspace */
-    int ldws[2];
-    double complex *ws[2];
-} startrd_piece_t;
 
 /* Whether block column buffer @p j continues buffer j - 1: it starts nb
  * rows and nb columns after it, with the same leading dimension and width. */
@@ -178,25 +166,5 @@ static inline int startrd_insert_full_columns_task(struct starpu_codelet *codele
     free(descr);
     return ret;
 }
-
-/* GEMM updates of a diagonal block leave rounding errors in the imaginary
- * parts of its diagonal, where ZHER2K sets them to zero: a Hermitian band
- * has a real diagonal, and it goes back to the caller.  The w x w block
- * at @p c, leading dimension @p ld. */
-static inline void startrd_real_diagonal(double complex *c, int64_t ld, int64_t w)
-{
-    for (int64_t q = 0; q < w; q++)
-        c[q * (ld + 1)] = creal(c[q * (ld + 1)]);
-}
-
-#ifdef STARTRD_USE_CUDA
-/* The same on a GPU: the second 8 bytes of every (ld + 1)-th entry. */
-static inline cudaError_t startrd_cuda_real_diagonal(cuDoubleComplex *c, int64_t ld, int64_t w, cudaStream_t stream)
-{
-    const size_t z = sizeof *c;
-
-    return cudaMemset2DAsync((char *)c + z / 2, ((size_t)ld + 1) * z, 0, z / 2, (size_t)w, stream);
-}
-#endif
 
 #endif

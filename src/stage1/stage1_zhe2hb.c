@@ -14,7 +14,7 @@
  * Every other step updates only the EAGER_COLUMNS block columns after k+1,
  * behind panel k+1, and defers the rest into the next step's update: that
  * step's Y is taken from the matrix without it there and corrected
- * (form_wvw.h), and both updates are one GEMM of rank 4nb, which cuBLAS
+ * (kernels_stage1.h), and both updates are one GEMM of rank 4nb, which cuBLAS
  * runs faster than two of rank 2nb (docs/experiments.md, "Figures moved
  * from the code").
  * With STARTRD_ALLREDUCE_FULL the block columns keep both triangles: each
