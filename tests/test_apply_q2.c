@@ -50,7 +50,7 @@ static struct q2_fixture q2_fixture(int64_t n, int64_t kd, uint64_t seed)
     if (ok) {
         startrd_stage2_band_from_dense('L', n, kd, A, n, AB, ldab);
         ok = startrd_stage2_zhb2st('V', 'L', n, kd, AB, ldab, d, e, f.hous, NULL, 0, NULL) == 0 &&
-             tst_form_q2(n, kd, f.hous, f.Q2, n, NULL) == 0;
+             tst_zform_q2(n, kd, f.hous, f.Q2, n, NULL) == 0;
     }
     if (!ok) {
         free(f.Q2);
@@ -88,7 +88,7 @@ static void q2_case(int64_t n, int64_t kd, int64_t m, char trans, startrd_q2_met
 
         cblas_zgemm(CblasColMajor, trans == 'N' ? CblasNoTrans : CblasConjTrans, CblasNoTrans, (int)n, (int)m,
                     (int)n, &mone, f.Q2, (int)n, C0, (int)n, &one, C, (int)n);
-        err = tst_frobenius(n, m, C, n) / (tst_max_nan(tst_frobenius(n, m, C0, n), DBL_MIN) * (double)n * tst_eps());
+        err = tst_zfrobenius(n, m, C, n) / (tst_max_nan(tst_zfrobenius(n, m, C0, n), DBL_MIN) * (double)n * tst_eps());
     }
     tst_check(info == 0 && err < 30.0,
               "Q2 %s%s trans=%c n=%lld kd=%lld m=%lld: info %d, ||C - op(Q2) C0|| / (n eps ||C0||) %.3g",
@@ -129,7 +129,7 @@ static void form_case(int64_t n, int64_t kd, int64_t m, const int *workers, int 
                     (int)n, &zero, R0, (int)n);
         for (int64_t i = 0; i < n * m; i++)
             R[i] -= R0[i];
-        err = tst_frobenius(n, m, R, n) / (tst_max_nan(tst_frobenius(n, m, Zc, n), DBL_MIN) * (double)n * tst_eps());
+        err = tst_zfrobenius(n, m, R, n) / (tst_max_nan(tst_zfrobenius(n, m, Zc, n), DBL_MIN) * (double)n * tst_eps());
     }
     tst_check(info == 0 && err < 30.0,
               "Q2 formed on %s, times a real Z, n=%lld kd=%lld m=%lld: info %d, ||R - Q2 Z|| / (n eps ||Z||) %.3g",
@@ -197,7 +197,7 @@ static void reduction_case(startrd_context_t *ctx, char uplo, int64_t n, int64_t
     if (info == 0) {
         for (int64_t i = 0; i < n * m; i++)
             R[i] -= C[i];
-        err = tst_frobenius(n, m, R, n) / (tst_max_nan(tst_frobenius(n, m, C, n), DBL_MIN) * (double)n * tst_eps());
+        err = tst_zfrobenius(n, m, R, n) / (tst_max_nan(tst_zfrobenius(n, m, C, n), DBL_MIN) * (double)n * tst_eps());
     }
     tst_check(info == 0 && err < 30.0,
               "Q of a reduction, uplo=%c n=%lld m=%lld, formed on %s, Z %s: info %d, ||Q Z (formed) - Q Z (applied)|| / "

@@ -50,7 +50,7 @@ static int guarded_zheevd(char uplo, int64_t n, int64_t lda)
         return TST_ERR_ARG;
     for (int64_t i = 0; i < n; i++)
         trace += creal(A[i + i * lda]);
-    norm = tst_frobenius(n, n, A, lda);
+    norm = tst_zfrobenius(n, n, A, lda);
     info = LAPACKE_zheevd_work(LAPACK_COL_MAJOR, 'N', uplo, (lapack_int)n, A, (lapack_int)lda, w, &work_query, -1,
                                &rwork_query, -1, &iwork_query, -1);
     if (info != 0)

@@ -61,7 +61,7 @@ static void apply_case(char uplo, char trans, int n, int m, uint64_t seed)
     if (info == 0) {
         cblas_zgemm(CblasColMajor, trans == 'N' ? CblasNoTrans : CblasConjTrans, CblasNoTrans, n, m, n, &mone, Q, n,
                     C0, n, &one, C, n);
-        err = tst_frobenius(n, m, C, n) / (tst_max_nan(tst_frobenius(n, m, C0, n), DBL_MIN) * n * tst_eps());
+        err = tst_zfrobenius(n, m, C, n) / (tst_max_nan(tst_zfrobenius(n, m, C0, n), DBL_MIN) * n * tst_eps());
     }
 out:
     /* Q is built from HOUS2 as documented, so a wrong layout would make the
@@ -111,11 +111,11 @@ static void vector_ratios(char uplo, int n, int m, const double complex *A0, int
     cblas_zhemm(CblasColMajor, CblasLeft, uplo == 'L' ? CblasLower : CblasUpper, n, m, &one, A0, lda, Z, ldz, &one,
                 R, n);
     /* n eps first: n ||A|| alone overflows for the matrices scaled up. */
-    *resid = tst_frobenius(n, m, R, n) / (norm_a * (n * tst_eps()));
+    *resid = tst_zfrobenius(n, m, R, n) / (norm_a * (n * tst_eps()));
     cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, m, m, n, &mone, Z, ldz, Z, ldz, &zero, G, m);
     for (int i = 0; i < m; i++)
         G[i + i * m] += 1.0;
-    *orth = tst_frobenius(m, m, G, m) / (n * tst_eps());
+    *orth = tst_zfrobenius(m, m, G, m) / (n * tst_eps());
 out:
     free(R);
     free(G);

@@ -63,7 +63,7 @@ static bool check_vectors(char uplo, int64_t n, int64_t kd, const double complex
             if (i < n - 1)
                 T[i + 1 + i * n] = T[i + (i + 1) * n] = g->e[i];
         }
-        ok = tst_form_q2(n, kd, g->hous, Q, n, layout_ok) == 0 &&
+        ok = tst_zform_q2(n, kd, g->hous, Q, n, layout_ok) == 0 &&
              tst_resid_similarity('L', n, B, n, Q, n, T, n, resid) == 0 && tst_resid_unitary(n, Q, n, orth) == 0;
     }
     free(B);

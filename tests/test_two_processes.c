@@ -45,7 +45,7 @@ static void check_worker_binding(void *unused)
 /* sum w = trace A and sum w^2 = ||A||_F^2, to rounding. */
 static int spectrum_matches(int64_t n, const double complex *A, const double *w)
 {
-    double trace = 0, sum = 0, squares = 0, norm = tst_frobenius(n, n, A, n);
+    double trace = 0, sum = 0, squares = 0, norm = tst_zfrobenius(n, n, A, n);
 
     for (int64_t i = 0; i < n; i++) {
         trace += creal(A[i + i * n]);

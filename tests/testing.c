@@ -86,42 +86,6 @@ static void copy_square(int64_t n, const double complex *src, int64_t lds,
                (size_t)n * sizeof *dst);
 }
 
-/* Largest |real| or |imaginary| part of an m-by-n block; NaN if any is. */
-static double max_component(int64_t m, int64_t n, const double complex *A,
-                            int64_t lda)
-{
-    double big = 0.0;
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < m; i++) {
-            double re = fabs(creal(AT(A, lda, i, j)));
-            double im = fabs(cimag(AT(A, lda, i, j)));
-            big = tst_max_nan(big, tst_max_nan(re, im));
-        }
-    return big;
-}
-
-/*
- * Frobenius norm of an m-by-n block, scaled by its largest component so that
- * matrices near overflow or underflow do not lose it.  Written here rather
- * than taken from LAPACKE_zlange, which returns -5 (a "norm" that passes any
- * `< tol` check) on a NaN input; here NaN propagates.
- */
-double tst_frobenius(int64_t m, int64_t n, const double complex *A,
-                     int64_t lda)
-{
-    double big = max_component(m, n, A, lda);
-    if (big == 0.0 || !isfinite(big))
-        return big;
-    double sum = 0.0;
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < m; i++) {
-            double re = creal(AT(A, lda, i, j)) / big;
-            double im = cimag(AT(A, lda, i, j)) / big;
-            sum += re * re + im * im;
-        }
-    return big * sqrt(sum);
-}
-
 /*
  * Multiplies the n-by-n matrix by 2^e, exactly unless subnormal.  ldexp on
  * each part (C11 lays a complex out as double[2]) rather than a product,
@@ -346,7 +310,7 @@ int tst_gen(tst_kind kind, int64_t n, double complex *A, int64_t lda,
         return info;
     case TST_KIND_OVERFLOW: {
         info = gen_random_band(n, n - 1, A, lda, iseed);
-        double norm = info == 0 ? tst_frobenius(n, n, A, lda) : 0.0;
+        double norm = info == 0 ? tst_zfrobenius(n, n, A, lda) : 0.0;
         if (norm > 0.0)
             scale_pow2(n, A, lda, TST_OVERFLOW_EXP - 1 - ilogb(norm));
         return info;
@@ -637,19 +601,19 @@ int tst_resid_similarity(char uplo, int64_t n, const double complex *A0,
     /* Bring A0's largest component into [1,2), exactly (a power of two), so
        that neither the products nor the norms overflow or underflow for the
        matrices at the ends of the range; B goes with it. */
-    double big = max_component(n, n, R, n);
+    double big = tst_zmax_component(n, n, R, n);
     if (big > 0.0 && isfinite(big)) {
         scale_pow2(n, R, n, -ilogb(big));
         scale_pow2(n, S, n, -ilogb(big));
     }
     const double complex one = 1.0, zero = 0.0, mone = -1.0;
     int ni = (int)n;
-    double norm_a = tst_frobenius(n, n, R, n);
+    double norm_a = tst_zfrobenius(n, n, R, n);
     cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, ni, ni, ni, &one,
                 Q, (int)ldq, S, ni, &zero, QS, ni);
     cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, ni, ni, ni,
                 &mone, QS, ni, Q, (int)ldq, &one, R, ni);
-    *ratio = ratio_of(tst_frobenius(n, n, R, n), norm_a, n);
+    *ratio = ratio_of(tst_zfrobenius(n, n, R, n), norm_a, n);
     free(R);
     free(S);
     free(QS);
@@ -677,7 +641,7 @@ int tst_resid_unitary(int64_t n, const double complex *Q, int64_t ldq,
         cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, ni, ni, ni,
                     &mone, Q, (int)ldq, Q, (int)ldq, &one, R, ni);
         /* The "matrix norm" here is 1: the residual is already relative. */
-        *ratio = ratio_of(tst_frobenius(n, n, R, n), 1.0, n);
+        *ratio = ratio_of(tst_zfrobenius(n, n, R, n), 1.0, n);
     }
     free(R);
     return info;
@@ -711,56 +675,6 @@ int tst_stage1_ratios(char uplo, int64_t n, int64_t kd,
 /* Stage-2 and whole-reduction checks                                  */
 /* ------------------------------------------------------------------ */
 
-int tst_form_q2(int64_t n, int64_t kd, const double complex *hous2,
-                double complex *Q, int64_t ldq, bool *layout_ok)
-{
-    startrd_bulge_plan_t p;
-    if (layout_ok != NULL)
-        *layout_ok = false;
-    if (!valid_shape(n, ldq) || kd < 0 || (int64_t)(int)n != n ||
-        startrd_bulge_plan_init(&p, 'V', n, kd) != 0)
-        return TST_ERR_ARG;
-    lapack_int info = LAPACKE_zlaset(LAPACK_COL_MAJOR, 'A', (lapack_int)n,
-                                     (lapack_int)n, 0.0, 1.0, Q,
-                                     (lapack_int)ldq);
-    double complex *w = malloc((size_t)(n > 0 ? n : 1) * sizeof *w);
-    if (info != 0 || w == NULL) {
-        free(w);
-        return info != 0 ? info : TST_ERR_NOMEM;
-    }
-    /* The layout is checked against the formulas of bulge_plan.h, not just
-       read through the plan, so that a plan and kernels that agree with each
-       other but not with the documentation still fail. */
-    bool ok = true;
-    int64_t r = 0;
-    for (int64_t s = 0; s < startrd_bulge_nsweeps(&p); s++) {
-        for (int64_t j = 0; j < startrd_bulge_nrefl_sweep(&p, s); j++, r++) {
-            const double complex *v = hous2 + startrd_bulge_v_offset(&p, s, j);
-            double complex mtau = -hous2[startrd_bulge_tau_offset(&p, s, j)];
-            const double complex one = 1.0, zero = 0.0;
-            int64_t row = startrd_bulge_refl_row(&p, s, j);
-            int64_t len = startrd_bulge_refl_len(&p, s, j);
-            ok = ok && startrd_bulge_refl_index(&p, s, j) == r &&
-                 startrd_bulge_v_offset(&p, s, j) == p.nrefl + r * kd &&
-                 startrd_bulge_tau_offset(&p, s, j) == r && v[0] == 1.0;
-            for (int64_t i = len; i < kd; i++)
-                ok = ok && v[i] == 0.0;
-            /* Q(:, row:row+len-1) := Q(:, row:row+len-1) (I - tau v v^H):
-               right-multiplying in generation order forms the product. */
-            cblas_zgemv(CblasColMajor, CblasNoTrans, (int)n, (int)len, &one,
-                        &AT(Q, ldq, 0, row), (int)ldq, v, 1, &zero, w, 1);
-            cblas_zgerc(CblasColMajor, (int)n, (int)len, &mtau, w, 1, v, 1,
-                        &AT(Q, ldq, 0, row), (int)ldq);
-        }
-    }
-    ok = ok && r == startrd_bulge_nrefl(&p) &&
-         startrd_bulge_lhous(&p) == (r > 0 ? r * (kd + 1) : 1);
-    if (layout_ok != NULL)
-        *layout_ok = ok;
-    free(w);
-    return 0;
-}
-
 /* T as a full complex matrix (ld = n), for the similarity residual. */
 static void tridiag_full(int64_t n, const double *d, const double *e,
                          double complex *T)
@@ -786,7 +700,7 @@ int tst_form_q(char uplo, int64_t n, int64_t kd, const double complex *A,
     if (Q1 != NULL && Q2 != NULL)
         info = tst_form_q1(uplo, n, kd, A, lda, tau, Q1, ld);
     if (info == 0)
-        info = tst_form_q2(n, kd, hous2, Q2, ld, layout_ok);
+        info = tst_zform_q2(n, kd, hous2, Q2, ld, layout_ok);
     if (info == 0 && n > 0) {
         const double complex one = 1.0, zero = 0.0;
         cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)n,

@@ -10,7 +10,7 @@
  *
  * Link with -llapacke -ltmglib -lopenblas -lm (tmglib holds zlatms), and
  * with the library's core (libstartrd_core.la), whose StarPU-free bulge plan
- * (bulge_plan.h) tst_form_q2() follows.
+ * (bulge_plan.h) tst_zform_q2() follows.
  *
  * Functions returning @c int return 0 on success, TST_ERR_ARG or
  * TST_ERR_NOMEM on their own failures, and otherwise the nonzero value a
@@ -25,6 +25,12 @@
 #include <complex.h>
 #include <stdbool.h>
 #include <stdint.h>
+
+/* The helpers in each precision, generated from testing_z.h. */
+#include "testing_s.h"
+#include "testing_d.h"
+#include "testing_c.h"
+#include "testing_z.h"
 
 /** @name Error codes of the helpers (LAPACKE's own codes pass through). */
 /** @{ */
@@ -197,27 +203,6 @@ int tst_form_q1(char uplo, int64_t n, int64_t kd, const double complex *A,
                 int64_t ldq);
 
 /**
- * Builds the n-by-n unitary Q2 of stage 2 from the reflectors that the bulge
- * chasing of a band of bandwidth kd keeps in HOUS2 with VECT = 'V' (layout in
- * src/plans/bulge_plan.h: [TAU2 (R entries) | V2 (kd x R, ld = kd)]), as
- *
- *     Q2 = H(0,0) H(0,1) ... H(1,0) ... H(nsweeps-1, last),
- *
- * the product in generation order of H(s,j) = I - tau v v^H, so that the
- * band B = Q2 * T * Q2^H with T the tridiagonal (d, e).  kd is the bandwidth
- * the reduction used (for the library's entry point: startrd_last_stats()).
- *
- * @param[out] layout_ok  if not NULL, whether HOUS2 is laid out as
- *     documented: the plan numbers reflectors in generation order with TAU2
- *     and V2 at the documented offsets, and every v has v[0] = 1 and zeros
- *     past its length.  The zeros hold only when HOUS2 was zeroed before the
- *     chase, as zhetrd_2stage_mgpu() does (the kernels write only each
- *     reflector's own entries).
- */
-int tst_form_q2(int64_t n, int64_t kd, const double complex *hous2,
-                double complex *Q, int64_t ldq, bool *layout_ok);
-
-/**
  * Writes into the n-by-n array B the full Hermitian band matrix of bandwidth
  * kd whose @p uplo half is the band part of A: both triangles of the band,
  * real diagonal (the real part of A's, as LAPACK reads it), zero elsewhere.
@@ -238,15 +223,8 @@ int tst_resid_similarity(char uplo, int64_t n, const double complex *A0,
                          const double complex *B, int64_t ldb, double *ratio);
 
 /**
- * Frobenius norm of the m-by-n block A, scaled by its largest component so
- * that matrices near overflow or underflow keep it; NaN if A holds one.
- */
-double tst_frobenius(int64_t m, int64_t n, const double complex *A,
-                     int64_t lda);
-
-/**
  * Q = Q1 * Q2 of a two-stage reduction with VECT = 'V' (tst_form_q1 from
- * A/TAU with bandwidth kd, tst_form_q2 from HOUS2, whose layout check goes
+ * A/TAU with bandwidth kd, tst_zform_q2 from HOUS2, whose layout check goes
  * to @p layout_ok), n-by-n with leading dimension ldq.
  */
 int tst_form_q(char uplo, int64_t n, int64_t kd, const double complex *A,
@@ -272,9 +250,9 @@ int tst_stage1_ratios(char uplo, int64_t n, int64_t kd,
 /**
  * Both ratios of a whole two-stage reduction with VECT = 'V':
  * Q = Q1 * Q2 (tst_form_q1 from the stage-1 output A/TAU with bandwidth kd,
- * tst_form_q2 from HOUS2) and T the real tridiagonal (d, e); returns
+ * tst_zform_q2 from HOUS2) and T the real tridiagonal (d, e); returns
  * tst_resid_similarity() of A0 against Q*T*Q^H in @p sim, tst_resid_unitary()
- * of Q in @p unit, and tst_form_q2()'s layout check in @p layout_ok.
+ * of Q in @p unit, and tst_zform_q2()'s layout check in @p layout_ok.
  */
 int tst_2stage_ratios(char uplo, int64_t n, int64_t kd,
                       const double complex *A0, int64_t lda0,

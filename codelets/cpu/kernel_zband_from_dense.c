@@ -1,4 +1,5 @@
-/* Columns of a Hermitian matrix's band into the chase's band storage. */
+/* Columns of a Hermitian matrix's band into the chase's band storage.
+ * @precisions normal z -> s d c */
 #include "kernels_stage2.h"
 
 #include <complex.h>

@@ -7,7 +7,10 @@
  * i > j.  With uplo = 'U' the same entries are held conjugated along row j,
  * so that the lower-triangle view costs a conjugation and a stride, nothing
  * else; startrd_zreflect_hermitian handles both triangles by itself.
+ *
+ * @precisions normal z -> s d c
  */
+#define COMPLEX
 #ifndef STARTRD_KERNEL_ZHB2ST_COMMON_H
 #define STARTRD_KERNEL_ZHB2ST_COMMON_H
 
@@ -20,6 +23,13 @@
 #include <lapack.h>
 
 #include "kernels_stage2.h"
+
+/* Conjugation, which the real precisions do without. */
+#ifdef COMPLEX
+#define ZHB2ST_CONJ(x) conj(x)
+#else
+#define ZHB2ST_CONJ(x) (x)
+#endif
 
 /* LAPACK integer argument from a 64-bit size. */
 static inline lapack_int zhb2st_int(int64_t x)
@@ -56,12 +66,12 @@ zhb2st_annihilate(char uplo, int64_t kd, double complex *AB, int64_t ldab,
     double complex *x = upper ? zhb2st_elem(uplo, kd, AB, ldab, j, i)
                               : zhb2st_elem(uplo, kd, AB, ldab, i, j);
     int64_t incx = upper ? ldab - 1 : 1;
-    double complex alpha = upper ? conj(x[0]) : x[0];
+    double complex alpha = upper ? ZHB2ST_CONJ(x[0]) : x[0];
     lapack_int n = zhb2st_int(len), one = 1;
 
     v[0] = 1.0;
     for (int64_t k = 1; k < len; k++) {
-        v[k] = upper ? conj(x[k * incx]) : x[k * incx];
+        v[k] = upper ? ZHB2ST_CONJ(x[k * incx]) : x[k * incx];
         x[k * incx] = 0.0;
     }
     LAPACK_zlarfg(&n, &alpha, v + 1, &one, tau);
@@ -75,7 +85,7 @@ zhb2st_apply_diag(char uplo, int64_t kd, double complex *AB, int64_t ldab,
                   double complex *work)
 {
     /* This applies G A G^H with G = I - tau' v v^H: tau' = conj(tau) gives G = H^H. */
-    startrd_zreflect_hermitian(uplo, zhb2st_int(len), v, conj(*tau),
+    startrd_zreflect_hermitian(uplo, zhb2st_int(len), v, ZHB2ST_CONJ(*tau),
                                zhb2st_elem(uplo, kd, AB, ldab, st, st), zhb2st_int(ldab - 1), work);
 }
 

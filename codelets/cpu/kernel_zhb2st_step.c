@@ -1,6 +1,7 @@
 /* One kernel of the bulge-chasing plan, with its reflectors located in HOUS,
  * and the read-out of the chased band: shared by the StarPU codelet and the
- * sequential driver of the kernel tests. */
+ * sequential driver of the kernel tests.
+ * @precisions normal z -> s d c */
 #include "kernels_stage2.h"
 
 void startrd_kernel_zhb2st_step(const startrd_bulge_plan_t *p, char uplo, int64_t s, int64_t m,

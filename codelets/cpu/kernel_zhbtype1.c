@@ -1,6 +1,8 @@
 /**
  * @file kernel_zhbtype1.c
  * @brief Bulge chasing, type 1 kernel: the start of a sweep.
+ *
+ * @precisions normal z -> s d c
  */
 #include "kernels_stage2.h"
 #include "kernel_zhb2st_common.h"

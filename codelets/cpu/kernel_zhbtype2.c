@@ -2,6 +2,8 @@
  * @file kernel_zhbtype2.c
  * @brief Bulge chasing, type 2 kernel: off-diagonal block, creation and
  *        partial annihilation of the bulge.
+ *
+ * @precisions normal z -> s d c
  */
 #include "kernels_stage2.h"
 #include "kernel_zhb2st_common.h"
@@ -32,7 +34,7 @@ static void offdiag_reflect(char uplo, char side, int64_t kd, double complex *AB
         c = zhb2st_elem(uplo, kd, AB, ldab, i, j);
     }
     /* This applies G = I - tau' v v^H: C G from the right, G C from the left. */
-    t = side == 'R' ? *tau : conj(*tau);
+    t = side == 'R' ? *tau : ZHB2ST_CONJ(*tau);
     startrd_zreflect_side(side, rows, cols, v, t, c, ld, work);
 }
 

@@ -1,6 +1,8 @@
 /**
  * @file kernel_zhbtype3.c
  * @brief Bulge chasing, type 3 kernel: a diagonal block from both sides.
+ *
+ * @precisions normal z -> s d c
  */
 #include "kernels_stage2.h"
 #include "kernel_zhb2st_common.h"

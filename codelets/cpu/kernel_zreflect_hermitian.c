@@ -8,8 +8,11 @@
  * conj(tau) w' v^H.  Written out rather than through ZHEMV and ZHER2 for the
  * reason given in kernel_zreflect_side.c.  As in ZHEMV and ZHER2, only the
  * real part of the diagonal is read, and the diagonal stays real.
+ *
+ * @precisions normal z -> s d c
  */
-#include "zreflect_simd.h"
+#define COMPLEX
+#include "reflect_simd.h"
 
 #include "kernels_stage2.h"
 
@@ -20,6 +23,7 @@ STARTRD_VECTOR_CLONES
 void startrd_zreflect_hermitian(char uplo, int n, const double _Complex *vz, double _Complex tau,
                                 double _Complex *cz, int ldc, double _Complex *wz)
 {
+#ifdef COMPLEX
     /* Complex numbers as (re, im) pairs of doubles. */
     const double *v = (const double *)vz, tr = creal(tau), ti = cimag(tau);
     double *c = (double *)cz, *w = (double *)wz, dr = 0.0, di = 0.0;
@@ -71,4 +75,40 @@ void startrd_zreflect_hermitian(char uplo, int n, const double _Complex *vz, dou
         cj[2 * j] -= 2.0 * (v[2 * j] * ar - v[2 * j + 1] * ai);
         cj[2 * j + 1] = 0.0;
     }
+#else
+    const double *v = vz;
+    double *c = cz, *w = wz, dot = 0.0;
+    int lower = uplo == 'L';
+
+    if (tau == 0.0)
+        return;
+    /* w = C v in one pass over the stored triangle. */
+    for (int i = 0; i < n; i++)
+        w[i] = 0.0;
+    for (int j = 0; j < n; j++) {
+        const double *cj = c + (size_t)j * (size_t)ldc;
+        int i0 = lower ? j + 1 : 0, i1 = lower ? n : j;
+        double s = cj[j] * v[j];
+
+        for (int i = i0; i < i1; i++) {
+            w[i] += cj[i] * v[j];
+            s += cj[i] * v[i];
+        }
+        w[j] += s;
+    }
+    /* w += alpha v, alpha = -1/2 tau (w^T v); then C -= tau (v w^T + w v^T). */
+    for (int i = 0; i < n; i++)
+        dot += w[i] * v[i];
+    double alpha = -0.5 * tau * dot;
+
+    for (int i = 0; i < n; i++)
+        w[i] += alpha * v[i];
+    for (int j = 0; j < n; j++) {
+        double *cj = c + (size_t)j * (size_t)ldc, a = tau * w[j], b = tau * v[j];
+        int i0 = lower ? j : 0, i1 = lower ? n : j + 1;
+
+        for (int i = i0; i < i1; i++)
+            cj[i] -= v[i] * a + w[i] * b;
+    }
+#endif
 }

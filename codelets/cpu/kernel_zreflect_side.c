@@ -10,8 +10,11 @@
  * because those routines take their scratch buffer from a pool under a
  * process-wide lock; these loops need no scratch beyond the caller's work
  * array.
+ *
+ * @precisions normal z -> s d c
  */
-#include "zreflect_simd.h"
+#define COMPLEX
+#include "reflect_simd.h"
 
 #include "kernels_stage2.h"
 
@@ -22,6 +25,7 @@ STARTRD_VECTOR_CLONES
 void startrd_zreflect_side(char side, int m, int n, const double _Complex *vz, double _Complex tau,
                            double _Complex *cz, int ldc, double _Complex *workz)
 {
+#ifdef COMPLEX
     /* Complex numbers as (re, im) pairs of doubles. */
     const double *v = (const double *)vz, tr = creal(tau), ti = cimag(tau);
     double *c = (double *)cz, *w = (double *)workz;
@@ -66,4 +70,39 @@ void startrd_zreflect_side(char side, int m, int n, const double _Complex *vz, d
             cj[2 * i + 1] -= w[2 * i] * ai + w[2 * i + 1] * ar;
         }
     }
+#else
+    const double *v = vz;
+    double *c = cz, *w = workz;
+
+    if (tau == 0.0)
+        return;
+    if (side == 'L') {
+        /* Column by column: c_j -= (tau v^T c_j) v. */
+        for (int j = 0; j < n; j++) {
+            double *cj = c + (size_t)j * (size_t)ldc, s = 0.0;
+
+            for (int i = 0; i < m; i++)
+                s += v[i] * cj[i];
+            s *= tau;
+            for (int i = 0; i < m; i++)
+                cj[i] -= s * v[i];
+        }
+        return;
+    }
+    /* w = C v, then c_j -= w (tau v_j), column by column. */
+    for (int i = 0; i < m; i++)
+        w[i] = 0.0;
+    for (int j = 0; j < n; j++) {
+        const double *cj = c + (size_t)j * (size_t)ldc;
+
+        for (int i = 0; i < m; i++)
+            w[i] += cj[i] * v[j];
+    }
+    for (int j = 0; j < n; j++) {
+        double *cj = c + (size_t)j * (size_t)ldc, a = tau * v[j];
+
+        for (int i = 0; i < m; i++)
+            cj[i] -= w[i] * a;
+    }
+#endif
 }

@@ -47,7 +47,7 @@
  * would, is wrong).  The two edges cover all hazards on the band, on the
  * bulges and on the VECT = 'N' slots of HOUS that sweep s+2 reuses; all
  * further ordering follows by transitivity.  Every order that respects them
- * gives bitwise identical results: tests/test_stage2_kernels.c checks this on
+ * gives bitwise identical results: tests/test_zhb2st_kernels.c checks this on
  * random orders drawn from startrd_bulge_dep_prev_sweep(), and fails with
  * m+1 or without the clamp.
  *

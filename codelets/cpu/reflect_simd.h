@@ -5,8 +5,8 @@
  * AVX, AVX2, and the x86-64-v3 level (AVX2 with FMA), the best one picked
  * at load time: virtual machines often expose AVX2 without all of v3.  Include this
  * first, in those files only: the pragma applies to the rest of the file. */
-#ifndef STARTRD_ZREFLECT_SIMD_H
-#define STARTRD_ZREFLECT_SIMD_H
+#ifndef STARTRD_REFLECT_SIMD_H
+#define STARTRD_REFLECT_SIMD_H
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 #pragma GCC optimize("O3", "associative-math", "no-signed-zeros", "no-trapping-math")

@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""Generates the s, d and c sources of StarTRD from the z ones.
+
+The complex double files are the source of truth, as in PLASMA, MAGMA and
+Chameleon.  A z file names the precisions made from it on a line such as
+
+    @precisions normal z -> s d c
+
+and every identifier and word of it is translated, one token at a time (so
+that no replacement is translated twice):
+
+- the scalar types: double complex, double _Complex and cuDoubleComplex
+  become float complex, double or float; double, the real type, becomes
+  float in s and c;
+- routine names with a precision letter after the start or an underscore
+  (zhetrd, cblas_zgemm, LAPACKE_zlarfg_work, startrd_kernel_zhbtype1,
+  STARTRD_CUDA_ZHB2ST_MAX_KD, cublasZgemm): z becomes s, d or c, and in the
+  real precisions Hermitian names become symmetric ones (he -> sy,
+  hb -> sb, un -> or) and "Hermitian" becomes "symmetric";
+- the real routines a complex file calls (dstedc, LAPACKE_dlamch, ...),
+  which are single precision in s and c;
+- the COMPLEX switch: a z file says "#define COMPLEX" and keeps what only
+  the complex precisions do under "#ifdef COMPLEX"; real files get
+  "#define REAL" instead.  PRECISION_z becomes PRECISION_s, _d or _c.
+
+A real file (@precisions normal d -> s) is translated the same way.
+
+    codegen.py -p d [-o OUT] SOURCE        writes one precision of SOURCE
+    codegen.py --name -p d SOURCE          prints the name the file gets
+    codegen.py --automake FILE...          prints the automake fragment that
+                                           lists and builds every generated file
+"""
+import argparse
+import os
+import re
+import sys
+
+PRECISIONS = "sdcz"
+REAL = {"s", "d"}
+
+# Words of a z file that do not name a precision although they start with z.
+NOT_A_PRECISION = {"zero", "zeros", "zeroed", "zeroes", "zeroing", "zone", "zones"}
+
+# Real routines (and the library's own real kernels) called from complex
+# code: their d becomes s in the single precisions.
+REAL_ROUTINES = {
+    "dlamch", "dstedc", "dsterf", "dstemr", "dstebz", "dstein", "dsteqr", "dlaed0", "dlaed1", "dlaed2",
+    "dlaed3", "dlaed4", "dlaed5", "dlaed6", "dlaed7", "dlaed8", "dlaed9", "dlaeda", "dlasrt", "dlapy2",
+    "dlapy3", "dlanst", "dlascl", "dlaset", "dlacpy", "dlamrg", "dnrm2", "dscal", "dcopy", "ddot", "dgemm",
+    "daxpy", "drot", "dlartg", "dlaev2", "dlae2", "dmerge_gemm", "dcopy_moves", "drot_columns",
+    "dsecular_vectors", "dmerge", "dsecular",
+}
+
+# Pieces of names (between underscores) that the real precisions call
+# otherwise: LAPACK's ZHETRD_HB2ST is DSYTRD_SB2ST.
+REAL_PARTS = {"hermitian": "symmetric", "hb2st": "sb2st", "he2hb": "sy2sb"}
+
+# Whole words translated by precision: s, d, c, z.
+WORDS = [
+    ("float", "double", "float", "double"),
+    ("float", "double", "float complex", "double complex"),
+    ("float", "double", "float _Complex", "double _Complex"),
+    ("float", "double", "cuFloatComplex", "cuDoubleComplex"),
+    ("make_float", "make_double", "make_cuFloatComplex", "make_cuDoubleComplex"),
+    ("float", "double", "lapack_complex_float", "lapack_complex_double"),
+    ("FLT_EPSILON", "DBL_EPSILON", "FLT_EPSILON", "DBL_EPSILON"),
+    ("FLT_MIN", "DBL_MIN", "FLT_MIN", "DBL_MIN"),
+    ("FLT_MAX", "DBL_MAX", "FLT_MAX", "DBL_MAX"),
+    ("PRECISION_s", "PRECISION_d", "PRECISION_c", "PRECISION_z"),
+    ("symmetric", "symmetric", "Hermitian", "Hermitian"),
+    ("symmetric", "symmetric", "hermitian", "hermitian"),
+    ("dznrm2", "dnrm2", "dznrm2", "dznrm2"),
+]
+
+# Multi-word types first, so that "double complex" is one token.
+_TOKEN = re.compile(r"float complex|double complex|float _Complex|double _Complex|[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _word_table(precision, source):
+    """Word -> translation from the source precision to @p precision."""
+    src, dst = PRECISIONS.index(source), PRECISIONS.index(precision)
+    table = {}
+    for row in WORDS:
+        if row[src] != row[dst] and row[src] not in table:
+            table[row[src]] = row[dst]
+    # dznrm2 goes to scnrm2 in c and snrm2 in s.
+    if source == "z" and precision in "sc":
+        table["dznrm2"] = "snrm2" if precision == "s" else "scnrm2"
+    return table
+
+
+def _hermitian_to_symmetric(body):
+    for he, sy in (("he", "sy"), ("hb", "sb"), ("un", "or")):
+        if body.startswith(he):
+            return sy + body[len(he):]
+    return body
+
+
+def _part(part, precision, source):
+    """One underscore-separated piece of an identifier."""
+    if source == "z" and len(part) > 1 and part[0] in "zZ" and part[1:2].isalnum() \
+            and part.lower() not in NOT_A_PRECISION:
+        letter = precision.upper() if part[0] == "Z" else precision
+        body = part[1:]
+        if precision in REAL:
+            lower = _hermitian_to_symmetric(body.lower())
+            body = lower.upper() if body.isupper() else lower
+        return letter + body
+    if precision in REAL and source == "z" and part.lower() in REAL_PARTS:
+        word = REAL_PARTS[part.lower()]
+        return word.upper() if part.isupper() else word
+    if precision in "sc" and part.lower() in REAL_ROUTINES:
+        return ("S" if part[0] == "D" else "s") + part[1:]
+    if source == "d" and precision == "s" and len(part) > 1 and part[0] in "dD" \
+            and part.lower() in REAL_ROUTINES:
+        return ("S" if part[0] == "D" else "s") + part[1:]
+    return part
+
+
+def _identifier(word, precision, source):
+    # cublasZgemm and friends put the letter after the prefix.
+    m = re.fullmatch(r"(cublas|cusolverDn)([ZD])(\w+)", word)
+    if m and (source == "z" or m.group(2) == "D"):
+        if m.group(2) == "Z":
+            body = _hermitian_to_symmetric(m.group(3)) if precision in REAL else m.group(3)
+            return m.group(1) + precision.upper() + body
+        return m.group(1) + ("S" if precision in "sc" else "D") + m.group(3)
+    parts = word.split("_")
+    if len(parts) > 1:
+        # A lone letter names the precision only inside a longer name
+        # (testing_z.h, TESTING_Z_H); alone, z is a variable.
+        parts = [precision if p == source else precision.upper() if p == source.upper() else p for p in parts]
+    return "_".join(_part(p, precision, source) for p in parts)
+
+
+def translate(text, precision, source):
+    table = _word_table(precision, source)
+
+    def token(m):
+        word = m.group(0)
+        if word in table:
+            return table[word]
+        if " " in word:
+            return word
+        return _identifier(word, precision, source)
+
+    if precision in REAL and source == "z":
+        text = re.sub(r"^#define COMPLEX\b", "#define REAL", text, flags=re.M)
+    return _TOKEN.sub(token, text)
+
+
+_MARK = re.compile(r"@precisions\s+normal\s+([sdcz])\s*->\s*([sdc ]+)")
+
+
+def precisions_of(path):
+    """(source precision, targets) of a file, or None if it has no mark."""
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = _MARK.search(line)
+            if m:
+                return m.group(1), m.group(2).split()
+    return None
+
+
+def generated_name(path, precision):
+    source, targets = precisions_of(path)
+    if precision not in targets:
+        sys.exit(f"codegen.py: {path} does not make precision {precision}")
+    head, base = os.path.split(path)
+    return os.path.join(head, translate(base, precision, source))
+
+
+def generate(path, precision):
+    source, targets = precisions_of(path)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    out = translate(text, precision, source)
+    mark = _MARK.search(text).group(0)
+    return out.replace(translate(mark, precision, source),
+                       f"@generated from {os.path.basename(path)} by tools/codegen.py: edit that file", 1)
+
+
+def automake(paths):
+    """The fragment that lists the generated files and the rules that make them.
+
+    Generated test programs (tests/test_*) get their own check program; other
+    files under tests/ go to the test helpers' library, the rest to the
+    library itself."""
+    rules, programs = [], []
+    # Not named *_SOURCES or *_HEADERS, which automake takes for its own.
+    lists = {"LIB_C": [], "LIB_H": [], "TESTING_C": [], "TESTING_H": []}
+    for path in sorted(paths):
+        mark = precisions_of(path)
+        if mark is None:
+            sys.exit(f"codegen.py: {path} has no @precisions line")
+        for p in mark[1]:
+            out = generated_name(path, p)
+            rules.append(f"{out}: $(top_srcdir)/{path} $(CODEGEN_DEPS)\n"
+                         f"\t$(AM_V_GEN)$(CODEGEN) -p {p} -o $@ $(top_srcdir)/{path}\n")
+            if out.startswith("tests/test_"):
+                programs.append(out[:-2])
+                continue
+            kind = "H" if out.endswith(".h") else "C"
+            lists[("TESTING_" if out.startswith("tests/") else "LIB_") + kind].append(out)
+    lines = ["# Generated by tools/codegen.py --automake from the files marked @precisions;",
+             "# tests/check_precisions.sh fails while it is out of date.", ""]
+    for kind, names in lists.items():
+        lines.append(f"PRECISION_{kind} =" + "".join(f" \\\n\t{n}" for n in names))
+    for prog in programs:
+        var = re.sub(r"[^A-Za-z0-9]", "_", prog)
+        lines += ["", f"check_PROGRAMS += {prog}", f"nodist_{var}_SOURCES = {prog}.c",
+                  f"{var}_LDADD = tests/libtesting.la $(TEST_LIBS)"]
+    lines.append("PRECISION_TEST_PROGRAMS_C =" + "".join(f" {p}.c" for p in programs))
+    lines.append("")
+    return "\n".join(lines) + "\n" + "\n".join(rules)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-p", "--precision", choices=list("sdc"))
+    ap.add_argument("-o", "--output")
+    ap.add_argument("--name", action="store_true")
+    ap.add_argument("--automake", action="store_true")
+    ap.add_argument("files", nargs="+")
+    args = ap.parse_args()
+    if args.automake:
+        sys.stdout.write(automake(args.files))
+        return
+    if args.precision is None or len(args.files) != 1:
+        ap.error("one SOURCE and -p are needed")
+    path = args.files[0]
+    if precisions_of(path) is None:
+        sys.exit(f"codegen.py: {path} has no @precisions line")
+    if args.name:
+        print(generated_name(path, args.precision))
+        return
+    text = generate(path, args.precision)
+    if args.output:
+        os.makedirs(os.path.dirname(args.output) or ".", exist_ok=True)
+        tmp = args.output + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, args.output)
+    else:
+        sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()
