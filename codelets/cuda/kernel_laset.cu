@@ -1,4 +1,5 @@
 #include "kernels_cuda.h"
+#include "scalar.cuh"
 
 /* Each thread writes elements of one column, the columns spread over the
  * grid's y dimension and, beyond it, walked by the blocks in turn. */
@@ -24,9 +25,10 @@ static cudaError_t laset(int64_t m, int64_t cols, int64_t row0, T offdiag, T dia
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t startrd_cuda_zlaset(int64_t m, int64_t cols, int64_t row0, cuDoubleComplex offdiag,
-                                           cuDoubleComplex diag, cuDoubleComplex *A, int64_t lda,
-                                           cudaStream_t stream)
-{
-    return laset<cuDoubleComplex>(m, cols, row0, offdiag, diag, A, lda, stream);
-}
+#define LASET(p, T)                                                                                        \
+    extern "C" cudaError_t startrd_cuda_##p##laset(int64_t m, int64_t cols, int64_t row0, T offdiag, T diag, \
+                                                   T *A, int64_t lda, cudaStream_t stream)                 \
+    {                                                                                                      \
+        return laset<T>(m, cols, row0, offdiag, diag, A, lda, stream);                                     \
+    }
+STARTRD_FOR_EACH_PRECISION(LASET)

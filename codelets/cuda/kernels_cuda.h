@@ -18,11 +18,18 @@ extern "C" {
  * Write the explicit reflectors of an m x nb QR factorisation stored in A
  * (LAPACK layout: unit diagonal implicit, R above) to rows vrow .. vrow+m-1
  * of V (vrows x nb, leading dimension ldv): unit diagonal, zeros above it,
- * and zeros in every other row of V.
+ * and zeros in every other row of V.  The s, d and c variants do the same
+ * in float, double and cuFloatComplex.
  */
 cudaError_t startrd_cuda_zpanel_v(int64_t m, int64_t nb, const cuDoubleComplex *A, int64_t lda,
                                   cuDoubleComplex *V, int64_t ldv, int64_t vrow, int64_t vrows,
                                   cudaStream_t stream);
+cudaError_t startrd_cuda_spanel_v(int64_t m, int64_t nb, const float *A, int64_t lda, float *V, int64_t ldv,
+                                  int64_t vrow, int64_t vrows, cudaStream_t stream);
+cudaError_t startrd_cuda_dpanel_v(int64_t m, int64_t nb, const double *A, int64_t lda, double *V, int64_t ldv,
+                                  int64_t vrow, int64_t vrows, cudaStream_t stream);
+cudaError_t startrd_cuda_cpanel_v(int64_t m, int64_t nb, const cuFloatComplex *A, int64_t lda, cuFloatComplex *V,
+                                  int64_t ldv, int64_t vrow, int64_t vrows, cudaStream_t stream);
 
 /**
  * Turn the Gram matrix G = V^H V of nb explicit reflectors, stored in T,
@@ -30,10 +37,19 @@ cudaError_t startrd_cuda_zpanel_v(int64_t m, int64_t nb, const cuDoubleComplex *
  * I - V T V^H (as LAPACK's ZLARFT, forward, columnwise), in place; tau holds
  * the nb scalar factors.  The strictly lower triangle of T is zeroed.
  * For a batch of @p count such factors, factor i has its tau at
- * tau + i tau_stride and its T at T + i t_stride.
+ * tau + i tau_stride and its T at T + i t_stride.  The s, d and c variants
+ * do the same in float, double and cuFloatComplex (G = V^T V and I - V T V^T
+ * in the real ones, as LAPACK's SLARFT and DLARFT).
  */
 cudaError_t startrd_cuda_zlarft_gram(int64_t nb, int64_t count, const cuDoubleComplex *tau, int64_t tau_stride,
                                      cuDoubleComplex *T, int64_t ldt, int64_t t_stride, cudaStream_t stream);
+cudaError_t startrd_cuda_slarft_gram(int64_t nb, int64_t count, const float *tau, int64_t tau_stride, float *T,
+                                     int64_t ldt, int64_t t_stride, cudaStream_t stream);
+cudaError_t startrd_cuda_dlarft_gram(int64_t nb, int64_t count, const double *tau, int64_t tau_stride, double *T,
+                                     int64_t ldt, int64_t t_stride, cudaStream_t stream);
+cudaError_t startrd_cuda_clarft_gram(int64_t nb, int64_t count, const cuFloatComplex *tau, int64_t tau_stride,
+                                     cuFloatComplex *T, int64_t ldt, int64_t t_stride, cudaStream_t stream);
+
 /**
  * The reflector groups of the blocked Q2 (q2_blocks.h) that make up one
  * level, from HOUS2 (bulge_plan.h, VECT = 'V'): member m, of sweeps
@@ -42,19 +58,36 @@ cudaError_t startrd_cuda_zlarft_gram(int64_t nb, int64_t count, const cuDoubleCo
  * elsewhere) and its scalar factors to tau + m b; reflectors that do not
  * exist, past the last sweep or the end of the band, read as zero.
  * @p sweeps holds, per sweep s, the generation index r(s, 0) of its first
- * reflector and the number of its reflectors, at 2s and 2s+1.
+ * reflector and the number of its reflectors, at 2s and 2s+1.  The s, d
+ * and c variants do the same in float, double and cuFloatComplex.
  */
 cudaError_t startrd_cuda_zq2_gather(int64_t n, int64_t kd, int64_t nsweeps, int64_t nrefl, const int64_t *sweeps,
                                     const cuDoubleComplex *hous, int64_t b, int64_t h, int64_t S, int64_t j,
                                     int64_t count, cuDoubleComplex *V, cuDoubleComplex *tau, cudaStream_t stream);
+cudaError_t startrd_cuda_sq2_gather(int64_t n, int64_t kd, int64_t nsweeps, int64_t nrefl, const int64_t *sweeps,
+                                    const float *hous, int64_t b, int64_t h, int64_t S, int64_t j, int64_t count,
+                                    float *V, float *tau, cudaStream_t stream);
+cudaError_t startrd_cuda_dq2_gather(int64_t n, int64_t kd, int64_t nsweeps, int64_t nrefl, const int64_t *sweeps,
+                                    const double *hous, int64_t b, int64_t h, int64_t S, int64_t j, int64_t count,
+                                    double *V, double *tau, cudaStream_t stream);
+cudaError_t startrd_cuda_cq2_gather(int64_t n, int64_t kd, int64_t nsweeps, int64_t nrefl, const int64_t *sweeps,
+                                    const cuFloatComplex *hous, int64_t b, int64_t h, int64_t S, int64_t j,
+                                    int64_t count, cuFloatComplex *V, cuFloatComplex *tau, cudaStream_t stream);
 
 /**
  * The m x cols matrix A (leading dimension lda) := @p offdiag everywhere
  * but at (row0 + j, j), which gets @p diag: with 0 and 1, columns row0..
- * of the identity (LAPACK's ZLASET, the diagonal shifted by row0).
+ * of the identity (LAPACK's ZLASET, the diagonal shifted by row0).  The s,
+ * d and c variants do the same in float, double and cuFloatComplex.
  */
 cudaError_t startrd_cuda_zlaset(int64_t m, int64_t cols, int64_t row0, cuDoubleComplex offdiag,
                                 cuDoubleComplex diag, cuDoubleComplex *A, int64_t lda, cudaStream_t stream);
+cudaError_t startrd_cuda_slaset(int64_t m, int64_t cols, int64_t row0, float offdiag, float diag, float *A,
+                                int64_t lda, cudaStream_t stream);
+cudaError_t startrd_cuda_dlaset(int64_t m, int64_t cols, int64_t row0, double offdiag, double diag, double *A,
+                                int64_t lda, cudaStream_t stream);
+cudaError_t startrd_cuda_claset(int64_t m, int64_t cols, int64_t row0, cuFloatComplex offdiag,
+                                cuFloatComplex diag, cuFloatComplex *A, int64_t lda, cudaStream_t stream);
 
 /** Most blocks startrd_cuda_zgeqr2_panel_blocks() chooses. */
 #define STARTRD_CUDA_ZGEQR2_BLOCKS 32

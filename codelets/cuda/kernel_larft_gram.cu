@@ -1,7 +1,9 @@
 #include "kernels_cuda.h"
+#include "scalar.cuh"
 
-/* T of the compact WY form from the Gram matrix G = V^H V, as LAPACK's
- * ZLARFT (forward, columnwise) defines it column by column,
+/* T of the compact WY form from the Gram matrix G = V^H V (V^T V for real
+ * scalars), as LAPACK's xLARFT (forward, columnwise) defines it column by
+ * column,
  *     T(i, i) = tau_i,   T(0:i, i) = -tau_i T(0:i, 0:i) G(0:i, i),
  * but in blocks: that recurrence inside each LEAF x LEAF diagonal block (a
  * warp per block), then, for blocks A and C side by side on the diagonal,
@@ -12,8 +14,9 @@
  * the recurrence needs two per column, and T is on the chain from one
  * panel to the next (docs/architecture.md, "T from the Gram matrix").  T
  * and the scalar factors live in shared memory while T is built when they
- * fit (nb up to about 100), which keeps the chain off the memory system the
- * trailing update keeps busy. */
+ * fit (nb up to about 100 in complex double, more in the other precisions),
+ * which keeps the chain off the memory system the trailing update keeps
+ * busy. */
 
 namespace {
 
@@ -21,23 +24,20 @@ const int THREADS = 1024, WARPS = THREADS / 32, LEAF = 8;
 /* G(A, C) T(C, C) for as many columns of C as fit. */
 const int TMP_ENTRIES = 4096;
 
-__device__ inline cuDoubleComplex cfma(cuDoubleComplex a, cuDoubleComplex b, cuDoubleComplex s)
+/* One block per factor of the batch; the scalar type is S, T is the factor. */
+template <typename S>
+__global__ void __launch_bounds__(THREADS) larft_gram_kernel(int nb, const S *tau, int64_t tau_stride, S *T,
+                                                             int64_t ldt, int64_t t_stride, int in_shared)
 {
-    return cuCfma(a, b, s);
-}
-
-/* One block per factor of the batch. */
-__global__ void __launch_bounds__(THREADS) zlarft_gram_kernel(int nb, const cuDoubleComplex *tau, int64_t tau_stride,
-                                                              cuDoubleComplex *T, int64_t ldt, int64_t t_stride,
-                                                              int in_shared)
-{
-    extern __shared__ cuDoubleComplex sh[];
+    /* One name for every S: an extern array's type cannot vary. */
+    extern __shared__ __align__(16) unsigned char sh_bytes[];
+    S *sh = reinterpret_cast<S *>(sh_bytes);
     tau += blockIdx.x * tau_stride;
     T += blockIdx.x * t_stride;
-    cuDoubleComplex *taus = sh, *tmp = sh + nb, *t = in_shared ? sh + nb + TMP_ENTRIES : T;
+    S *taus = sh, *tmp = sh + nb, *t = in_shared ? sh + nb + TMP_ENTRIES : T;
     const int64_t ld = in_shared ? nb : ldt;
     const int lane = (int)threadIdx.x % 32, warp = (int)threadIdx.x / 32;
-    const cuDoubleComplex zero = make_cuDoubleComplex(0.0, 0.0);
+    const S zero = startrd_zero<S>();
 
     for (int k = (int)threadIdx.x; k < nb; k += THREADS)
         taus[k] = tau[k];
@@ -51,12 +51,12 @@ __global__ void __launch_bounds__(THREADS) zlarft_gram_kernel(int nb, const cuDo
         const int e = p + LEAF < nb ? p + LEAF : nb, r = p + lane;
 
         for (int i = p; i < e; i++) {
-            cuDoubleComplex v = zero;
+            S v = zero;
 
             if (r < i) {
                 for (int c = r; c < i; c++)
-                    v = cfma(t[(int64_t)c * ld + r], t[(int64_t)i * ld + c], v);
-                v = cuCmul(make_cuDoubleComplex(-cuCreal(taus[i]), -cuCimag(taus[i])), v);
+                    v = startrd_fma(t[(int64_t)c * ld + r], t[(int64_t)i * ld + c], v);
+                v = startrd_mul(startrd_neg(taus[i]), v);
             }
             /* Lanes above read G(r, i) until all have. */
             __syncwarp();
@@ -82,25 +82,25 @@ __global__ void __launch_bounds__(THREADS) zlarft_gram_kernel(int nb, const cuDo
             /* tmp(r, c) = G(A, C) T(C, C) restricted to the chunk's columns of C. */
             for (int64_t o = threadIdx.x; o < outputs; o += THREADS) {
                 const int c = c0 + (int)(o / s), rl = (int)(o % s), p = c / (2 * s) * (2 * s), r = p + rl;
-                cuDoubleComplex v = zero;
+                S v = zero;
 
                 if (c < p + s)
                     continue;
                 for (int k = p + s; k <= c; k++)
-                    v = cfma(t[(int64_t)k * ld + r], t[(int64_t)c * ld + k], v);
+                    v = startrd_fma(t[(int64_t)k * ld + r], t[(int64_t)c * ld + k], v);
                 tmp[o] = v;
             }
             __syncthreads();
             /* T(A, C) = -T(A, A) tmp, over G(A, C), which nobody reads any more. */
             for (int64_t o = threadIdx.x; o < outputs; o += THREADS) {
                 const int c = c0 + (int)(o / s), rl = (int)(o % s), p = c / (2 * s) * (2 * s), r = p + rl;
-                cuDoubleComplex v = zero;
+                S v = zero;
 
                 if (c < p + s)
                     continue;
                 for (int k = r; k < p + s; k++)
-                    v = cfma(t[(int64_t)k * ld + r], tmp[(int64_t)(c - c0) * s + (k - p)], v);
-                t[(int64_t)c * ld + r] = make_cuDoubleComplex(-cuCreal(v), -cuCimag(v));
+                    v = startrd_fma(t[(int64_t)k * ld + r], tmp[(int64_t)(c - c0) * s + (k - p)], v);
+                t[(int64_t)c * ld + r] = startrd_neg(v);
             }
             __syncthreads();
         }
@@ -118,14 +118,14 @@ __global__ void __launch_bounds__(THREADS) zlarft_gram_kernel(int nb, const cuDo
 
 } // namespace
 
-extern "C" cudaError_t startrd_cuda_zlarft_gram(int64_t nb, int64_t count, const cuDoubleComplex *tau,
-                                                int64_t tau_stride, cuDoubleComplex *T, int64_t ldt,
-                                                int64_t t_stride, cudaStream_t stream)
+template <typename S>
+static cudaError_t larft_gram(int64_t nb, int64_t count, const S *tau, int64_t tau_stride, S *T, int64_t ldt,
+                              int64_t t_stride, cudaStream_t stream)
 {
-    /* Queried and set once per device by each thread that drives one: T is
-     * on the chain from one panel to the next. */
+    /* Queried and set once per device (and scalar type) by each thread that
+     * drives one: T is on the chain from one panel to the next. */
     thread_local int dev = -1, most = 0;
-    size_t bytes = (size_t)(nb + TMP_ENTRIES + nb * nb) * sizeof(cuDoubleComplex);
+    size_t bytes = (size_t)(nb + TMP_ENTRIES + nb * nb) * sizeof(S);
     int current, in_shared;
     cudaError_t st;
 
@@ -133,16 +133,24 @@ extern "C" cudaError_t startrd_cuda_zlarft_gram(int64_t nb, int64_t count, const
         return st;
     if (current != dev) {
         if ((st = cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, current)) != cudaSuccess ||
-            (st = cudaFuncSetAttribute((const void *)zlarft_gram_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       most)) != cudaSuccess)
+            (st = cudaFuncSetAttribute((const void *)larft_gram_kernel<S>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, most)) != cudaSuccess)
             return st;
         dev = current;
     }
     in_shared = bytes <= (size_t)most;
     if (!in_shared)
-        bytes = (size_t)(nb + TMP_ENTRIES) * sizeof(cuDoubleComplex);
+        bytes = (size_t)(nb + TMP_ENTRIES) * sizeof(S);
     if (count > 0)
-        zlarft_gram_kernel<<<(unsigned)count, THREADS, bytes, stream>>>((int)nb, tau, tau_stride, T, ldt, t_stride,
-                                                                       in_shared);
+        larft_gram_kernel<S><<<(unsigned)count, THREADS, bytes, stream>>>((int)nb, tau, tau_stride, T, ldt, t_stride,
+                                                                          in_shared);
     return cudaGetLastError();
 }
+
+#define LARFT_GRAM(p, S)                                                                                         \
+    extern "C" cudaError_t startrd_cuda_##p##larft_gram(int64_t nb, int64_t count, const S *tau, int64_t tau_stride, \
+                                                        S *T, int64_t ldt, int64_t t_stride, cudaStream_t stream) \
+    {                                                                                                            \
+        return larft_gram<S>(nb, count, tau, tau_stride, T, ldt, t_stride, stream);                              \
+    }
+STARTRD_FOR_EACH_PRECISION(LARFT_GRAM)
