@@ -445,7 +445,7 @@ static int options_valid(const startrd_options_t *opt)
          "0 (chosen) or a multiple of nb, which must then be set", opt->dist_nb},
         {opt->allreduce >= STARTRD_ALLREDUCE_HIERARCHICAL && opt->allreduce <= STARTRD_ALLREDUCE_AUTO, "allreduce",
          "a startrd_allreduce_t", (long)opt->allreduce},
-        {opt->stage2 == STARTRD_STAGE2_AUTO || opt->stage2 == STARTRD_STAGE2_HOST, "stage2", "a startrd_stage2_t",
+        {opt->stage2 == STARTRD_STAGE2_AUTO || opt->stage2 == STARTRD_STAGE2_HOST, "stage2", "a startrd_stage2_where_t",
          (long)opt->stage2},
         {opt->stage1_ngpu >= 0, "stage1_ngpu", "0 (chosen) or more", opt->stage1_ngpu},
         {opt->stage2_ngpu >= 0, "stage2_ngpu", "0 (chosen) or more", opt->stage2_ngpu},
