@@ -33,22 +33,60 @@ static inline STARTRD_HOST_DEVICE int64_t startrd_move_offset(int64_t offset, in
     return ld_listed == ld ? offset : offset % ld_listed + offset / ld_listed * ld;
 }
 
-/** A plane rotation of two columns, as BLAS DROT applies it: column p :=
- *  cs p + sn c, column c := cs c - sn p. */
-typedef struct startrd_rotation {
-    int64_t p, c;
-    double cs, sn;
-} startrd_rotation_t;
+/* The lists that hold real values come in the two precisions of the real
+ * divide and conquer, X(p, R) for each: its letter and real type (double
+ * for the d and z solvers, float for s and c). */
+#define STARTRD_MERGE_FOR_EACH_REAL(X) \
+    X(s, float)                        \
+    X(d, double)
 
-/** Entry i of a merge whose rank-one update has k > 2 eigenvalues left
- *  (LAPACK's DLAED3): row i's pole dlamda and weight w, and of root i
- *  (eigenvalue i), the pole it was solved from (origin, i or i+1) and its
- *  distance from that pole, delta = dlamda[origin] - lambda_i, as DLAED4
- *  left it; source: the row of the root's vector that goes to row i of
- *  S (DLAED2's INDXC, 0-based). */
-typedef struct startrd_secular_entry {
-    double dlamda, w, delta;
-    int64_t origin, source;
-} startrd_secular_entry_t;
+/* startrd_<p>rotation_t: a plane rotation of two columns, as BLAS DROT
+ * (SROT) applies it: column p := cs p + sn c, column c := cs c - sn p.
+ *
+ * startrd_<p>secular_entry_t: entry i of a merge whose rank-one update has
+ * k > 2 eigenvalues left (LAPACK's DLAED3): row i's pole dlamda and weight
+ * w, and of root i (eigenvalue i), the pole it was solved from (origin, i
+ * or i+1) and its distance from that pole, delta = dlamda[origin] -
+ * lambda_i, as DLAED4 left it; source: the row of the root's vector that
+ * goes to row i of S (DLAED2's INDXC, 0-based).
+ *
+ * The names carry the precision's letter so that tools/codegen.py turns
+ * the d ones into the s ones (drotation and dsecular are in its
+ * REAL_ROUTINES); CUDA code finds them from R as startrd_merge_real<R>. */
+#define STARTRD_MERGE_REAL_TYPES(P, R)          \
+    typedef struct startrd_##P##rotation {      \
+        int64_t p, c;                           \
+        R cs, sn;                               \
+    } startrd_##P##rotation_t;                  \
+    typedef struct startrd_##P##secular_entry { \
+        R dlamda, w, delta;                     \
+        int64_t origin, source;                 \
+    } startrd_##P##secular_entry_t;             \
+    STARTRD_MERGE_REAL_OF(P, R)
+
+#ifdef __cplusplus
+extern "C++" {
+template <typename R>
+struct startrd_merge_real;
+}
+#define STARTRD_MERGE_REAL_OF(P, R)                          \
+    extern "C++" {                                           \
+    template <>                                              \
+    struct startrd_merge_real<R> {                           \
+        typedef startrd_##P##rotation_t rotation;            \
+        typedef startrd_##P##secular_entry_t secular_entry;  \
+    };                                                       \
+    }
+#else
+#define STARTRD_MERGE_REAL_OF(P, R)
+#endif
+
+STARTRD_MERGE_FOR_EACH_REAL(STARTRD_MERGE_REAL_TYPES)
+
+/* The d types under their names from before the precisions, as the d-only
+ * callers use them; code marked @precisions names the lettered ones, which
+ * tools/codegen.py translates. */
+typedef startrd_drotation_t startrd_rotation_t;
+typedef startrd_dsecular_entry_t startrd_secular_entry_t;
 
 #endif

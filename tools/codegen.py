@@ -48,7 +48,7 @@ REAL_ROUTINES = {
     "dlaed3", "dlaed4", "dlaed5", "dlaed6", "dlaed7", "dlaed8", "dlaed9", "dlaeda", "dlasrt", "dlapy2",
     "dlapy3", "dlanst", "dlascl", "dlaset", "dlacpy", "dlamrg", "dnrm2", "dscal", "dcopy", "ddot", "dgemm",
     "daxpy", "drot", "dlartg", "dlaev2", "dlae2", "dmerge_gemm", "dcopy_moves", "drot_columns",
-    "dsecular_vectors", "dmerge", "dsecular",
+    "dsecular_vectors", "dmerge", "dsecular", "drotation",
 }
 
 # Pieces of names (between underscores) that the real precisions call

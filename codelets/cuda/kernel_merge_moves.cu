@@ -21,18 +21,19 @@ __global__ void copy_moves_kernel(int64_t count, const startrd_move_t *moves, co
 }
 
 /* One thread per row applies every rotation in order: rotations sharing a
- * column follow each other, rows do not meet. */
-template <typename T>
-__global__ void rot_columns_kernel(int64_t rows, int64_t count, const startrd_rotation_t *rot, T *Q,
-                                   int64_t ldq)
+ * column follow each other, rows do not meet.  R is the real type of Q and
+ * of the rotations. */
+template <typename R>
+__global__ void rot_columns_kernel(int64_t rows, int64_t count, const typename startrd_merge_real<R>::rotation *rot,
+                                   R *Q, int64_t ldq)
 {
     const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
 
     if (i >= rows)
         return;
     for (int64_t t = 0; t < count; t++) {
-        T *x = Q + i + rot[t].p * ldq, *y = Q + i + rot[t].c * ldq;
-        const T a = *x, b = *y;
+        R *x = Q + i + rot[t].p * ldq, *y = Q + i + rot[t].c * ldq;
+        const R a = *x, b = *y;
 
         *x = rot[t].cs * a + rot[t].sn * b;
         *y = rot[t].cs * b - rot[t].sn * a;
@@ -52,25 +53,27 @@ static cudaError_t copy_moves(int64_t count, int64_t longest, const startrd_move
     return cudaGetLastError();
 }
 
-template <typename T>
-static cudaError_t rot_columns(int64_t rows, int64_t count, const startrd_rotation_t *rot, T *Q, int64_t ldq,
-                               cudaStream_t stream)
+template <typename R>
+static cudaError_t rot_columns(int64_t rows, int64_t count, const typename startrd_merge_real<R>::rotation *rot,
+                               R *Q, int64_t ldq, cudaStream_t stream)
 {
     if (rows > 0 && count > 0)
-        rot_columns_kernel<T><<<(unsigned)((rows + THREADS - 1) / THREADS), THREADS, 0, stream>>>(rows, count, rot, Q,
+        rot_columns_kernel<R><<<(unsigned)((rows + THREADS - 1) / THREADS), THREADS, 0, stream>>>(rows, count, rot, Q,
                                                                                                 ldq);
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t startrd_cuda_dcopy_moves(int64_t count, int64_t longest, const startrd_move_t *moves,
-                                                startrd_move_lds_t lds, const double *src, double *dst,
-                                                cudaStream_t stream)
-{
-    return copy_moves<double>(count, longest, moves, lds, src, dst, stream);
-}
-
-extern "C" cudaError_t startrd_cuda_drot_columns(int64_t rows, int64_t count, const startrd_rotation_t *rot,
-                                                 double *Q, int64_t ldq, cudaStream_t stream)
-{
-    return rot_columns<double>(rows, count, rot, Q, ldq, stream);
-}
+#define MERGE_MOVES(p, R)                                                                                        \
+    extern "C" cudaError_t startrd_cuda_##p##copy_moves(int64_t count, int64_t longest, const startrd_move_t *moves, \
+                                                        startrd_move_lds_t lds, const R *src, R *dst,              \
+                                                        cudaStream_t stream)                                       \
+    {                                                                                                              \
+        return copy_moves<R>(count, longest, moves, lds, src, dst, stream);                                        \
+    }                                                                                                              \
+    extern "C" cudaError_t startrd_cuda_##p##rot_columns(int64_t rows, int64_t count,                              \
+                                                         const startrd_##p##rotation_t *rot, R *Q, int64_t ldq,    \
+                                                         cudaStream_t stream)                                      \
+    {                                                                                                              \
+        return rot_columns<R>(rows, count, rot, Q, ldq, stream);                                                   \
+    }
+STARTRD_MERGE_FOR_EACH_REAL(MERGE_MOVES)

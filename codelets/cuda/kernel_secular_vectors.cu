@@ -1,5 +1,6 @@
 /* The eigenvectors of a merge's rank-one update from its secular
- * equations' roots, S's columns formed where the merge's products run. */
+ * equations' roots, S's columns formed where the merge's products run.  R
+ * is the real type of the merge (merge_moves.h). */
 #include "kernels_cuda.h"
 #include "warp_reduce.cuh"
 
@@ -8,14 +9,15 @@ enum { THREADS = 256, WARPS = THREADS / 32 };
 /* Component p of root j's vector before normalising: w_p / (dlamda_p -
  * lambda_j), the distance counted from the root's own pole so that it
  * keeps DLAED4's accuracy next to it. */
-__device__ inline double component(const startrd_secular_entry_t *e, int64_t p, double pole, double delta)
+template <typename R>
+__device__ inline R component(const typename startrd_merge_real<R>::secular_entry *e, int64_t p, R pole, R delta)
 {
     return e[p].w / ((e[p].dlamda - pole) + delta);
 }
 
 /* Every lane of the block gets the block's reduction of v. */
-template <bool MAX>
-__device__ double block_reduce(double v, double *shared)
+template <bool MAX, typename R>
+__device__ R block_reduce(R v, R *shared)
 {
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 
@@ -24,42 +26,53 @@ __device__ double block_reduce(double v, double *shared)
     if (lane == 0)
         shared[warp] = v;
     __syncthreads();
-    v = lane < WARPS ? shared[lane] : 0.0;   /* |t| >= 0: 0 is neutral for both */
+    v = lane < WARPS ? shared[lane] : R(0);   /* |t| >= 0: 0 is neutral for both */
     v = MAX ? startrd_warp_max(v) : startrd_warp_sum(v);
     return MAX ? v : __shfl_sync(0xffffffffu, v, 0);
 }
 
 /* One block per column j: its norm scaled by its largest component, as
  * DNRM2 keeps clear of overflow, then the column in S's row order. */
-__global__ void secular_vectors_kernel(int64_t k, const startrd_secular_entry_t *e, double *S, int64_t lds)
+template <typename R>
+__global__ void secular_vectors_kernel(int64_t k, const typename startrd_merge_real<R>::secular_entry *e, R *S,
+                                       int64_t lds)
 {
-    __shared__ double shared[WARPS];
+    __shared__ R shared[WARPS];
 
     for (int64_t j = blockIdx.x; j < k; j += gridDim.x) {
-        const double pole = e[e[j].origin].dlamda, delta = e[j].delta;
-        double largest = 0.0, sum = 0.0;
+        const R pole = e[e[j].origin].dlamda, delta = e[j].delta;
+        R largest = 0, sum = 0;
 
         for (int64_t p = threadIdx.x; p < k; p += THREADS)
-            largest = fmax(largest, fabs(component(e, p, pole, delta)));
+            largest = fmax(largest, fabs(component<R>(e, p, pole, delta)));
         largest = block_reduce<true>(largest, shared);
         for (int64_t p = threadIdx.x; p < k; p += THREADS) {
-            const double t = component(e, p, pole, delta) / largest;
+            const R t = component<R>(e, p, pole, delta) / largest;
 
             sum += t * t;
         }
         sum = block_reduce<false>(sum, shared);
         for (int64_t i = threadIdx.x; i < k; i += THREADS)
-            S[i + j * lds] = component(e, e[i].source, pole, delta) / (largest * sqrt(sum));
+            S[i + j * lds] = component<R>(e, e[i].source, pole, delta) / (largest * sqrt(sum));
     }
 }
 
-extern "C" cudaError_t startrd_cuda_dsecular_vectors(int64_t k, const startrd_secular_entry_t *entries, double *S,
-                                                     int64_t lds, cudaStream_t stream)
+template <typename R>
+static cudaError_t secular_vectors(int64_t k, const typename startrd_merge_real<R>::secular_entry *entries, R *S,
+                                   int64_t lds, cudaStream_t stream)
 {
     enum { MAX_BLOCKS = 65535 };
 
     if (k > 0)
-        secular_vectors_kernel<<<(unsigned)(k < MAX_BLOCKS ? k : MAX_BLOCKS), THREADS, 0, stream>>>(k, entries, S,
-                                                                                                     lds);
+        secular_vectors_kernel<R><<<(unsigned)(k < MAX_BLOCKS ? k : MAX_BLOCKS), THREADS, 0, stream>>>(k, entries, S,
+                                                                                                        lds);
     return cudaGetLastError();
 }
+
+#define SECULAR_VECTORS(p, R)                                                                                       \
+    extern "C" cudaError_t startrd_cuda_##p##secular_vectors(int64_t k, const startrd_##p##secular_entry_t *entries, \
+                                                             R *S, int64_t lds, cudaStream_t stream)                \
+    {                                                                                                               \
+        return secular_vectors<R>(k, entries, S, lds, stream);                                                      \
+    }
+STARTRD_MERGE_FOR_EACH_REAL(SECULAR_VECTORS)

@@ -195,25 +195,34 @@ cudaError_t startrd_cuda_zhb2st_split_chase(const startrd_cuda_zhb2st_split_t *s
 /**
  * The @p count moves (device memory), whose destinations do not overlap,
  * from src into dst, their offsets counted with @p lds (merge_moves.h);
- * @p longest is the longest move's length.
+ * @p longest is the longest move's length.  The s variant does the same in
+ * float.
  */
 cudaError_t startrd_cuda_dcopy_moves(int64_t count, int64_t longest, const startrd_move_t *moves,
                                      startrd_move_lds_t lds, const double *src, double *dst, cudaStream_t stream);
+cudaError_t startrd_cuda_scopy_moves(int64_t count, int64_t longest, const startrd_move_t *moves,
+                                     startrd_move_lds_t lds, const float *src, float *dst, cudaStream_t stream);
 
 /**
  * Rows 0..rows-1 of Q (leading dimension ldq): the @p count rotations
  * (device memory) applied in order, their columns counted from Q's first.
+ * The s variant does the same in float.
  */
-cudaError_t startrd_cuda_drot_columns(int64_t rows, int64_t count, const startrd_rotation_t *rot, double *Q,
+cudaError_t startrd_cuda_drot_columns(int64_t rows, int64_t count, const startrd_drotation_t *rot, double *Q,
+                                      int64_t ldq, cudaStream_t stream);
+cudaError_t startrd_cuda_srot_columns(int64_t rows, int64_t count, const startrd_srotation_t *rot, float *Q,
                                       int64_t ldq, cudaStream_t stream);
 
 /**
  * Columns 0..k-1 of S (leading dimension lds): the normalized eigenvectors
  * of a merge's rank-one update from its @p k entries (device memory,
- * merge_moves.h), rows in S's order.
+ * merge_moves.h), rows in S's order.  The s variant does the same in
+ * float.
  */
-cudaError_t startrd_cuda_dsecular_vectors(int64_t k, const startrd_secular_entry_t *entries, double *S, int64_t lds,
-                                          cudaStream_t stream);
+cudaError_t startrd_cuda_dsecular_vectors(int64_t k, const startrd_dsecular_entry_t *entries, double *S,
+                                          int64_t lds, cudaStream_t stream);
+cudaError_t startrd_cuda_ssecular_vectors(int64_t k, const startrd_ssecular_entry_t *entries, float *S,
+                                          int64_t lds, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -2,16 +2,20 @@
 #ifndef STARTRD_WARP_REDUCE_CUH
 #define STARTRD_WARP_REDUCE_CUH
 
-/* The sum of v over the 32 lanes, in lane 0; every lane must call. */
-__device__ inline double startrd_warp_sum(double v)
+/* The sum of v (float or double) over the 32 lanes, in lane 0; every lane
+ * must call. */
+template <typename R>
+__device__ inline R startrd_warp_sum(R v)
 {
     for (int o = 16; o > 0; o /= 2)
         v += __shfl_down_sync(0xffffffffu, v, o);
     return v;
 }
 
-/* The largest v over the 32 lanes, in every lane; every lane must call. */
-__device__ inline double startrd_warp_max(double v)
+/* The largest v (float or double) over the 32 lanes, in every lane; every
+ * lane must call. */
+template <typename R>
+__device__ inline R startrd_warp_max(R v)
 {
     for (int o = 16; o > 0; o /= 2)
         v = fmax(v, __shfl_xor_sync(0xffffffffu, v, o));
