@@ -1,4 +1,4 @@
-/* The whole bulge chase as one task on a GPU (kernel_zhb2st_chase.cu): the
+/* The whole bulge chase as one task on a GPU (kernel_hb2st_chase.cu): the
  * band in, d and e out, and HOUS2 when the reflectors are kept.  The CPU
  * chase is a set of ranks on all CPU workers instead
  * (codelet_zhb2st_sweeps.c). */

@@ -1,4 +1,4 @@
-/* The bulge chase split over several GPUs (kernel_zhb2st_chase.cu): on each
+/* The bulge chase split over several GPUs (kernel_hb2st_chase.cu): on each
  * GPU a task that prepares its copy of the band, then, once every GPU has,
  * a task that runs its share of every sweep.  The second tasks wait for one
  * another inside their kernels, so they must all be running at once: one per

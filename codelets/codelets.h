@@ -352,7 +352,7 @@ typedef struct startrd_zhb2st_schedule {
     double complex *work;        /* kd per rank */
 } startrd_zhb2st_schedule_t;
 
-/** Largest bandwidth the GPU chase takes (kernel_zhb2st_chase.cu). */
+/** Largest bandwidth the GPU chase takes (kernel_hb2st_chase.cu). */
 #define STARTRD_CHASE_GPU_MAX_KD 128
 
 /**

@@ -137,12 +137,21 @@ int startrd_cuda_zgeqr2_panel_blocks(int64_t m, int64_t nb);
 /** Doubles of scratch startrd_cuda_zgeqr2_panel() needs. */
 int64_t startrd_cuda_zgeqr2_panel_scratch(int64_t nb, int nblocks);
 
-/** Largest bandwidth startrd_cuda_zhb2st() handles. */
+/** Largest bandwidth startrd_cuda_zhb2st() handles; the same for its
+ *  s, d and c variants. */
 #define STARTRD_CUDA_ZHB2ST_MAX_KD 128
+#define STARTRD_CUDA_SSB2ST_MAX_KD STARTRD_CUDA_ZHB2ST_MAX_KD
+#define STARTRD_CUDA_DSB2ST_MAX_KD STARTRD_CUDA_ZHB2ST_MAX_KD
+#define STARTRD_CUDA_CHB2ST_MAX_KD STARTRD_CUDA_ZHB2ST_MAX_KD
 
 /** Integers of the scratch startrd_cuda_zhb2st() takes: the chase's
- *  counters and what its blocks hand each other. */
+ *  counters and what its blocks hand each other.  The s, d and c variants
+ *  give those of startrd_cuda_ssb2st(), startrd_cuda_dsb2st() and
+ *  startrd_cuda_chb2st(). */
 int64_t startrd_cuda_zhb2st_scratch_ints(int64_t nsweeps);
+int64_t startrd_cuda_ssb2st_scratch_ints(int64_t nsweeps);
+int64_t startrd_cuda_dsb2st_scratch_ints(int64_t nsweeps);
+int64_t startrd_cuda_chb2st_scratch_ints(int64_t nsweeps);
 
 /**
  * The whole bulge chase of bulge_plan.h (band -> real tridiagonal) on the
@@ -153,44 +162,70 @@ int64_t startrd_cuda_zhb2st_scratch_ints(int64_t nsweeps);
  * startrd_cuda_zhb2st_scratch_ints(nsweeps) integers of scratch.
  * When @p hous is not NULL it receives the reflectors in the VECT = 'V'
  * layout of bulge_plan.h (nrefl (kd+1) entries, zero where not written).
- * d (n) and e (n-1) receive the tridiagonal.
+ * d (n) and e (n-1) receive the tridiagonal.  The s, d and c variants do
+ * the same in float, double and cuFloatComplex (a symmetric band in the
+ * real ones, whose e keeps the signs of the subdiagonal, as DSYTRD_SB2ST's
+ * does), with d and e in float in s and c, and their own scratch_ints.
  */
 cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, const cuDoubleComplex *AB,
                                 cuDoubleComplex *work, int *progress, int64_t nsweeps,
                                 cuDoubleComplex *hous, int64_t nrefl, double *d, double *e,
                                 cudaStream_t stream);
+cudaError_t startrd_cuda_ssb2st(char uplo, int64_t n, int64_t kd, const float *AB, float *work, int *progress,
+                                int64_t nsweeps, float *hous, int64_t nrefl, float *d, float *e,
+                                cudaStream_t stream);
+cudaError_t startrd_cuda_dsb2st(char uplo, int64_t n, int64_t kd, const double *AB, double *work, int *progress,
+                                int64_t nsweeps, double *hous, int64_t nrefl, double *d, double *e,
+                                cudaStream_t stream);
+cudaError_t startrd_cuda_chb2st(char uplo, int64_t n, int64_t kd, const cuFloatComplex *AB, cuFloatComplex *work,
+                                int *progress, int64_t nsweeps, cuFloatComplex *hous, int64_t nrefl, float *d,
+                                float *e, cudaStream_t stream);
 
-/** Most GPUs a split chase runs on. */
+/** Most GPUs a split chase runs on; the same for the s, d and c variants. */
 #define STARTRD_CUDA_ZHB2ST_MAX_GPUS 8
+#define STARTRD_CUDA_SSB2ST_MAX_GPUS STARTRD_CUDA_ZHB2ST_MAX_GPUS
+#define STARTRD_CUDA_DSB2ST_MAX_GPUS STARTRD_CUDA_ZHB2ST_MAX_GPUS
+#define STARTRD_CUDA_CHB2ST_MAX_GPUS STARTRD_CUDA_ZHB2ST_MAX_GPUS
 
-/** The GPUs of a chase split over several, with each one's work (a copy of
- *  the band, ldab x n entries, then nsweeps (kd+1) entries for the
- *  reflectors handed over to it) and its nsweeps counters, in its memory. */
-typedef struct startrd_cuda_zhb2st_split {
-    int ngpu;                                            /**< 2 .. STARTRD_CUDA_ZHB2ST_MAX_GPUS */
-    int devices[STARTRD_CUDA_ZHB2ST_MAX_GPUS];           /**< CUDA device numbers */
-    cuDoubleComplex *work[STARTRD_CUDA_ZHB2ST_MAX_GPUS];
-    int *progress[STARTRD_CUDA_ZHB2ST_MAX_GPUS];
-} startrd_cuda_zhb2st_split_t;
-
-/**
- * First half of the chase of startrd_cuda_zhb2st() split over the GPUs of
- * @p split (kd >= 2), on its GPU @p gpu (the current one): access to the
- * other GPUs' memory, its working copy of the band from AB, its counters
- * zeroed.
+/*
+ * The chase of startrd_cuda_zhb2st() split over several GPUs (kd >= 2), one
+ * precision's type and two functions, which STARTRD_CUDA_HB2ST_SPLIT(name,
+ * T, R) writes for name = zhb2st, ssb2st, dsb2st and chb2st:
+ *
+ * startrd_cuda_zhb2st_split_t: the GPUs, with each one's work (a copy of
+ * the band, ldab x n entries of T, then nsweeps (kd+1) entries for the
+ * reflectors handed over to it) and its nsweeps counters, in its memory.
+ *
+ * startrd_cuda_zhb2st_split_prepare(), the first half, on GPU @p gpu of
+ * @p split (the current one): access to the other GPUs' memory, its
+ * working copy of the band from AB, its counters zeroed.
+ *
+ * startrd_cuda_zhb2st_split_chase(), the second half, once every GPU of
+ * @p split has prepared: GPU @p gpu's share of every sweep
+ * (kernel_hb2st_chase.cu), which waits for the others' and writes to their
+ * copies, so all of them must run at once.  GPU 0 then writes d (n) and e
+ * (n-1), of the real type R.  Without HOUS: the reflectors are not kept.
+ *
+ * The s, d and c ones (startrd_cuda_ssb2st_split_t and _split_prepare(),
+ * _split_chase() likewise, dsb2st, chb2st) take float, double and
+ * cuFloatComplex, d and e in float in s and c.
  */
-cudaError_t startrd_cuda_zhb2st_split_prepare(const startrd_cuda_zhb2st_split_t *split, int gpu, char uplo,
-                                              int64_t n, int64_t kd, const cuDoubleComplex *AB, int64_t nsweeps,
-                                              cudaStream_t stream);
-
-/**
- * Second half, once every GPU of @p split has prepared: GPU @p gpu's share
- * of every sweep (kernel_zhb2st_chase.cu), which waits for the others' and
- * writes to their copies, so all of them must run at once.  GPU 0 then
- * writes d (n) and e (n-1).  Without HOUS: the reflectors are not kept.
- */
-cudaError_t startrd_cuda_zhb2st_split_chase(const startrd_cuda_zhb2st_split_t *split, int gpu, int64_t n,
-                                            int64_t kd, int64_t nsweeps, double *d, double *e, cudaStream_t stream);
+#define STARTRD_CUDA_HB2ST_SPLIT(name, T, R)                                                                        \
+    typedef struct startrd_cuda_##name##_split {                                                                    \
+        int ngpu;                                  /* 2 .. STARTRD_CUDA_ZHB2ST_MAX_GPUS */                          \
+        int devices[STARTRD_CUDA_ZHB2ST_MAX_GPUS]; /* CUDA device numbers */                                        \
+        T *work[STARTRD_CUDA_ZHB2ST_MAX_GPUS];                                                                      \
+        int *progress[STARTRD_CUDA_ZHB2ST_MAX_GPUS];                                                                \
+    } startrd_cuda_##name##_split_t;                                                                                \
+    cudaError_t startrd_cuda_##name##_split_prepare(const startrd_cuda_##name##_split_t *split, int gpu, char uplo, \
+                                                    int64_t n, int64_t kd, const T *AB, int64_t nsweeps,            \
+                                                    cudaStream_t stream);                                           \
+    cudaError_t startrd_cuda_##name##_split_chase(const startrd_cuda_##name##_split_t *split, int gpu, int64_t n,   \
+                                                  int64_t kd, int64_t nsweeps, R *d, R *e, cudaStream_t stream);
+STARTRD_CUDA_HB2ST_SPLIT(zhb2st, cuDoubleComplex, double)
+STARTRD_CUDA_HB2ST_SPLIT(ssb2st, float, float)
+STARTRD_CUDA_HB2ST_SPLIT(dsb2st, double, double)
+STARTRD_CUDA_HB2ST_SPLIT(chb2st, cuFloatComplex, float)
 
 /**
  * The @p count moves (device memory), whose destinations do not overlap,

@@ -27,8 +27,8 @@ __device__ inline R startrd_warp_max(R v)
  * exchanges: N + log2(32/N) - 1 shuffles instead of 5N.  Value i's sum
  * lands in lanes i * 32/N to (i+1) * 32/N - 1; the lane's is returned.
  * Every lane must call; v is overwritten. */
-template <int N>
-__device__ inline double startrd_warp_sums(double (&v)[N], int lane)
+template <int N, typename R>
+__device__ inline R startrd_warp_sums(R (&v)[N], int lane)
 {
     static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0, "N: a power of two up to 32");
     int h = 16;
@@ -39,7 +39,7 @@ __device__ inline double startrd_warp_sums(double (&v)[N], int lane)
 
 #pragma unroll
         for (int k = 0; k < n / 2; k++) {
-            const double send = upper ? v[k] : v[k + n / 2], keep = upper ? v[k + n / 2] : v[k];
+            const R send = upper ? v[k] : v[k + n / 2], keep = upper ? v[k + n / 2] : v[k];
 
             v[k] = keep + __shfl_xor_sync(0xffffffffu, send, h);
         }

@@ -159,7 +159,7 @@ static void split_release(startrd_zhb2st_split_t *sp, size_t work_bytes, size_t 
 }
 
 /*
- * The GPU chase split over the GPUs of @p sp (kernel_zhb2st_chase.cu): each
+ * The GPU chase split over the GPUs of @p sp (kernel_hb2st_chase.cu): each
  * gets a working copy of the band in its memory, and runs an equal share of
  * every sweep.  The copies are prepared everywhere before any GPU's share
  * starts, since each GPU writes into the others' copies and counters.

@@ -24,8 +24,15 @@
  *
  * Split over several GPUs (startrd_cuda_zhb2st_split_chase()), each sweep is
  * cut into as many stretches of equal length, GPU g running stretch g of
- * every sweep on its own copy of the band; see split_owner below. */
+ * every sweep on its own copy of the band; see split_owner below.
+ *
+ * Everything is a template on the scalar type T (scalar.cuh), instantiated
+ * for the four precisions: zhb2st, chb2st, and dsb2st, ssb2st on a
+ * symmetric band, where the conjugations vanish, the reflectors are
+ * DLARFG's and the diagonal and subdiagonal are read out as they are (the
+ * subdiagonal's signs included, as DSYTRD_SB2ST leaves them). */
 #include "kernels_cuda.h"
+#include "scalar.cuh"
 #include "warp_reduce.cuh"
 
 #include <cfloat>
@@ -33,32 +40,50 @@
 
 namespace {
 
-__device__ __forceinline__ cuDoubleComplex zero() { return make_cuDoubleComplex(0.0, 0.0); }
-__device__ __forceinline__ cuDoubleComplex mul_conj(cuDoubleComplex a, cuDoubleComplex b)   /* conj(a) b */
+/* The real type of T's components, and whether T is complex. */
+template <class T>
+using real_t = typename startrd_scalar<T>::real;
+template <class T>
+constexpr bool is_complex = startrd_scalar<T>::is_complex;
+
+/* conj(a) b */
+template <class T>
+__device__ __forceinline__ T mul_conj(T a, T b)
 {
-    return make_cuDoubleComplex(a.x * b.x + a.y * b.y, a.x * b.y - a.y * b.x);
-}
-__device__ __forceinline__ cuDoubleComplex scale(double s, cuDoubleComplex a)
-{
-    return make_cuDoubleComplex(s * a.x, s * a.y);
+    if constexpr (is_complex<T>)
+        return startrd_make<T>(a.x * b.x + a.y * b.y, a.x * b.y - a.y * b.x);
+    else
+        return a * b;
 }
 
-__device__ __forceinline__ double warp_sum(double x)
+/* The sum over the warp, in every lane; a component at a time. */
+template <class T>
+__device__ __forceinline__ T warp_sum(T x)
 {
-    for (int o = 16; o > 0; o >>= 1)
-        x += __shfl_xor_sync(0xffffffffu, x, o);
-    return x;
+    if constexpr (is_complex<T>) {
+        return startrd_make<T>(warp_sum(x.x), warp_sum(x.y));
+    } else {
+        for (int o = 16; o > 0; o >>= 1)
+            x += __shfl_xor_sync(0xffffffffu, x, o);
+        return x;
+    }
 }
 
-__device__ __forceinline__ cuDoubleComplex warp_zsum(cuDoubleComplex x)
+/* x of lane @p src, in every lane. */
+template <class T>
+__device__ __forceinline__ T warp_broadcast(const T &x, int src)
 {
-    return make_cuDoubleComplex(warp_sum(x.x), warp_sum(x.y));
+    if constexpr (is_complex<T>)
+        return startrd_make<T>(__shfl_sync(0xffffffffu, x.x, src), __shfl_sync(0xffffffffu, x.y, src));
+    else
+        return __shfl_sync(0xffffffffu, x, src);
 }
 
+template <class T>
 struct band {
-    cuDoubleComplex *ab;   /* lower storage; A(i, j) at ab[i + j*ld], j <= i <= j+2kd */
+    T *ab;                 /* lower storage; A(i, j) at ab[i + j*ld], j <= i <= j+2kd */
     int64_t n, kd, ld;     /* ld = ldab - 1 */
-    cuDoubleComplex *hous; /* NULL: the reflectors are not kept */
+    T *hous;               /* NULL: the reflectors are not kept */
     int64_t nrefl;
     int64_t nsweeps;
     int *progress;         /* per sweep: 2 x kernels finished, + 1 once the
@@ -68,14 +93,14 @@ struct band {
      * counters and reflectors handed over (per sweep, v then tau: kd+1
      * entries); ab and progress are this GPU's.  ngpu = 1 otherwise. */
     int gpu, ngpu;
-    cuDoubleComplex *abs[STARTRD_CUDA_ZHB2ST_MAX_GPUS];
+    T *abs[STARTRD_CUDA_ZHB2ST_MAX_GPUS];
     int *progresses[STARTRD_CUDA_ZHB2ST_MAX_GPUS];
-    cuDoubleComplex *hands[STARTRD_CUDA_ZHB2ST_MAX_GPUS];
+    T *hands[STARTRD_CUDA_ZHB2ST_MAX_GPUS];
     /* Paired chase (run_reflectors() and run_diagonals() below): the
      * diagonal block's counters, as progress, and per pair of blocks a ring
      * of PAIR_SLOTS reflectors (v then tau, KD+1 entries each). */
     int *progress_d;
-    cuDoubleComplex *slots;
+    T *slots;
     int64_t paired_from;   /* the first sweep run paired, the ones before one block each */
     bool single_early;     /* those release their corners early */
 };
@@ -90,7 +115,8 @@ constexpr int64_t MAX_PAIRS = 128;
 __host__ __device__ constexpr int64_t counter_ints(int64_t nsweeps) { return (2 * nsweeps + 3) / 4 * 4; }
 
 /* The plan's index arithmetic (bulge_plan.c), on the device. */
-__device__ int64_t sweep_nkernels(const band &b, int64_t s)
+template <class T>
+__device__ int64_t sweep_nkernels(const band<T> &b, int64_t s)
 {
     int64_t rows = b.n - 1 - s, nblk = (rows + b.kd - 1) / b.kd, last = rows - (nblk - 1) * b.kd;
 
@@ -126,7 +152,8 @@ __device__ int64_t sweep_nkernels(const band &b, int64_t s)
 /* The GPU of window J of sweep s, or -1 where there is none.  A last
  * window of one column (row n-1) has no kernel (bulge_plan.h): it goes
  * with the window before, whose last kernel hands it over. */
-__device__ int split_owner(const band &b, int64_t s, int64_t J)
+template <class T>
+__device__ int split_owner(const band<T> &b, int64_t s, int64_t J)
 {
     const int64_t L = b.n - 1 - s;
 
@@ -138,7 +165,8 @@ __device__ int split_owner(const band &b, int64_t s, int64_t J)
 }
 
 /* This GPU's kernels of sweep s, of K. */
-__device__ void split_kernels(const band &b, int64_t s, int64_t K, int64_t &m_begin, int64_t &m_end)
+template <class T>
+__device__ void split_kernels(const band<T> &b, int64_t s, int64_t K, int64_t &m_begin, int64_t &m_end)
 {
     const int64_t L = b.n - 1 - s, per = (int64_t)b.ngpu * b.kd;
 
@@ -153,17 +181,20 @@ __device__ int64_t refl_prefix(int64_t len, int64_t kd)
     return kd * (q * (q + 1) / 2) + r * (q + 1);
 }
 
-__device__ int64_t refl_index(const band &b, int64_t s, int64_t j)
+template <class T>
+__device__ int64_t refl_index(const band<T> &b, int64_t s, int64_t j)
 {
     return refl_prefix(b.n - 1, b.kd) - refl_prefix(b.n - 1 - s, b.kd) + j;
 }
 
-/* sqrt(x^2 + y^2 + z^2) without overflow, as LAPACK's DLAPY3. */
-__device__ double lapy3(double x, double y, double z)
+/* sqrt(x^2 + y^2 + z^2) without overflow, as LAPACK's DLAPY3; with y = 0,
+ * the value of DLAPY2(x, z) (of x / w and z / w one is 1). */
+template <class R>
+__device__ R lapy3(R x, R y, R z)
 {
-    double w = fmax(fabs(x), fmax(fabs(y), fabs(z)));
+    R w = fmax(fabs(x), fmax(fabs(y), fabs(z)));
 
-    if (w == 0.0)
+    if (w == 0)
         return fabs(x) + fabs(y) + fabs(z);
     return w * sqrt((x / w) * (x / w) + (y / w) * (y / w) + (z / w) * (z / w));
 }
@@ -176,11 +207,11 @@ enum class released { none, corner, column0 };
  * Kernel state of a block of KD x KD: W warps, RA = KD/32 rows and CB = KD/W
  * columns per thread.
  */
-template <int KD, int W>
+template <class T, int KD, int W>
 struct chase_block {
     static constexpr int RA = KD / 32, CB = KD / W;
 
-    cuDoubleComplex c[RA][CB];
+    T c[RA][CB];
     int lane, warp;
 
     __device__ int row(int a) const { return lane + 32 * a; }
@@ -203,7 +234,7 @@ struct chase_block {
 
     /* The block of the band at (i0, j0), zero where not held.  L1 is
      * bypassed: other blocks wrote these entries. */
-    __device__ void load(const band &bd, int64_t i0, int64_t j0, int rows, int cols, bool lower)
+    __device__ void load(const band<T> &bd, int64_t i0, int64_t j0, int rows, int cols, bool lower)
     {
 #pragma unroll
         for (int a = 0; a < RA; a++)
@@ -211,12 +242,11 @@ struct chase_block {
             for (int b = 0; b < CB; b++)
                 c[a][b] = holds(a, b, rows, cols, lower)
                               ? __ldcg(bd.ab + (i0 + row(a)) + (j0 + col(b)) * bd.ld)
-                              : zero();
+                              : startrd_zero<T>();
     }
 
     /* Column 0 of the block into the band at @p ab. */
-    __device__ void store_column0(cuDoubleComplex *ab, int64_t ld, int64_t i0, int64_t j0, int rows, int cols,
-                                  bool lower) const
+    __device__ void store_column0(T *ab, int64_t ld, int64_t i0, int64_t j0, int rows, int cols, bool lower) const
     {
         if (warp != 0)
             return;
@@ -228,8 +258,7 @@ struct chase_block {
 
     /* Into the band at @p ab, without what was stored and released
      * before. */
-    __device__ void store(cuDoubleComplex *ab, int64_t ld, int64_t i0, int64_t j0, int rows, int cols, bool lower,
-                          released rel) const
+    __device__ void store(T *ab, int64_t ld, int64_t i0, int64_t j0, int rows, int cols, bool lower, released rel) const
     {
 #pragma unroll
         for (int a = 0; a < RA; a++)
@@ -241,100 +270,159 @@ struct chase_block {
     }
 };
 
-template <int KD, int W>
+template <class T, int KD, int W>
 struct chase_shared {
-    cuDoubleComplex v[KD];         /* the sweep's current reflector, zero beyond its length */
-    cuDoubleComplex y[KD];         /* the block times v */
-    cuDoubleComplex part[W][KD];   /* per warp: partial sums over its columns */
-    cuDoubleComplex tau, alpha;
+    T v[KD];         /* the sweep's current reflector, zero beyond its length */
+    T y[KD];         /* the block times v */
+    T part[W][KD];   /* per warp: partial sums over its columns */
+    T tau, alpha;
+};
+
+/* The largest magnitude of x's components. */
+template <class T>
+__device__ __forceinline__ real_t<T> max_abs(const T &x)
+{
+    if constexpr (is_complex<T>)
+        return fmax(fabs(x.x), fabs(x.y));
+    else
+        return fabs(x);
+}
+
+/* |x|^2 and |x / r|^2, a component at a time.  These helpers take x by
+ * reference: given a copy, the compiler fused the other square of |x|^2
+ * into the multiply-add in complex double, which rounds differently. */
+template <class T>
+__device__ __forceinline__ real_t<T> abs2(const T &x)
+{
+    if constexpr (is_complex<T>)
+        return x.x * x.x + x.y * x.y;
+    else
+        return x * x;
+}
+
+template <class T>
+__device__ __forceinline__ real_t<T> abs2_over(const T &x, real_t<T> r)
+{
+    if constexpr (is_complex<T>)
+        return (x.x / r) * (x.x / r) + (x.y / r) * (x.y / r);
+    else
+        return (x / r) * (x / r);
+}
+
+/* Per real type: LAPACK's safe minimum over the relative machine precision
+ * (xLAMCH('S') / xLAMCH('E')), by which xLARFG rescales, and the range of
+ * the largest entry in which warp_larfg() sums plain squares: inside the
+ * thresholds beyond which DNRM2 and SNRM2 scale (Blue's: 2^-511 and 2^486
+ * in double, 2^-63 and 2^52 in single), so that 2 (KD + 1) squares neither
+ * overflow nor lose more than rounding to underflow. */
+template <class R>
+struct larfg_range;
+template <>
+struct larfg_range<double> {
+    static constexpr double safmin = DBL_MIN / (DBL_EPSILON / 2), tiny = 0x1p-480, huge = 0x1p+480;
+};
+template <>
+struct larfg_range<float> {
+    static constexpr float safmin = FLT_MIN / (FLT_EPSILON / 2), tiny = 0x1p-50f, huge = 0x1p+50f;
 };
 
 /*
- * ZLARFG on x = (x_0, ..., x_{len-1}), entry i in xs[a] of lane i mod 32,
- * a = i / 32, run by one warp.  Returns beta (the new x_0, real), sets tau
- * and turns xs into v with v_0 = 1 (zero beyond len).
+ * ZLARFG (DLARFG for real T) on x = (x_0, ..., x_{len-1}), entry i in
+ * xs[a] of lane i mod 32, a = i / 32, run by one warp.  Returns beta (the
+ * new x_0, real), sets tau and turns xs into v with v_0 = 1 (zero beyond
+ * len).
  */
-template <int RA>
-__device__ double warp_zlarfg(int len, cuDoubleComplex (&xs)[RA], cuDoubleComplex &tau)
+template <int RA, class T>
+__device__ real_t<T> warp_larfg(int len, T (&xs)[RA], T &tau)
 {
-    const double safmin = DBL_MIN / (DBL_EPSILON / 2), rsafmn = 1.0 / safmin;
+    using R = real_t<T>;
+    using range = larfg_range<R>;
+    const R safmin = range::safmin, rsafmn = 1 / safmin;
     int lane = threadIdx.x & 31;
-    cuDoubleComplex alpha = make_cuDoubleComplex(__shfl_sync(0xffffffffu, xs[0].x, 0),
-                                                 __shfl_sync(0xffffffffu, xs[0].y, 0));
-    cuDoubleComplex s;
-    double beta, big = 0.0, ssq = 0.0;
+    T alpha = warp_broadcast(xs[0], 0);
+    T s;
+    R beta, big = 0, ssq = 0;
     int knt = 0;
 
     /* The largest entry of x_1.. and the plain sum of their squares, in
      * one pass: exact enough unless the squares could overflow or lose
      * every digit to underflow. */
     auto sums = [&]() {
-        big = 0.0;
-        ssq = 0.0;
+        big = 0;
+        ssq = 0;
 #pragma unroll
         for (int a = 0; a < RA; a++)
             if (lane + 32 * a >= 1 && lane + 32 * a < len) {
-                big = fmax(big, fmax(fabs(xs[a].x), fabs(xs[a].y)));
-                ssq += xs[a].x * xs[a].x + xs[a].y * xs[a].y;
+                big = fmax(big, max_abs(xs[a]));
+                ssq += abs2(xs[a]);
             }
         big = startrd_warp_max(big);
         ssq = warp_sum(ssq);
     };
     /* The norm of x_1.. from sums(), scaled by the largest entry, as
      * DZNRM2 guards it, where the plain sum is not enough. */
-    auto norm = [&]() {
-        if (big == 0.0)
-            return 0.0;
-        if (big > 0x1p-480 && big < 0x1p+480)
+    auto norm = [&]() -> R {
+        if (big == 0)
+            return 0;
+        if (big > range::tiny && big < range::huge)
             return sqrt(ssq);
-        ssq = 0.0;
+        ssq = 0;
 #pragma unroll
         for (int a = 0; a < RA; a++)
             if (lane + 32 * a >= 1 && lane + 32 * a < len)
-                ssq += (xs[a].x / big) * (xs[a].x / big) + (xs[a].y / big) * (xs[a].y / big);
+                ssq += abs2_over(xs[a], big);
         return big * sqrt(warp_sum(ssq));
     };
 
     sums();
-    if (big == 0.0 && alpha.y == 0.0) {
-        tau = zero();
+    if (big == 0 && startrd_imag(alpha) == 0) {
+        tau = startrd_zero<T>();
         if (lane == 0)
-            xs[0] = make_cuDoubleComplex(1.0, 0.0);
-        return alpha.x;
+            xs[0] = startrd_one<T>();
+        return startrd_real(alpha);
     }
-    if (big > 0x1p-480 && big < 0x1p+480 && fabs(alpha.x) < 0x1p+480 && fabs(alpha.y) < 0x1p+480) {
+    if (big > range::tiny && big < range::huge && fabs(startrd_real(alpha)) < range::huge &&
+        fabs(startrd_imag(alpha)) < range::huge) {
         /* No square here overflows, nor underflows beside ssq, and
-         * |alpha - beta| >= |beta| > 2^-480: beta from one square root and
+         * |alpha - beta| >= |beta| > tiny: beta from one square root and
          * 1 / (alpha - beta) from one reciprocal, where DLAPY3 and a scaled
          * complex division put four divisions in a row on the chain; the
          * same values to rounding. */
-        const double zr = alpha.x - (beta = -copysign(sqrt(ssq + alpha.x * alpha.x + alpha.y * alpha.y), alpha.x));
-        const double rb = 1.0 / beta, rz = 1.0 / (zr * zr + alpha.y * alpha.y);
+        if constexpr (is_complex<T>) {
+            const R zr = alpha.x - (beta = -copysign(sqrt(ssq + alpha.x * alpha.x + alpha.y * alpha.y), alpha.x));
+            const R rb = 1 / beta, rz = 1 / (zr * zr + alpha.y * alpha.y);
 
-        tau = make_cuDoubleComplex(-zr * rb, -alpha.y * rb);
-        s = make_cuDoubleComplex(zr * rz, -alpha.y * rz);
+            tau = startrd_make<T>(-zr * rb, -alpha.y * rb);
+            s = startrd_make<T>(zr * rz, -alpha.y * rz);
+        } else {
+            /* DLARFG's tau = (beta - alpha) / beta and 1 / (alpha - beta). */
+            const R zr = alpha - (beta = -copysign(sqrt(ssq + alpha * alpha), alpha));
+
+            tau = -zr / beta;
+            s = 1 / zr;
+        }
     } else {
-        beta = -copysign(lapy3(alpha.x, alpha.y, norm()), alpha.x);
+        beta = -copysign(lapy3(startrd_real(alpha), startrd_imag(alpha), norm()), startrd_real(alpha));
         while (fabs(beta) < safmin && knt < 20) {
             knt++;
 #pragma unroll
             for (int a = 0; a < RA; a++)
-                xs[a] = scale(rsafmn, xs[a]);
+                xs[a] = startrd_scale(rsafmn, xs[a]);
             beta *= rsafmn;
-            alpha = scale(rsafmn, alpha);
+            alpha = startrd_scale(rsafmn, alpha);
         }
         if (knt > 0) {
             sums();
-            beta = -copysign(lapy3(alpha.x, alpha.y, norm()), alpha.x);
+            beta = -copysign(lapy3(startrd_real(alpha), startrd_imag(alpha), norm()), startrd_real(alpha));
         }
-        tau = make_cuDoubleComplex((beta - alpha.x) / beta, -alpha.y / beta);
-        s = cuCdiv(make_cuDoubleComplex(1.0, 0.0), make_cuDoubleComplex(alpha.x - beta, alpha.y));
+        tau = startrd_make<T>((beta - startrd_real(alpha)) / beta, -startrd_imag(alpha) / beta);
+        s = startrd_div(startrd_one<T>(), startrd_make<T>(startrd_real(alpha) - beta, startrd_imag(alpha)));
     }
 #pragma unroll
     for (int a = 0; a < RA; a++) {
         int i = lane + 32 * a;
 
-        xs[a] = i == 0 ? make_cuDoubleComplex(1.0, 0.0) : i < len ? cuCmul(xs[a], s) : zero();
+        xs[a] = i == 0 ? startrd_one<T>() : i < len ? startrd_mul(xs[a], s) : startrd_zero<T>();
     }
     for (int k = 0; k < knt; k++)
         beta *= safmin;
@@ -367,19 +455,21 @@ __device__ void wait_for(int *counter, int need, bool system)
     }
 }
 
-template <int KD, int W, schedule C, bool SPLIT>
+template <class T, int KD, int W, schedule C, bool SPLIT>
 class sweep_runner {
     static constexpr bool PAIRED = C == schedule::paired;
     /* A split chase's kernels finish before the next sweep's start: a
      * corner released early would have to reach the other copies too. */
     static_assert(!(SPLIT && PAIRED), "split chases wait for finished kernels");
-    using blk_t = chase_block<KD, W>;
+    using R = real_t<T>;
+    using blk_t = chase_block<T, KD, W>;
     static constexpr int RA = blk_t::RA, CB = blk_t::CB;
-    /* Lanes that share one of the 2 CB sums of column_sums(). */
-    static constexpr int SPAN = 32 / (2 * CB);
+    /* Real components of T, and lanes that share one of the NP CB sums of
+     * column_sums(). */
+    static constexpr int NP = is_complex<T> ? 2 : 1, SPAN = 32 / (NP * CB);
 
-    const band &bd;
-    chase_shared<KD, W> &sh;
+    const band<T> &bd;
+    chase_shared<T, KD, W> &sh;
     blk_t blk;
     int64_t s, m;   /* the sweep and its running kernel (paired: of this block's) */
     int *own;       /* the counter this block publishes its progress on */
@@ -395,7 +485,7 @@ class sweep_runner {
     int col0_to = -1, rest_to = -1, next_to = -1;
 
 public:
-    __device__ sweep_runner(const band &b, chase_shared<KD, W> &shared, int64_t sweep)
+    __device__ sweep_runner(const band<T> &b, chase_shared<T, KD, W> &shared, int64_t sweep)
         : bd(b), sh(shared), s(sweep), own(b.progress + sweep), early(PAIRED && b.single_early),
           diag_rel(early ? released::corner : released::none)
     {
@@ -404,7 +494,7 @@ public:
     }
 
     /* Warp 0 keeps reflector j of the sweep, of length len, in HOUS. */
-    __device__ void keep(int64_t j, int len, const cuDoubleComplex (&vs)[RA], cuDoubleComplex tau)
+    __device__ void keep(int64_t j, int len, const T (&vs)[RA], T tau)
     {
         if (bd.hous == nullptr)
             return;
@@ -428,7 +518,7 @@ public:
      * come after sweep s+1 has changed it.  The release's fence stalls the
      * kernel a little; a release later in the kernel was slower still.
      */
-    __device__ void release_corner(int64_t i, int64_t j, cuDoubleComplex x) const
+    __device__ void release_corner(int64_t i, int64_t j, T x) const
     {
         __stcg(bd.ab + i + j * bd.ld, x);
         release_half();
@@ -473,7 +563,7 @@ public:
                 __stcg(bd.abs[rest_to] + i, __ldcg(bd.ab + i));
         }
         if (next_to >= 0) {
-            cuDoubleComplex *h = bd.hands[next_to] + s * (bd.kd + 1);
+            T *h = bd.hands[next_to] + s * (bd.kd + 1);
 
             for (int i = threadIdx.x; i < bd.kd; i += blockDim.x)
                 __stcg(h + i, sh.v[i]);
@@ -486,10 +576,10 @@ public:
      * the reflector the previous GPU handed over. */
     __device__ void take_over() const
     {
-        const cuDoubleComplex *h = bd.hands[bd.gpu] + s * (bd.kd + 1);
+        const T *h = bd.hands[bd.gpu] + s * (bd.kd + 1);
 
         for (int i = threadIdx.x; i < KD; i += blockDim.x)
-            sh.v[i] = i < bd.kd ? __ldcg(h + i) : zero();
+            sh.v[i] = i < bd.kd ? __ldcg(h + i) : startrd_zero<T>();
         if (threadIdx.x == 0)
             sh.tau = __ldcg(h + bd.kd);
         __syncthreads();
@@ -516,7 +606,7 @@ public:
     }
 
     /* Warp 0: v, tau to shared memory. */
-    __device__ void publish(const cuDoubleComplex (&vs)[RA], cuDoubleComplex tau)
+    __device__ void publish(const T (&vs)[RA], T tau)
     {
 #pragma unroll
         for (int a = 0; a < RA; a++)
@@ -526,16 +616,16 @@ public:
     }
 
     /* Paired: slot j of this pair's ring of reflectors. */
-    __device__ cuDoubleComplex *pair_slot(int64_t j) const
+    __device__ T *pair_slot(int64_t j) const
     {
         return bd.slots + ((int64_t)(blockIdx.x / 2) * PAIR_SLOTS + j % PAIR_SLOTS) * (KD + 1);
     }
 
     /* Paired, warp 0: reflector j (v, zero beyond its length, then tau) to
      * the ring, where the diagonal block takes it (take_reflector()). */
-    __device__ void hand_to_diagonal(int64_t j, const cuDoubleComplex (&vs)[RA], cuDoubleComplex tau) const
+    __device__ void hand_to_diagonal(int64_t j, const T (&vs)[RA], T tau) const
     {
-        cuDoubleComplex *slot = pair_slot(j);
+        T *slot = pair_slot(j);
 
 #pragma unroll
         for (int a = 0; a < RA; a++)
@@ -547,10 +637,10 @@ public:
     /* Paired, every thread: reflector j from the ring to shared memory. */
     __device__ void take_reflector(int64_t j)
     {
-        const cuDoubleComplex *slot = pair_slot(j);
+        const T *slot = pair_slot(j);
 
         for (int i = threadIdx.x; i <= KD; i += blockDim.x) {
-            cuDoubleComplex x = __ldcg(slot + i);
+            T x = __ldcg(slot + i);
 
             if (i < KD)
                 sh.v[i] = x;
@@ -560,33 +650,48 @@ public:
         __syncthreads();
     }
 
-    /* The sums over the warp's rows of its columns' q[b] (startrd_warp_sums):
-     * lane l returns part l / SPAN % 2 of column l / SPAN / 2's. */
-    __device__ double column_sums(const cuDoubleComplex (&q)[CB]) const
+    /* The sums over the warp's rows of its columns' q[b] (startrd_warp_sums),
+     * a component at a time: lane l returns component l / SPAN % NP of
+     * column l / SPAN / NP's. */
+    __device__ R column_sums(const T (&q)[CB]) const
     {
-        double parts[2 * CB];
+        R parts[NP * CB];
 
 #pragma unroll
         for (int b = 0; b < CB; b++) {
-            parts[2 * b] = q[b].x;
-            parts[2 * b + 1] = q[b].y;
+            if constexpr (is_complex<T>) {
+                parts[2 * b] = q[b].x;
+                parts[2 * b + 1] = q[b].y;
+            } else {
+                parts[b] = q[b];
+            }
         }
-        return startrd_warp_sums<2 * CB>(parts, blk.lane);
+        return startrd_warp_sums<NP * CB>(parts, blk.lane);
+    }
+
+    /* Column b's sum from the @p sum of column_sums(), in every lane. */
+    __device__ T column_sum(R sum, int b) const
+    {
+        if constexpr (is_complex<T>)
+            return startrd_make<T>(__shfl_sync(0xffffffffu, sum, 2 * b * SPAN),
+                                   __shfl_sync(0xffffffffu, sum, (2 * b + 1) * SPAN));
+        else
+            return __shfl_sync(0xffffffffu, sum, b * SPAN);
     }
 
     /* sh.y = (the block) * sh.v over its first len rows, from partial sums. */
-    __device__ void sum_rows(cuDoubleComplex (&p)[RA])
+    __device__ void sum_rows(T (&p)[RA])
     {
 #pragma unroll
         for (int a = 0; a < RA; a++)
             sh.part[blk.warp][blk.row(a)] = p[a];
         __syncthreads();
         for (int i = threadIdx.x; i < KD; i += blockDim.x) {
-            cuDoubleComplex t = sh.y[i];
+            T t = sh.y[i];
 
 #pragma unroll
             for (int w = 0; w < W; w++)
-                t = cuCadd(t, sh.part[w][i]);
+                t = startrd_add(t, sh.part[w][i]);
             sh.y[i] = t;
         }
         __syncthreads();
@@ -599,10 +704,10 @@ public:
      */
     __device__ void apply_diag(int64_t st, int len)
     {
-        cuDoubleComplex g = cuConj(sh.tau);
-        cuDoubleComplex p[RA];
+        T g = startrd_conj(sh.tau);
+        T p[RA];
 
-        if (g.x == 0.0 && g.y == 0.0) {
+        if (startrd_real(g) == 0 && startrd_imag(g) == 0) {
             /* The block stays as it is, where the next owner of its first
              * column may not have it. */
             if (SPLIT && col0_to >= 0) {
@@ -614,16 +719,16 @@ public:
         blk.load(bd, st, st, len, len, true);
         /* y = A v from the lower triangle: (i, j), i > j, gives A_ij v_j to
          * y_i (a sum over columns) and conj(A_ij) v_i to y_j (over rows). */
-        cuDoubleComplex q[CB];
+        T q[CB];
 
 #pragma unroll
         for (int a = 0; a < RA; a++)
-            p[a] = zero();
+            p[a] = startrd_zero<T>();
 #pragma unroll
         for (int b = 0; b < CB; b++) {
-            cuDoubleComplex vj = sh.v[blk.col(b)];
+            T vj = sh.v[blk.col(b)];
 
-            q[b] = zero();
+            q[b] = startrd_zero<T>();
 #pragma unroll
             for (int a = 0; a < RA; a++) {
                 int i = blk.row(a), j = blk.col(b);
@@ -631,57 +736,57 @@ public:
                 if (blk_t::above(a, b))
                     continue;
                 if (i > j) {
-                    p[a] = cuCadd(p[a], cuCmul(blk.c[a][b], vj));
-                    q[b] = cuCadd(q[b], mul_conj(blk.c[a][b], sh.v[i]));
+                    p[a] = startrd_add(p[a], startrd_mul(blk.c[a][b], vj));
+                    q[b] = startrd_add(q[b], mul_conj(blk.c[a][b], sh.v[i]));
                 } else if (i == j) {
-                    p[a] = cuCadd(p[a], scale(blk.c[a][b].x, vj));
+                    p[a] = startrd_add(p[a], startrd_scale(startrd_real(blk.c[a][b]), vj));
                 }
             }
         }
         {
-            double sum = column_sums(q);
+            R sum = column_sums(q);
 
             if (blk.lane % SPAN == 0)
-                reinterpret_cast<double *>(sh.y)[2 * blk.col(blk.lane / SPAN / 2) + blk.lane / SPAN % 2] = sum;
+                reinterpret_cast<R *>(sh.y)[NP * blk.col(blk.lane / SPAN / NP) + blk.lane / SPAN % NP] = sum;
         }
         sum_rows(p);
         /* w = y + alpha v, alpha = -1/2 g (y^H v). */
         if (blk.warp == 0) {
-            cuDoubleComplex d = zero();
+            T d = startrd_zero<T>();
 
             for (int i = blk.lane; i < KD; i += 32)
-                d = cuCadd(d, mul_conj(sh.y[i], sh.v[i]));
-            d = warp_zsum(d);
+                d = startrd_add(d, mul_conj(sh.y[i], sh.v[i]));
+            d = warp_sum(d);
             if (blk.lane == 0)
-                sh.alpha = scale(-0.5, cuCmul(g, d));
+                sh.alpha = startrd_scale(R(-0.5), startrd_mul(g, d));
         }
         __syncthreads();
-        cuDoubleComplex alpha = sh.alpha, vi[RA], wi[RA];
+        T alpha = sh.alpha, vi[RA], wi[RA];
 
 #pragma unroll
         for (int a = 0; a < RA; a++) {
             vi[a] = sh.v[blk.row(a)];
-            wi[a] = cuCadd(sh.y[blk.row(a)], cuCmul(alpha, vi[a]));
+            wi[a] = startrd_add(sh.y[blk.row(a)], startrd_mul(alpha, vi[a]));
         }
         /* A += -g v w^H - conj(g) w v^H in ZHER2's order: per column,
          * t1 = -g conj(w_j) and t2 = conj(-g v_j), then A_ij += v_i t1 +
          * w_i t2 (the diagonal's real part only). */
-        auto column = [&](int b, cuDoubleComplex &t1, cuDoubleComplex &t2) {
-            cuDoubleComplex vj = sh.v[blk.col(b)], wj = cuCadd(sh.y[blk.col(b)], cuCmul(alpha, vj));
+        auto column = [&](int b, T &t1, T &t2) {
+            T vj = sh.v[blk.col(b)], wj = startrd_add(sh.y[blk.col(b)], startrd_mul(alpha, vj));
 
-            t1 = cuCmul(make_cuDoubleComplex(-g.x, -g.y), cuConj(wj));
-            t2 = cuConj(cuCmul(make_cuDoubleComplex(-g.x, -g.y), vj));
+            t1 = startrd_mul(startrd_neg(g), startrd_conj(wj));
+            t2 = startrd_conj(startrd_mul(startrd_neg(g), vj));
         };
-        auto entry = [&](int a, int b, cuDoubleComplex t1, cuDoubleComplex t2) {
+        auto entry = [&](int a, int b, T t1, T t2) {
             int i = blk.row(a), j = blk.col(b);
-            cuDoubleComplex t = cuCadd(cuCmul(vi[a], t1), cuCmul(wi[a], t2));
+            T t = startrd_add(startrd_mul(vi[a], t1), startrd_mul(wi[a], t2));
 
             if (i > j)
-                blk.c[a][b] = cuCadd(blk.c[a][b], t);
+                blk.c[a][b] = startrd_add(blk.c[a][b], t);
             else if (i == j)
-                blk.c[a][b] = make_cuDoubleComplex(blk.c[a][b].x + t.x, 0.0);
+                blk.c[a][b] = startrd_make<T>(startrd_real(blk.c[a][b]) + startrd_real(t), 0);
         };
-        cuDoubleComplex t1, t2;
+        T t1, t2;
 
         if (diag_rel == released::corner && threadIdx.x == 0) {
             column(0, t1, t2);
@@ -726,18 +831,18 @@ public:
     __device__ void first_reflector(int64_t st, int len)
     {
         if (blk.warp == 0) {
-            cuDoubleComplex xs[RA], tau;
+            T xs[RA], tau;
             const int64_t base = st + s * bd.ld;
 
 #pragma unroll
             for (int a = 0; a < RA; a++)
-                xs[a] = blk.row(a) < len ? __ldcg(bd.ab + base + blk.row(a)) : zero();
-            double beta = warp_zlarfg<RA>(len, xs, tau);
+                xs[a] = blk.row(a) < len ? __ldcg(bd.ab + base + blk.row(a)) : startrd_zero<T>();
+            R beta = warp_larfg<RA>(len, xs, tau);
 
 #pragma unroll
             for (int a = 0; a < RA; a++)
                 if (blk.row(a) < len)
-                    __stcg(bd.ab + base + blk.row(a), blk.row(a) == 0 ? make_cuDoubleComplex(beta, 0.0) : zero());
+                    __stcg(bd.ab + base + blk.row(a), blk.row(a) == 0 ? startrd_make<T>(beta) : startrd_zero<T>());
             publish(xs, tau);
             keep(0, len, xs, tau);
             if (PAIRED && handing)
@@ -755,41 +860,41 @@ public:
     {
         const int64_t j1 = st + bd.kd;
         const int lm = (int)min(bd.kd, bd.n - j1), kd = (int)bd.kd;
-        cuDoubleComplex tau = sh.tau;
-        cuDoubleComplex p[RA];
+        T tau = sh.tau;
+        T p[RA];
 
         blk.load(bd, j1, st, lm, kd, false);
 #pragma unroll
         for (int a = 0; a < RA; a++) {
-            p[a] = zero();
+            p[a] = startrd_zero<T>();
 #pragma unroll
             for (int b = 0; b < CB; b++)
-                p[a] = cuCadd(p[a], cuCmul(blk.c[a][b], sh.v[blk.col(b)]));
+                p[a] = startrd_add(p[a], startrd_mul(blk.c[a][b], sh.v[blk.col(b)]));
         }
         for (int i = threadIdx.x; i < KD; i += blockDim.x)
-            sh.y[i] = zero();
+            sh.y[i] = startrd_zero<T>();
         sum_rows(p);
         /* C -= tau y v^H */
 #pragma unroll
         for (int a = 0; a < RA; a++) {
-            cuDoubleComplex ty = cuCmul(tau, sh.y[blk.row(a)]);
+            T ty = startrd_mul(tau, sh.y[blk.row(a)]);
 
 #pragma unroll
             for (int b = 0; b < CB; b++)
-                blk.c[a][b] = cuCsub(blk.c[a][b], cuCmul(ty, cuConj(sh.v[blk.col(b)])));
+                blk.c[a][b] = startrd_sub(blk.c[a][b], startrd_mul(ty, startrd_conj(sh.v[blk.col(b)])));
         }
         __syncthreads();
         if (blk.warp == 0) {
-            cuDoubleComplex xs[RA], taun;
+            T xs[RA], taun;
 
 #pragma unroll
             for (int a = 0; a < RA; a++)
                 xs[a] = blk.c[a][0];
-            double beta = warp_zlarfg<RA>(lm, xs, taun);
+            R beta = warp_larfg<RA>(lm, xs, taun);
 
 #pragma unroll
             for (int a = 0; a < RA; a++)
-                blk.c[a][0] = blk.row(a) == 0 ? make_cuDoubleComplex(beta, 0.0) : zero();
+                blk.c[a][0] = blk.row(a) == 0 ? startrd_make<T>(beta) : startrd_zero<T>();
             if (PAIRED && handing) {
                 hand_to_diagonal(j, xs, taun);
                 __syncwarp();
@@ -800,7 +905,7 @@ public:
             keep(j, lm, xs, taun);
         }
         __syncthreads();
-        cuDoubleComplex gc = cuConj(sh.tau), z[CB], vr[RA];
+        T gc = startrd_conj(sh.tau), z[CB], vr[RA];
 
         /* z_j = v'^H C(:, j), a sum over rows: within the warp (column 0,
          * the new reflector's, is left as it is). */
@@ -809,23 +914,22 @@ public:
             vr[a] = sh.v[blk.row(a)];
 #pragma unroll
         for (int b = 0; b < CB; b++) {
-            z[b] = zero();
+            z[b] = startrd_zero<T>();
 #pragma unroll
             for (int a = 0; a < RA; a++)
-                z[b] = cuCadd(z[b], mul_conj(vr[a], blk.c[a][b]));
+                z[b] = startrd_add(z[b], mul_conj(vr[a], blk.c[a][b]));
         }
-        double sum = column_sums(z);
+        R sum = column_sums(z);
 
 #pragma unroll
         for (int b = 0; b < CB; b++) {
-            cuDoubleComplex zb = cuCmul(gc, make_cuDoubleComplex(__shfl_sync(0xffffffffu, sum, 2 * b * SPAN),
-                                                                 __shfl_sync(0xffffffffu, sum, (2 * b + 1) * SPAN)));
+            T zb = startrd_mul(gc, column_sum(sum, b));
 
             if (blk.col(b) == 0)
                 continue;
 #pragma unroll
             for (int a = 0; a < RA; a++)
-                blk.c[a][b] = cuCsub(blk.c[a][b], cuCmul(vr[a], zb));
+                blk.c[a][b] = startrd_sub(blk.c[a][b], startrd_mul(vr[a], zb));
         }
         store(j1, st, lm, kd, false, early ? released::corner : released::none);
     }
@@ -995,16 +1099,16 @@ public:
 
 /* MINB blocks per SM at least: enough sweeps in flight for the registers
  * a block's tile takes. */
-template <int KD, int W, int MINB, schedule C, bool SPLIT = false>
-__global__ void __launch_bounds__(32 * W, MINB) zhb2st_chase_kernel(band bd)
+template <class T, int KD, int W, int MINB, schedule C, bool SPLIT = false>
+__global__ void __launch_bounds__(32 * W, MINB) hb2st_chase_kernel(band<T> bd)
 {
-    __shared__ chase_shared<KD, W> sh;
+    __shared__ chase_shared<T, KD, W> sh;
 
     /* Paired: the sweeps before the first paired one run one block each. */
     const int64_t singles = C == schedule::paired ? bd.paired_from : bd.nsweeps;
 
     for (int64_t s = blockIdx.x; s < singles; s += gridDim.x) {
-        sweep_runner<KD, W, C, SPLIT> r(bd, sh, s);
+        sweep_runner<T, KD, W, C, SPLIT> r(bd, sh, s);
 
         r.run();
         __syncthreads();
@@ -1013,7 +1117,7 @@ __global__ void __launch_bounds__(32 * W, MINB) zhb2st_chase_kernel(band bd)
         const int64_t pairs = gridDim.x / 2;
 
         for (int64_t s = singles + blockIdx.x / 2; s < bd.nsweeps; s += pairs) {
-            sweep_runner<KD, W, C, SPLIT> r(bd, sh, s);
+            sweep_runner<T, KD, W, C, SPLIT> r(bd, sh, s);
 
             if (blockIdx.x % 2 == 0)
                 r.run_reflectors(s - pairs >= singles ? s - pairs : -1);
@@ -1026,31 +1130,34 @@ __global__ void __launch_bounds__(32 * W, MINB) zhb2st_chase_kernel(band bd)
 
 /* The user's band (either storage, ldab = 2kd+1) into the working lower
  * band, bulge rows zeroed. */
-__global__ void band_to_lower_kernel(char uplo, int64_t n, int64_t kd, const cuDoubleComplex *in,
-                                     cuDoubleComplex *out)
+template <class T>
+__global__ void band_to_lower_kernel(char uplo, int64_t n, int64_t kd, const T *in, T *out)
 {
     int64_t ldab = 2 * kd + 1, j = blockIdx.x;
 
     for (int64_t r = threadIdx.x; r < ldab; r += blockDim.x) {
-        cuDoubleComplex x = zero();
+        T x = startrd_zero<T>();
 
         if (r <= kd && j + r < n)
-            x = uplo == 'L' ? in[r + j * ldab] : cuConj(in[2 * kd - r + (j + r) * ldab]);
+            x = uplo == 'L' ? in[r + j * ldab] : startrd_conj(in[2 * kd - r + (j + r) * ldab]);
         out[r + j * ldab] = x;
     }
 }
 
-__global__ void tridiag_kernel(int64_t n, int64_t ldab, const cuDoubleComplex *ab, double *d, double *e)
+/* The diagonal and subdiagonal of the chased band: real in every
+ * precision (ZLARFG's beta, the diagonal kept real). */
+template <class T>
+__global__ void tridiag_kernel(int64_t n, int64_t ldab, const T *ab, real_t<T> *d, real_t<T> *e)
 {
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
-        d[i] = ab[i * ldab].x;
+        d[i] = startrd_real(ab[i * ldab]);
         if (i < n - 1)
-            e[i] = ab[1 + i * ldab].x;
+            e[i] = startrd_real(ab[1 + i * ldab]);
     }
 }
 
 /* How many blocks of the chase kernel the GPU holds at once. */
-template <int KD, int W, int MINB, schedule C, bool SPLIT = false>
+template <class T, int KD, int W, int MINB, schedule C, bool SPLIT = false>
 cudaError_t resident_blocks(int64_t *resident)
 {
     int device, nsm, per_sm;
@@ -1058,7 +1165,7 @@ cudaError_t resident_blocks(int64_t *resident)
 
     if ((err = cudaGetDevice(&device)) != cudaSuccess ||
         (err = cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, device)) != cudaSuccess ||
-        (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, zhb2st_chase_kernel<KD, W, MINB, C, SPLIT>,
+        (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, hb2st_chase_kernel<T, KD, W, MINB, C, SPLIT>,
                                                              32 * W, 0)) != cudaSuccess)
         return err;
     if (per_sm < 1)
@@ -1069,23 +1176,23 @@ cudaError_t resident_blocks(int64_t *resident)
 
 /* On at most @p resident blocks, those of this kernel the GPU holds at
  * once: a block may wait for any other. */
-template <int KD, int W, int MINB, schedule C, bool SPLIT = false>
-cudaError_t launch_chase_on(const band &bd, int64_t resident, cudaStream_t stream)
+template <class T, int KD, int W, int MINB, schedule C, bool SPLIT = false>
+cudaError_t launch_chase_on(const band<T> &bd, int64_t resident, cudaStream_t stream)
 {
     const int64_t blocks = C == schedule::paired ? 2 * min(min(resident / 2, bd.nsweeps), MAX_PAIRS)
                                                 : min(resident, bd.nsweeps);
 
-    zhb2st_chase_kernel<KD, W, MINB, C, SPLIT><<<(unsigned)blocks, 32 * W, 0, stream>>>(bd);
+    hb2st_chase_kernel<T, KD, W, MINB, C, SPLIT><<<(unsigned)blocks, 32 * W, 0, stream>>>(bd);
     return cudaGetLastError();
 }
 
-template <int KD, int W, int MINB, schedule C, bool SPLIT = false>
-cudaError_t launch_chase(const band &bd, cudaStream_t stream)
+template <int KD, int W, int MINB, schedule C, bool SPLIT = false, class T>
+cudaError_t launch_chase(const band<T> &bd, cudaStream_t stream)
 {
     int64_t resident;
-    cudaError_t err = resident_blocks<KD, W, MINB, C, SPLIT>(&resident);
+    cudaError_t err = resident_blocks<T, KD, W, MINB, C, SPLIT>(&resident);
 
-    return err != cudaSuccess ? err : launch_chase_on<KD, W, MINB, C, SPLIT>(bd, resident, stream);
+    return err != cudaSuccess ? err : launch_chase_on<T, KD, W, MINB, C, SPLIT>(bd, resident, stream);
 }
 
 /*
@@ -1102,26 +1209,27 @@ cudaError_t launch_chase(const band &bd, cudaStream_t stream)
  * better (docs/experiments.md, "Two blocks a sweep" and "Figures moved
  * from the code").
  */
-template <int KD, int W>
-cudaError_t launch_chase_by_chain(const band &bd, cudaStream_t stream)
+template <int KD, int W, class T>
+cudaError_t launch_chase_by_chain(const band<T> &bd, cudaStream_t stream)
 {
     int64_t resident;
-    cudaError_t err = resident_blocks<KD, W, 1, schedule::paired>(&resident);
+    cudaError_t err = resident_blocks<T, KD, W, 1, schedule::paired>(&resident);
 
     if (err != cudaSuccess)
         return err;
     if (resident < 2)
         return launch_chase<KD, W, 1, schedule::finished>(bd, stream);
-    band b = bd;
+    band<T> b = bd;
 
     b.paired_from = max(bd.n - bd.kd * resident, (int64_t)0);
     b.single_early = bd.n <= 3 * bd.kd * resident;
-    return launch_chase_on<KD, W, 1, schedule::paired>(b, resident, stream);
+    return launch_chase_on<T, KD, W, 1, schedule::paired>(b, resident, stream);
 }
 
 /* The working lower band from the user's, and the counters zeroed. */
-cudaError_t prepare(char uplo, int64_t n, int64_t kd, const cuDoubleComplex *AB, cuDoubleComplex *work,
-                    int *progress, int64_t nsweeps, int64_t counters, cudaStream_t stream)
+template <class T>
+cudaError_t prepare(char uplo, int64_t n, int64_t kd, const T *AB, T *work, int *progress, int64_t nsweeps,
+                    int64_t counters, cudaStream_t stream)
 {
     band_to_lower_kernel<<<(unsigned)n, 128, 0, stream>>>(uplo, n, kd, AB, work);
     cudaError_t err = cudaGetLastError();
@@ -1132,8 +1240,8 @@ cudaError_t prepare(char uplo, int64_t n, int64_t kd, const cuDoubleComplex *AB,
 }
 
 /* d and e from the chased band. */
-cudaError_t launch_tridiag(int64_t n, int64_t ldab, const cuDoubleComplex *work, double *d, double *e,
-                           cudaStream_t stream)
+template <class T>
+cudaError_t launch_tridiag(int64_t n, int64_t ldab, const T *work, real_t<T> *d, real_t<T> *e, cudaStream_t stream)
 {
     tridiag_kernel<<<(unsigned)((n + 255) / 256 < 1024 ? (n + 255) / 256 : 1024), 256, 0, stream>>>(n, ldab, work,
                                                                                                   d, e);
@@ -1141,7 +1249,8 @@ cudaError_t launch_tridiag(int64_t n, int64_t ldab, const cuDoubleComplex *work,
 }
 
 /* What both halves of a split chase take. */
-bool split_valid(const startrd_cuda_zhb2st_split_t *split, int gpu, int64_t n, int64_t kd)
+template <class Split>
+bool split_valid(const Split *split, int gpu, int64_t n, int64_t kd)
 {
     return kd >= 2 && kd <= STARTRD_CUDA_ZHB2ST_MAX_KD && n >= 1 && split->ngpu >= 2 &&
            split->ngpu <= STARTRD_CUDA_ZHB2ST_MAX_GPUS && gpu >= 0 && gpu < split->ngpu;
@@ -1149,21 +1258,21 @@ bool split_valid(const startrd_cuda_zhb2st_split_t *split, int gpu, int64_t n, i
 
 } // namespace
 
-extern "C" int64_t startrd_cuda_zhb2st_scratch_ints(int64_t nsweeps)
+template <typename T>
+static int64_t hb2st_scratch_ints(int64_t nsweeps)
 {
-    const int64_t ints_per_entry = sizeof(cuDoubleComplex) / sizeof(int);
+    const int64_t ints_per_entry = sizeof(T) / sizeof(int);
 
     return counter_ints(nsweeps) + MAX_PAIRS * PAIR_SLOTS * (STARTRD_CUDA_ZHB2ST_MAX_KD + 1) * ints_per_entry;
 }
 
-extern "C" cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, const cuDoubleComplex *AB,
-                                           cuDoubleComplex *work, int *progress, int64_t nsweeps,
-                                           cuDoubleComplex *hous, int64_t nrefl, double *d, double *e,
-                                           cudaStream_t stream)
+template <typename T>
+static cudaError_t hb2st(char uplo, int64_t n, int64_t kd, const T *AB, T *work, int *progress, int64_t nsweeps,
+                         T *hous, int64_t nrefl, real_t<T> *d, real_t<T> *e, cudaStream_t stream)
 {
     const int64_t ldab = 2 * kd + 1;
-    band bd = {work, n, kd, ldab - 1, hous, nrefl, nsweeps, progress, 0, 1, {work}, {progress}, {},
-               progress + nsweeps, reinterpret_cast<cuDoubleComplex *>(progress + counter_ints(nsweeps))};
+    band<T> bd = {work, n, kd, ldab - 1, hous, nrefl, nsweeps, progress, 0, 1, {work}, {progress}, {},
+                  progress + nsweeps, reinterpret_cast<T *>(progress + counter_ints(nsweeps))};
     cudaError_t err;
 
     if (kd < 1 || kd > STARTRD_CUDA_ZHB2ST_MAX_KD || n < 1)
@@ -1179,7 +1288,8 @@ extern "C" cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, con
          * from the code"): at kd <= 32 eight beat four and sixteen; at
          * kd <= 64 sixteen, one block per SM, beat eight, two per SM, since a
          * sweep's kernels follow each other on the chain and more threads
-         * shorten each; eight with three blocks per SM spill. */
+         * shorten each; eight with three blocks per SM spill.  Measured in
+         * complex double; the other precisions take the same tiles. */
         err = kd <= 32 ? launch_chase<32, 8, 4, schedule::finished>(bd, stream)
             : kd <= 64 ? launch_chase_by_chain<64, 16>(bd, stream)
                        : launch_chase_by_chain<128, 16>(bd, stream);
@@ -1189,10 +1299,9 @@ extern "C" cudaError_t startrd_cuda_zhb2st(char uplo, int64_t n, int64_t kd, con
     return launch_tridiag(n, ldab, work, d, e, stream);
 }
 
-extern "C" cudaError_t startrd_cuda_zhb2st_split_prepare(const startrd_cuda_zhb2st_split_t *split, int gpu,
-                                                         char uplo, int64_t n, int64_t kd,
-                                                         const cuDoubleComplex *AB, int64_t nsweeps,
-                                                         cudaStream_t stream)
+template <typename T, typename Split>
+static cudaError_t hb2st_split_prepare(const Split *split, int gpu, char uplo, int64_t n, int64_t kd, const T *AB,
+                                       int64_t nsweeps, cudaStream_t stream)
 {
     cudaError_t err;
 
@@ -1210,13 +1319,13 @@ extern "C" cudaError_t startrd_cuda_zhb2st_split_prepare(const startrd_cuda_zhb2
     return prepare(uplo, n, kd, AB, split->work[gpu], split->progress[gpu], nsweeps, nsweeps, stream);
 }
 
-extern "C" cudaError_t startrd_cuda_zhb2st_split_chase(const startrd_cuda_zhb2st_split_t *split, int gpu, int64_t n,
-                                                       int64_t kd, int64_t nsweeps, double *d, double *e,
-                                                       cudaStream_t stream)
+template <typename T, typename Split>
+static cudaError_t hb2st_split_chase(const Split *split, int gpu, int64_t n, int64_t kd, int64_t nsweeps,
+                                     real_t<T> *d, real_t<T> *e, cudaStream_t stream)
 {
     const int64_t ldab = 2 * kd + 1;
-    band bd = {split->work[gpu], n, kd, ldab - 1, nullptr, 0, nsweeps, split->progress[gpu], gpu, split->ngpu,
-               {}, {}};
+    band<T> bd = {split->work[gpu], n, kd, ldab - 1, nullptr, 0, nsweeps, split->progress[gpu], gpu, split->ngpu,
+                  {}, {}};
     cudaError_t err = cudaSuccess;
 
     if (!split_valid(split, gpu, n, kd))
@@ -1236,3 +1345,35 @@ extern "C" cudaError_t startrd_cuda_zhb2st_split_chase(const startrd_cuda_zhb2st
         return err;
     return launch_tridiag(n, ldab, split->work[0], d, e, stream);
 }
+
+/* The launchers' names, as codegen.py makes them from zhb2st's: the
+ * symmetric ssb2st and dsb2st in the real precisions. */
+#define HB2ST_s ssb2st
+#define HB2ST_d dsb2st
+#define HB2ST_c chb2st
+#define HB2ST_z zhb2st
+#define HB2ST_PASTE(a, b) a##b
+#define HB2ST_CAT(a, b) HB2ST_PASTE(a, b)
+#define HB2ST_NAME(p, suffix) HB2ST_CAT(startrd_cuda_, HB2ST_CAT(HB2ST_##p, suffix))
+
+#define HB2ST(p, T)                                                                                                \
+    extern "C" int64_t HB2ST_NAME(p, _scratch_ints)(int64_t nsweeps) { return hb2st_scratch_ints<T>(nsweeps); }    \
+    extern "C" cudaError_t HB2ST_NAME(p, )(char uplo, int64_t n, int64_t kd, const T *AB, T *work, int *progress,  \
+                                           int64_t nsweeps, T *hous, int64_t nrefl, real_t<T> *d, real_t<T> *e,    \
+                                           cudaStream_t stream)                                                    \
+    {                                                                                                              \
+        return hb2st<T>(uplo, n, kd, AB, work, progress, nsweeps, hous, nrefl, d, e, stream);                      \
+    }                                                                                                              \
+    extern "C" cudaError_t HB2ST_NAME(p, _split_prepare)(const HB2ST_NAME(p, _split_t) *split, int gpu, char uplo, \
+                                                         int64_t n, int64_t kd, const T *AB, int64_t nsweeps,      \
+                                                         cudaStream_t stream)                                      \
+    {                                                                                                              \
+        return hb2st_split_prepare<T>(split, gpu, uplo, n, kd, AB, nsweeps, stream);                               \
+    }                                                                                                              \
+    extern "C" cudaError_t HB2ST_NAME(p, _split_chase)(const HB2ST_NAME(p, _split_t) *split, int gpu, int64_t n,   \
+                                                       int64_t kd, int64_t nsweeps, real_t<T> *d, real_t<T> *e,    \
+                                                       cudaStream_t stream)                                        \
+    {                                                                                                              \
+        return hb2st_split_chase<T>(split, gpu, n, kd, nsweeps, d, e, stream);                                     \
+    }
+STARTRD_FOR_EACH_PRECISION(HB2ST)
