@@ -7,9 +7,9 @@
  * factors go to the caller's TAU through a vector handle.
  * On the host the recursive ZGEQRT3 keeps the factorisation in Level-3 BLAS;
  * on a GPU CholeskyQR2 with Householder reconstruction
- * (kernel_zgeqrf_cholqr.cu) factors the panel where it lives and hands a
+ * (kernel_geqrf_cholqr.cu) factors the panel where it lives and hands a
  * panel too ill-conditioned for it (or one wider than it takes) to the
- * library's one-kernel ZGEQR2 (kernel_zgeqr2_panel.cu); T is built from the
+ * library's one-kernel ZGEQR2 (kernel_geqr2_panel.cu); T is built from the
  * Gram matrix V^H V.
  * Given the previous step's P = [W V W], the task first applies that
  * step's update to its block column, which is all the panel waits for: as a
@@ -191,7 +191,7 @@ static const startrd_cuda_lanes_t *factor_cuda(void *buffers[], const struct pan
     cuDoubleComplex *tau, *work;
     int nblocks = startrd_cuda_zgeqr2_panel_blocks(w.m, w.nb);
     /* CholeskyQR2 wherever it applies, the Householder kernels behind it
-     * for the panels it refuses: kernel_zgeqrf_cholqr.cu says why and by
+     * for the panels it refuses: kernel_geqrf_cholqr.cu says why and by
      * how much. */
     int cholqr = w.nb <= STARTRD_CUDA_CHOLQR_MAX_NB && w.m >= w.nb;
     int64_t nwork = cholqr ? startrd_cuda_zgeqrf_cholqr_work(w.nb) : 0;

@@ -1,10 +1,10 @@
 /* The GPU panel QR against LAPACK's ZGEQRF on the host: R within 30 m eps
  * of the panel's largest entry, the reflectors and their scalar factors
  * within 30 m eps, and rows between m and lda stay untouched.  Both
- * Householder kernels (kernel_zgeqr2_panel.cu): the one holding the panel in
+ * Householder kernels (kernel_geqr2_panel.cu): the one holding the panel in
  * registers (at most 128 rows per block, nb <= 64) and the one streaming its
  * rows from memory (more rows per block, any nb); and CholeskyQR2 with
- * Householder reconstruction (kernel_zgeqrf_cholqr.cu) followed by the
+ * Householder reconstruction (kernel_geqrf_cholqr.cu) followed by the
  * Householder kernel it falls back to, as the panel codelet runs them, which
  * must accept the random panels and refuse the others.  On random panels,
  * panels with zero columns, panels scaled by 1e-200 and 1e200, and panels

@@ -89,8 +89,12 @@ cudaError_t startrd_cuda_dlaset(int64_t m, int64_t cols, int64_t row0, double of
 cudaError_t startrd_cuda_claset(int64_t m, int64_t cols, int64_t row0, cuFloatComplex offdiag,
                                 cuFloatComplex diag, cuFloatComplex *A, int64_t lda, cudaStream_t stream);
 
-/** Most blocks startrd_cuda_zgeqr2_panel_blocks() chooses. */
+/** Most blocks startrd_cuda_zgeqr2_panel_blocks() chooses, and its s, d and
+ *  c variants. */
 #define STARTRD_CUDA_ZGEQR2_BLOCKS 32
+#define STARTRD_CUDA_SGEQR2_BLOCKS STARTRD_CUDA_ZGEQR2_BLOCKS
+#define STARTRD_CUDA_DGEQR2_BLOCKS STARTRD_CUDA_ZGEQR2_BLOCKS
+#define STARTRD_CUDA_CGEQR2_BLOCKS STARTRD_CUDA_ZGEQR2_BLOCKS
 
 /**
  * Householder QR of the m x nb panel A (m >= nb), as LAPACK's ZGEQR2 leaves
@@ -99,13 +103,22 @@ cudaError_t startrd_cuda_claset(int64_t m, int64_t cols, int64_t row0, cuFloatCo
  * @p nblocks blocks (startrd_cuda_zgeqr2_panel_blocks()), with @p scratch
  * holding startrd_cuda_zgeqr2_panel_scratch() doubles.  With @p only_if
  * (a device flag, or NULL) the kernel does nothing unless it is nonzero
- * when the kernel starts.
+ * when the kernel starts.  The s, d and c variants do the same in float,
+ * double and cuFloatComplex, as SGEQR2, DGEQR2 and CGEQR2; their scratch
+ * holds reals of their precision (float in s and c, double in d), as many
+ * as their startrd_cuda_?geqr2_panel_scratch() says.
  */
 cudaError_t startrd_cuda_zgeqr2_panel(int64_t m, int64_t nb, cuDoubleComplex *A, int64_t lda,
                                       cuDoubleComplex *tau, double *scratch, int nblocks, const int *only_if,
                                       cudaStream_t stream);
+cudaError_t startrd_cuda_sgeqr2_panel(int64_t m, int64_t nb, float *A, int64_t lda, float *tau, float *scratch,
+                                      int nblocks, const int *only_if, cudaStream_t stream);
+cudaError_t startrd_cuda_dgeqr2_panel(int64_t m, int64_t nb, double *A, int64_t lda, double *tau, double *scratch,
+                                      int nblocks, const int *only_if, cudaStream_t stream);
+cudaError_t startrd_cuda_cgeqr2_panel(int64_t m, int64_t nb, cuFloatComplex *A, int64_t lda, cuFloatComplex *tau,
+                                      float *scratch, int nblocks, const int *only_if, cudaStream_t stream);
 
-/** Widest panel startrd_cuda_zgeqrf_cholqr() factors. */
+/** Widest panel startrd_cuda_zgeqrf_cholqr() (and its s, d and c variants) factors. */
 #define STARTRD_CUDA_CHOLQR_MAX_NB 64
 
 /**
@@ -119,23 +132,45 @@ cudaError_t startrd_cuda_zgeqr2_panel(int64_t m, int64_t nb, cuDoubleComplex *A,
  * startrd_cuda_zgeqrf_cholqr_flag(work, nb), which the stream clears
  * otherwise: give that flag to startrd_cuda_zgeqr2_panel() as @p only_if.
  * Returns 0, or the status (cudaError_t or cublasStatus_t) of the first
- * call that failed, named in *call.
+ * call that failed, named in *call.  The s, d and c variants do the same in
+ * float, double and cuFloatComplex (cublasSgemm, cublasDgemm, cublasCgemm;
+ * A^T A in the real ones), their work in entries of their type.
  */
 long startrd_cuda_zgeqrf_cholqr(cublasHandle_t handle, int64_t m, int64_t nb, cuDoubleComplex *A, int64_t lda,
                                 cuDoubleComplex *Q, int64_t ldq, cuDoubleComplex *tau, cuDoubleComplex *work,
                                 cudaStream_t stream, const char **call);
+long startrd_cuda_sgeqrf_cholqr(cublasHandle_t handle, int64_t m, int64_t nb, float *A, int64_t lda, float *Q,
+                                int64_t ldq, float *tau, float *work, cudaStream_t stream, const char **call);
+long startrd_cuda_dgeqrf_cholqr(cublasHandle_t handle, int64_t m, int64_t nb, double *A, int64_t lda, double *Q,
+                                int64_t ldq, double *tau, double *work, cudaStream_t stream, const char **call);
+long startrd_cuda_cgeqrf_cholqr(cublasHandle_t handle, int64_t m, int64_t nb, cuFloatComplex *A, int64_t lda,
+                                cuFloatComplex *Q, int64_t ldq, cuFloatComplex *tau, cuFloatComplex *work,
+                                cudaStream_t stream, const char **call);
 
-/** Entries of work startrd_cuda_zgeqrf_cholqr() needs. */
+/** Entries of work startrd_cuda_zgeqrf_cholqr() needs (and each of its variants, in its type). */
 int64_t startrd_cuda_zgeqrf_cholqr_work(int64_t nb);
+int64_t startrd_cuda_sgeqrf_cholqr_work(int64_t nb);
+int64_t startrd_cuda_dgeqrf_cholqr_work(int64_t nb);
+int64_t startrd_cuda_cgeqrf_cholqr_work(int64_t nb);
 
 /** The device flag a refused panel raises, inside @p work. */
 const int *startrd_cuda_zgeqrf_cholqr_flag(const cuDoubleComplex *work, int64_t nb);
+const int *startrd_cuda_sgeqrf_cholqr_flag(const float *work, int64_t nb);
+const int *startrd_cuda_dgeqrf_cholqr_flag(const double *work, int64_t nb);
+const int *startrd_cuda_cgeqrf_cholqr_flag(const cuFloatComplex *work, int64_t nb);
 
-/** Blocks for startrd_cuda_zgeqr2_panel() on the current GPU; 0 if none fits. */
+/** Blocks for startrd_cuda_zgeqr2_panel() (or its variant) on the current GPU; 0 if none fits. */
 int startrd_cuda_zgeqr2_panel_blocks(int64_t m, int64_t nb);
+int startrd_cuda_sgeqr2_panel_blocks(int64_t m, int64_t nb);
+int startrd_cuda_dgeqr2_panel_blocks(int64_t m, int64_t nb);
+int startrd_cuda_cgeqr2_panel_blocks(int64_t m, int64_t nb);
 
-/** Doubles of scratch startrd_cuda_zgeqr2_panel() needs. */
+/** Doubles of scratch startrd_cuda_zgeqr2_panel() needs; for the s, d and c
+ *  variants, reals of their precision. */
 int64_t startrd_cuda_zgeqr2_panel_scratch(int64_t nb, int nblocks);
+int64_t startrd_cuda_sgeqr2_panel_scratch(int64_t nb, int nblocks);
+int64_t startrd_cuda_dgeqr2_panel_scratch(int64_t nb, int nblocks);
+int64_t startrd_cuda_cgeqr2_panel_scratch(int64_t nb, int nblocks);
 
 /** Largest bandwidth startrd_cuda_zhb2st() handles; the same for its
  *  s, d and c variants. */
