@@ -30,14 +30,14 @@ int main(void)
     int value = 0;
 
     if (a == NULL || tau == NULL || d == NULL || e == NULL || w0 == NULL || w == NULL ||
-        tst_gen(TST_KIND_RANDOM, n, a, n, 2) != 0 || tst_eig_hermitian('L', n, a, n, w0) != 0 ||
+        tst_zgen(TST_KIND_RANDOM, n, a, n, 2) != 0 || tst_zeig_hermitian('L', n, a, n, w0) != 0 ||
         starpu_init(NULL) != 0) {
         tst_check(false, "setup and starpu_init");
         return tst_summary();
     }
     tst_check(startrd_init(NULL) == 0, "startrd_init on the application's StarPU");
     tst_check(zhetrd_2stage_mgpu('N', 'L', n, a, n, d, e, tau, NULL, 0, NULL, 0, 0) == 0 &&
-                  tst_eig_tridiagonal(n, d, e, w) == 0 && tst_eig_ratio(n, w0, w) <= 10.0,
+                  tst_zeig_tridiagonal(n, d, e, w) == 0 && tst_zeig_ratio(n, w0, w) <= 10.0,
               "reduction on the application's workers");
     tst_check(startrd_finalize() == 0, "startrd_finalize");
     tst_check(starpu_is_initialized(), "StarPU still running after finalize");

@@ -45,7 +45,7 @@ static struct q2_fixture q2_fixture(int64_t n, int64_t kd, uint64_t seed)
     if (ok) {
         f.hous = calloc((size_t)startrd_bulge_lhous(&f.plan), sizeof *f.hous);
         f.Q2 = malloc((size_t)(n * n) * sizeof *f.Q2);
-        ok = f.hous != NULL && f.Q2 != NULL && tst_gen(TST_KIND_RANDOM, n, A, n, seed) == 0;
+        ok = f.hous != NULL && f.Q2 != NULL && tst_zgen(TST_KIND_RANDOM, n, A, n, seed) == 0;
     }
     if (ok) {
         startrd_stage2_band_from_dense('L', n, kd, A, n, AB, ldab);
@@ -79,7 +79,7 @@ static void q2_case(int64_t n, int64_t kd, int64_t m, char trans, startrd_q2_met
     int info = -1;
 
     /* C: the first m <= n columns of a random matrix. */
-    if (f.Q2 != NULL && C != NULL && C0 != NULL && zeros != NULL && tst_gen(TST_KIND_RANDOM, n, C, n, seed + 1) == 0) {
+    if (f.Q2 != NULL && C != NULL && C0 != NULL && zeros != NULL && tst_zgen(TST_KIND_RANDOM, n, C, n, seed + 1) == 0) {
         memcpy(C0, C, (size_t)(n * m) * sizeof *C);
         info = startrd_apply_q(trans, 'L', n, m, kd, zeros, n, zeros, f.hous, C, n, method, chunk_bytes);
     }
@@ -88,7 +88,7 @@ static void q2_case(int64_t n, int64_t kd, int64_t m, char trans, startrd_q2_met
 
         cblas_zgemm(CblasColMajor, trans == 'N' ? CblasNoTrans : CblasConjTrans, CblasNoTrans, (int)n, (int)m,
                     (int)n, &mone, f.Q2, (int)n, C0, (int)n, &one, C, (int)n);
-        err = tst_zfrobenius(n, m, C, n) / (tst_max_nan(tst_zfrobenius(n, m, C0, n), DBL_MIN) * (double)n * tst_eps());
+        err = tst_zfrobenius(n, m, C, n) / (tst_max_nan(tst_zfrobenius(n, m, C0, n), DBL_MIN) * (double)n * tst_zeps());
     }
     tst_check(info == 0 && err < 30.0,
               "Q2 %s%s trans=%c n=%lld kd=%lld m=%lld: info %d, ||C - op(Q2) C0|| / (n eps ||C0||) %.3g",
@@ -112,7 +112,7 @@ static void form_case(int64_t n, int64_t kd, int64_t m, const int *workers, int 
     int info = -1;
 
     if (f.Q2 != NULL && Zc != NULL && R != NULL && R0 != NULL && zeros != NULL && Z != NULL &&
-        tst_gen(TST_KIND_RANDOM, n, Zc, n, seed + 1) == 0) {
+        tst_zgen(TST_KIND_RANDOM, n, Zc, n, seed + 1) == 0) {
         /* Z: the real parts of the first m columns of a random matrix. */
         for (int64_t i = 0; i < n * m; i++)
             Zc[i] = Z[i] = creal(Zc[i]);
@@ -129,7 +129,7 @@ static void form_case(int64_t n, int64_t kd, int64_t m, const int *workers, int 
                     (int)n, &zero, R0, (int)n);
         for (int64_t i = 0; i < n * m; i++)
             R[i] -= R0[i];
-        err = tst_zfrobenius(n, m, R, n) / (tst_max_nan(tst_zfrobenius(n, m, Zc, n), DBL_MIN) * (double)n * tst_eps());
+        err = tst_zfrobenius(n, m, R, n) / (tst_max_nan(tst_zfrobenius(n, m, Zc, n), DBL_MIN) * (double)n * tst_zeps());
     }
     tst_check(info == 0 && err < 30.0,
               "Q2 formed on %s, times a real Z, n=%lld kd=%lld m=%lld: info %d, ||R - Q2 Z|| / (n eps ||Z||) %.3g",
@@ -161,7 +161,7 @@ static void reduction_case(startrd_context_t *ctx, char uplo, int64_t n, int64_t
     int info = -1;
 
     if (A != NULL && tau != NULL && C != NULL && R != NULL && d != NULL && e != NULL && Z != NULL &&
-        tst_gen(TST_KIND_RANDOM, n, A, lda, seed) == 0 &&
+        tst_zgen(TST_KIND_RANDOM, n, A, lda, seed) == 0 &&
         zhetrd_2stage_mgpu('V', uplo, (int)n, A, (int)lda, d, e, tau, &query, -1, NULL, 0, -1) == 0 &&
         (hous2 = malloc((size_t)creal(query) * sizeof *hous2)) != NULL)
         info = zhetrd_2stage_mgpu('V', uplo, (int)n, A, (int)lda, d, e, tau, hous2, (int)creal(query), NULL, 0, -1);
@@ -197,7 +197,7 @@ static void reduction_case(startrd_context_t *ctx, char uplo, int64_t n, int64_t
     if (info == 0) {
         for (int64_t i = 0; i < n * m; i++)
             R[i] -= C[i];
-        err = tst_zfrobenius(n, m, R, n) / (tst_max_nan(tst_zfrobenius(n, m, C, n), DBL_MIN) * (double)n * tst_eps());
+        err = tst_zfrobenius(n, m, R, n) / (tst_max_nan(tst_zfrobenius(n, m, C, n), DBL_MIN) * (double)n * tst_zeps());
     }
     tst_check(info == 0 && err < 30.0,
               "Q of a reduction, uplo=%c n=%lld m=%lld, formed on %s, Z %s: info %d, ||Q Z (formed) - Q Z (applied)|| / "

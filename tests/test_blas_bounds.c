@@ -46,7 +46,7 @@ static int guarded_zheevd(char uplo, int64_t n, int64_t lda)
 
     if (A == NULL || w == NULL)
         return TST_ERR_NOMEM;
-    if (tst_gen(TST_KIND_RANDOM, n, A, lda, 7u + (unsigned)n) != 0)
+    if (tst_zgen(TST_KIND_RANDOM, n, A, lda, 7u + (unsigned)n) != 0)
         return TST_ERR_ARG;
     for (int64_t i = 0; i < n; i++)
         trace += creal(A[i + i * lda]);
@@ -69,7 +69,7 @@ static int guarded_zheevd(char uplo, int64_t n, int64_t lda)
     for (int64_t i = 0; i < n; i++)
         sum += w[i];
     /* The eigenvalues' sum is the trace, to rounding of n terms of size ||A||. */
-    return fabs(sum - trace) < 10.0 * (double)n * tst_eps() * norm ? 0 : 1;
+    return fabs(sum - trace) < 10.0 * (double)n * tst_zeps() * norm ? 0 : 1;
 }
 
 /* The real workspace ZHEEVD and ZSTEDC ask for with vectors at order n,

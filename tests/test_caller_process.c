@@ -98,7 +98,7 @@ static void *blas_loop_run(void *arg)
      * that all threads share whenever a call's count differs from the last
      * one's: threads that call BLAS at once must agree on their count. */
     omp_set_num_threads(loop->threads);
-    if (a == NULL || c == NULL || c0 == NULL || tst_gen(TST_KIND_RANDOM, N, a, N, 99) != 0) {
+    if (a == NULL || c == NULL || c0 == NULL || tst_zgen(TST_KIND_RANDOM, N, a, N, 99) != 0) {
         loop->wrong = -1;
         goto out;
     }
@@ -170,16 +170,16 @@ static void check_one_reduction(const char *what, int *nb)
     double complex *A = malloc(sizeof *A * N * N);
     double w[N], wref[N];
     startrd_stats_t st;
-    int info = A == NULL ? TST_ERR_NOMEM : tst_gen(TST_KIND_RANDOM, N, A, N, 5);
+    int info = A == NULL ? TST_ERR_NOMEM : tst_zgen(TST_KIND_RANDOM, N, A, N, 5);
 
     if (info == 0)
-        info = tst_eig_hermitian('L', N, A, N, wref);
+        info = tst_zeig_hermitian('L', N, A, N, wref);
     if (info == 0)
         info = library_eigenvalues('L', N, A, N, w, 0);
     startrd_last_stats(&st);
     *nb = st.nb;
-    tst_check(info == 0 && tst_eig_ratio(N, w, wref) < 30, "%s: n = %d, info %d, eigenvalue ratio %.2f", what, N,
-              info, info == 0 ? tst_eig_ratio(N, w, wref) : -1.0);
+    tst_check(info == 0 && tst_zeig_ratio(N, w, wref) < 30, "%s: n = %d, info %d, eigenvalue ratio %.2f", what, N,
+              info, info == 0 ? tst_zeig_ratio(N, w, wref) : -1.0);
     free(A);
 }
 
@@ -246,7 +246,7 @@ static void check_alternation(void)
             double complex *A = malloc(sizeof *A * (size_t)lda * (size_t)n),
                            *B = malloc(sizeof *B * (size_t)lda * (size_t)n);
             double *w = malloc(sizeof *w * (size_t)n), *wref = malloc(sizeof *wref * (size_t)n);
-            int info = A && B && w && wref ? tst_gen(TST_KIND_RANDOM, n, A, lda, 31u + (unsigned)round)
+            int info = A && B && w && wref ? tst_zgen(TST_KIND_RANDOM, n, A, lda, 31u + (unsigned)round)
                                            : TST_ERR_NOMEM;
 
             if (info == 0) {
@@ -256,10 +256,10 @@ static void check_alternation(void)
             }
             if (info == 0)
                 info = library_eigenvalues(uplo, n, A, lda, w, round % 2);
-            tst_check(info == 0 && tst_eig_ratio(n, w, wref) < 30,
+            tst_check(info == 0 && tst_zeig_ratio(n, w, wref) < 30,
                       "n = %d, lda = %d, uplo %c, workspace %s, beside the caller's ZHEEVD: info %d, ratio %.2f", n,
                       lda, uplo, round % 2 ? "queried" : "internal", info,
-                      info == 0 ? tst_eig_ratio(n, w, wref) : -1.0);
+                      info == 0 ? tst_zeig_ratio(n, w, wref) : -1.0);
             free(A);
             free(B);
             free(w);

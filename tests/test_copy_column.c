@@ -25,9 +25,9 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
     int64_t differ = -1, outside = -1, wrong = -1;
     int ret = -1;
 
-    if (a == NULL || back == NULL || direct == NULL || staged == NULL || tst_gen(TST_KIND_RANDOM, n, a, lda, 3) != 0)
+    if (a == NULL || back == NULL || direct == NULL || staged == NULL || tst_zgen(TST_KIND_RANDOM, n, a, lda, 3) != 0)
         goto out;
-    tst_fill_sentinel(uplo, n, a, lda, sentinel);
+    tst_zfill_sentinel(uplo, n, a, lda, sentinel);
     memcpy(back, a, size * sizeof *back);
     memset(direct, 0x5a, col * sizeof *direct);
     memset(staged, 0x5a, col * sizeof *staged);
@@ -83,7 +83,7 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
                 wrong += (r < q || j * nb + q >= n || j * nb + r >= n) && direct[q * N + r] != 0.0;
     }
     ret |= startrd_kernel_failures_take();
-    outside = tst_count_sentinel_changes(uplo, n, back, lda, sentinel);
+    outside = tst_zcount_sentinel_changes(uplo, n, back, lda, sentinel);
     wrong += memcmp(a, back, size * sizeof *a) != 0;
 out:
     tst_check(ret == 0 && differ == 0 && wrong == 0 && outside == 0,

@@ -38,8 +38,8 @@ static void apply_case(char uplo, char trans, int n, int m, uint64_t seed)
     double err = NAN;
     bool layout = false;
 
-    if (A == NULL || tau == NULL || d == NULL || e == NULL || C == NULL || tst_gen(TST_KIND_RANDOM, n, A, lda, seed) ||
-        tst_gen(TST_KIND_RANDOM, n, C, n, seed + 1) != 0)
+    if (A == NULL || tau == NULL || d == NULL || e == NULL || C == NULL || tst_zgen(TST_KIND_RANDOM, n, A, lda, seed) ||
+        tst_zgen(TST_KIND_RANDOM, n, C, n, seed + 1) != 0)
         goto out;
     info = zhetrd_2stage_mgpu('V', uplo, n, A, lda, d, e, tau, &query, -1, NULL, 0, ngpu);
     lhous2 = (int)creal(query);
@@ -53,7 +53,7 @@ static void apply_case(char uplo, char trans, int n, int m, uint64_t seed)
     startrd_last_stats(&st);
     Q = malloc((size_t)(n * n) * sizeof *Q);
     C0 = copy_of(C, n, m);
-    if (Q == NULL || C0 == NULL || tst_form_q(uplo, n, st.nb, A, lda, tau, hous2, Q, n, &layout) != 0)
+    if (Q == NULL || C0 == NULL || tst_zform_q(uplo, n, st.nb, A, lda, tau, hous2, Q, n, &layout) != 0)
         goto out;
     const double complex one = 1.0, mone = -1.0;
 
@@ -61,7 +61,7 @@ static void apply_case(char uplo, char trans, int n, int m, uint64_t seed)
     if (info == 0) {
         cblas_zgemm(CblasColMajor, trans == 'N' ? CblasNoTrans : CblasConjTrans, CblasNoTrans, n, m, n, &mone, Q, n,
                     C0, n, &one, C, n);
-        err = tst_zfrobenius(n, m, C, n) / (tst_max_nan(tst_zfrobenius(n, m, C0, n), DBL_MIN) * n * tst_eps());
+        err = tst_zfrobenius(n, m, C, n) / (tst_max_nan(tst_zfrobenius(n, m, C0, n), DBL_MIN) * n * tst_zeps());
     }
 out:
     /* Q is built from HOUS2 as documented, so a wrong layout would make the
@@ -111,11 +111,11 @@ static void vector_ratios(char uplo, int n, int m, const double complex *A0, int
     cblas_zhemm(CblasColMajor, CblasLeft, uplo == 'L' ? CblasLower : CblasUpper, n, m, &one, A0, lda, Z, ldz, &one,
                 R, n);
     /* n eps first: n ||A|| alone overflows for the matrices scaled up. */
-    *resid = tst_zfrobenius(n, m, R, n) / (norm_a * (n * tst_eps()));
+    *resid = tst_zfrobenius(n, m, R, n) / (norm_a * (n * tst_zeps()));
     cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, m, m, n, &mone, Z, ldz, Z, ldz, &zero, G, m);
     for (int i = 0; i < m; i++)
         G[i + i * m] += 1.0;
-    *orth = tst_zfrobenius(m, m, G, m) / (n * tst_eps());
+    *orth = tst_zfrobenius(m, m, G, m) / (n * tst_zeps());
 out:
     free(R);
     free(G);
@@ -129,16 +129,16 @@ static void driver_case(char uplo, int n, tst_kind kind, uint64_t seed)
     double *wref = malloc((size_t)(n > 0 ? n : 1) * sizeof *wref);
     double eig = NAN, eign = NAN, eigvn = NAN, resid = NAN, orth = NAN;
 
-    if (A0 != NULL && w != NULL && wn != NULL && wref != NULL && tst_gen(kind, n, A0, lda, seed) == 0 &&
-        tst_eig_hermitian(uplo, n, A0, lda, wref) == 0 && (A = copy_of(A0, lda, n)) != NULL) {
+    if (A0 != NULL && w != NULL && wn != NULL && wref != NULL && tst_zgen(kind, n, A0, lda, seed) == 0 &&
+        tst_zeig_hermitian(uplo, n, A0, lda, wref) == 0 && (A = copy_of(A0, lda, n)) != NULL) {
         infon = zheevd_2stage_mgpu('N', uplo, n, A, lda, wn, ngpu);
         memcpy(A, A0, (size_t)(lda * n) * sizeof *A);
         info = zheevd_2stage_mgpu('V', uplo, n, A, lda, w, ngpu);
         if (info == 0 && infon == 0) {
-            eig = tst_eig_ratio(n, w, wref);
-            eign = tst_eig_ratio(n, wn, wref);
+            eig = tst_zeig_ratio(n, w, wref);
+            eign = tst_zeig_ratio(n, wn, wref);
             /* With vectors, the same eigenvalues as the reduction's alone. */
-            eigvn = tst_eig_ratio(n, w, wn);
+            eigvn = tst_zeig_ratio(n, w, wn);
             vector_ratios(uplo, n, n, A0, lda, A, lda, w, &resid, &orth);
         }
     }
@@ -167,8 +167,8 @@ static void subset_case(char range, char jobz, char uplo, int n, int il, int iu,
     double *w = malloc((size_t)n * sizeof *w), *wref = malloc((size_t)n * sizeof *wref);
     double diff = NAN, scale = DBL_MIN, resid = 0.0, orth = 0.0, vl = 0.0, vu = 0.0;
 
-    if (A0 != NULL && Z != NULL && w != NULL && wref != NULL && tst_gen(TST_KIND_RANDOM, n, A0, lda, seed) == 0 &&
-        tst_eig_hermitian(uplo, n, A0, lda, wref) == 0 && (A = copy_of(A0, lda, n)) != NULL) {
+    if (A0 != NULL && Z != NULL && w != NULL && wref != NULL && tst_zgen(TST_KIND_RANDOM, n, A0, lda, seed) == 0 &&
+        tst_zeig_hermitian(uplo, n, A0, lda, wref) == 0 && (A = copy_of(A0, lda, n)) != NULL) {
         /* Bounds halfway to the neighbours outside the slice. */
         vl = il > 1 ? 0.5 * (wref[il - 2] + wref[il - 1]) : wref[0] - 1.0;
         vu = iu < n ? 0.5 * (wref[iu - 1] + wref[iu]) : wref[n - 1] + 1.0;
@@ -180,7 +180,7 @@ static void subset_case(char range, char jobz, char uplo, int n, int il, int iu,
                 scale = tst_max_nan(scale, fabs(wref[k]));
             for (int k = 0; k < m; k++)
                 diff = tst_max_nan(diff, fabs(w[k] - wref[il - 1 + k]));
-            diff /= n * tst_eps() * scale;
+            diff /= n * tst_zeps() * scale;
             if (jobz == 'V')
                 vector_ratios(uplo, n, m, A0, lda, Z, n, w, &resid, &orth);
         }
@@ -208,14 +208,14 @@ static void stats_case(void)
     startrd_stats_t before = {0}, after_heevd = {0}, after_heevr = {0};
     int m = 0, info = -1, info2 = -1, info3 = -1;
 
-    if (A != NULL && Z != NULL && tst_gen(TST_KIND_RANDOM, N, A, N, 91) == 0) {
+    if (A != NULL && Z != NULL && tst_zgen(TST_KIND_RANDOM, N, A, N, 91) == 0) {
         info = zhetrd_2stage_mgpu('N', 'L', N, A, N, d, e, tau, NULL, 0, NULL, 0, ngpu);
         startrd_last_stats(&before);
-        tst_gen(TST_KIND_RANDOM, N, A, N, 92);
+        tst_zgen(TST_KIND_RANDOM, N, A, N, 92);
         info2 = zheevd_2stage_mgpu('V', 'L', N, A, N, w, 0);
         startrd_last_stats(&after_heevd);
         zhetrd_2stage_mgpu('N', 'L', N, A, N, d, e, tau, NULL, 0, NULL, 0, ngpu);
-        tst_gen(TST_KIND_RANDOM, N, A, N, 93);
+        tst_zgen(TST_KIND_RANDOM, N, A, N, 93);
         info3 = zheevr_2stage_mgpu('V', 'I', 'L', N, A, N, 0.0, 0.0, 1, 30, &m, w, Z, N, 0);
         startrd_last_stats(&after_heevr);
     }
@@ -238,7 +238,7 @@ static void empty_range_case(void)
     double w[N];
     int m = -1, info = -1;
 
-    if (A != NULL && tst_gen(TST_KIND_RANDOM, N, A, N, 77) == 0)
+    if (A != NULL && tst_zgen(TST_KIND_RANDOM, N, A, N, 77) == 0)
         info = zheevr_2stage_mgpu('V', 'V', 'L', N, A, N, 1e6, 2e6, 0, 0, &m, w, Z, N, ngpu);
     tst_check(info == 0 && m == 0, "zheevr range (1e6, 2e6], no eigenvalue there: info %d m %d", info, m);
     free(A);
@@ -329,7 +329,7 @@ static void nonfinite_case(char uplo)
 
     for (int k = 0; k < N; k++)
         w[k] = -7.0;
-    tst_gen(TST_KIND_RANDOM, N, A, N, 99);
+    tst_zgen(TST_KIND_RANDOM, N, A, N, 99);
     A[uplo == 'L' ? 30 + 10 * N : 10 + 30 * N] = NAN;
     info = zheevd_2stage_mgpu('V', uplo, N, A, N, w, ngpu);
     infox = zheevdx_2stage_mgpu('V', uplo, N, A, N, 1, 5, &m, w, Z, N, ngpu);

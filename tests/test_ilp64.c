@@ -105,7 +105,7 @@ static double sampled_residual(int64_t n, int64_t m, const double *w, const doub
         }
     }
     for (int64_t c = 0; c < ns; c++)
-        worst = tst_max_nan(worst, resid[c] / (norm_a * ((double)n * tst_eps())));
+        worst = tst_max_nan(worst, resid[c] / (norm_a * ((double)n * tst_zeps())));
     return worst;
 }
 
@@ -129,7 +129,7 @@ static double orthogonality(int64_t n, int64_t m, const double complex *Z, int64
         worst = tst_max_nan(worst, col);
     }
     free(G);
-    return worst / ((double)n * tst_eps());
+    return worst / ((double)n * tst_zeps());
 }
 
 static bool ascending(int64_t m, const double *w)
@@ -186,7 +186,7 @@ static void pairs_case(int64_t n, int64_t k, int ngpu)
         int m32 = -1;
 
         fill(n, A, lda);
-        if (ref != NULL && w32 != NULL && tst_eig_hermitian('L', n, A, lda, ref) == 0 &&
+        if (ref != NULL && w32 != NULL && tst_zeig_hermitian('L', n, A, lda, ref) == 0 &&
             zheevr_2stage_mgpu('V', 'I', 'L', (int)n, A, (int)lda, 0.0, 0.0, 1, (int)k, &m32, w32, Z, (int)n,
                                ngpu) == 0) {
             err = err32 = 0.0;
@@ -196,8 +196,8 @@ static void pairs_case(int64_t n, int64_t k, int ngpu)
                 err = tst_max_nan(err, fabs(w[j] - ref[j]));
                 err32 = tst_max_nan(err32, fabs(w32[j] - w[j]));
             }
-            err /= (double)n * norm * tst_eps();
-            err32 /= (double)n * norm * tst_eps();
+            err /= (double)n * norm * tst_zeps();
+            err32 /= (double)n * norm * tst_zeps();
         }
         tst_check(err <= 10.0, "n = %lld: eigenvalues against LAPACK's, %.3f n eps ||A|| <= 10", (long long)n, err);
         tst_check(m32 == k && err32 <= 10.0, "n = %lld: the 32-bit call finds %d pairs, %.3f n eps ||A|| from the "

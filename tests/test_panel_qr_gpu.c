@@ -176,8 +176,8 @@ static void panel_case(enum variant var, int64_t m, int64_t nb, enum kind kind, 
             touched += G[c * lda + i] != A[c * lda + i];
         tdiff = tst_max_nan(tdiff, cabs(gtau[c] - tau[c]));
     }
-    tst_check(rdiff <= 30.0 * (double)m * tst_eps() * amax && vdiff <= 30.0 * (double)m * tst_eps() &&
-                  tdiff <= 30.0 * (double)m * tst_eps() && touched == 0,
+    tst_check(rdiff <= 30.0 * (double)m * tst_zeps() * amax && vdiff <= 30.0 * (double)m * tst_zeps() &&
+                  tdiff <= 30.0 * (double)m * tst_zeps() && touched == 0,
               "%s m %lld nb %lld kind %d on %d blocks: against LAPACK max|dR| / max|A| = %.1e, max|dV| = %.1e, "
               "max|dtau| = %.1e, %lld entries below m changed",
               variant_name(var), (long long)m, (long long)nb, kind, nblocks, rdiff / amax, vdiff, tdiff,

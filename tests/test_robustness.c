@@ -53,10 +53,10 @@ static int problem_init(struct problem *p, char uplo, int n, uint64_t seed)
     p->w0 = malloc((size_t)n * sizeof *p->w0);
     p->w = malloc((size_t)n * sizeof *p->w);
     if (p->a0 == NULL || p->a == NULL || p->tau == NULL || p->d == NULL || p->e == NULL ||
-        p->w0 == NULL || p->w == NULL || tst_gen(TST_KIND_RANDOM, n, p->a0, n, seed) != 0)
+        p->w0 == NULL || p->w == NULL || tst_zgen(TST_KIND_RANDOM, n, p->a0, n, seed) != 0)
         return -1;
     memcpy(p->a, p->a0, size * sizeof *p->a);
-    return tst_eig_hermitian(uplo, n, p->a0, n, p->w0);
+    return tst_zeig_hermitian(uplo, n, p->a0, n, p->w0);
 }
 
 static void problem_free(struct problem *p)
@@ -80,9 +80,9 @@ static int reduce(struct problem *p)
 
 static double eig_ratio(struct problem *p)
 {
-    if (p->info != 0 || tst_eig_tridiagonal(p->n, p->d, p->e, p->w) != 0)
+    if (p->info != 0 || tst_zeig_tridiagonal(p->n, p->d, p->e, p->w) != 0)
         return INFINITY;
-    return tst_eig_ratio(p->n, p->w0, p->w);
+    return tst_zeig_ratio(p->n, p->w0, p->w);
 }
 
 /* A NaN or Inf anywhere in the referenced triangle: positive info, and A,
@@ -154,7 +154,7 @@ static void host_allocation_failure(void)
     long heap = 0;
 
     if (a0 == NULL || a == NULL || tau == NULL || d == NULL || e == NULL ||
-        tst_gen(TST_KIND_RANDOM, n, a0, n, 14) != 0 || getrlimit(RLIMIT_AS, &old) != 0) {
+        tst_zgen(TST_KIND_RANDOM, n, a0, n, 14) != 0 || getrlimit(RLIMIT_AS, &old) != 0) {
         tst_check(false, "host allocation failure: setup");
     } else {
         /* First without the cap, so that the runtime is up before the heap is measured. */

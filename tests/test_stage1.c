@@ -58,9 +58,9 @@ static void run_case(const startrd_context_t *ctx, int cpu, char uplo, int64_t n
         goto out;
     for (size_t k = 0; k < band_size; k++)
         ab[k] = ab_ref[k] = sentinel;
-    if (tst_gen(TST_KIND_RANDOM, n, a0, lda, seed) != 0)
+    if (tst_zgen(TST_KIND_RANDOM, n, a0, lda, seed) != 0)
         goto out;
-    tst_fill_sentinel(uplo, n, a0, lda, sentinel);
+    tst_zfill_sentinel(uplo, n, a0, lda, sentinel);
     memcpy(a, a0, size * sizeof *a);
     ret = startrd_stage1_zhe2hb(uplo, n, nb, dist_nb, cpu ? 0 : ctx->ncuda, ctx->cuda_worker, ctx->cuda_side_worker,
                                 groups, allreduce, a, lda, tau, ab, ldab, 1);
@@ -72,14 +72,14 @@ static void run_case(const startrd_context_t *ctx, int cpu, char uplo, int64_t n
     band_wrong = 0;
     for (size_t k = 0; k < band_size; k++)
         band_wrong += ab[k] != ab_ref[k];
-    outside = tst_count_sentinel_changes(uplo, n, a, lda, sentinel);
+    outside = tst_zcount_sentinel_changes(uplo, n, a, lda, sentinel);
     /* A Hermitian band has a real diagonal, as ZHER2K leaves it. */
     complex_diagonal = 0;
     for (int64_t i = 0; i < n; i++)
         complex_diagonal += cimag(a[i * lda + i]) != 0.0;
-    ret = tst_eig_hermitian(uplo, n, a0, lda, w0) | tst_eig_band(uplo, n, nb, a, lda, w) |
-          tst_stage1_ratios(uplo, n, nb, a0, lda, a, lda, tau, &sim, &unit);
-    ratio = tst_eig_ratio(n, w0, w);
+    ret = tst_zeig_hermitian(uplo, n, a0, lda, w0) | tst_zeig_band(uplo, n, nb, a, lda, w) |
+          tst_zstage1_ratios(uplo, n, nb, a0, lda, a, lda, tau, &sim, &unit);
+    ratio = tst_zeig_ratio(n, w0, w);
     if (keep != NULL)
         memcpy(keep, a, size * sizeof *a);
     if (ref != NULL)

@@ -57,14 +57,14 @@ static bool check_vectors(char uplo, int64_t n, int64_t kd, const double complex
     bool ok = B != NULL && Q != NULL && T != NULL;
 
     if (ok) {
-        tst_extract_band(uplo, n, kd, A, n, B, n);
+        tst_zextract_band(uplo, n, kd, A, n, B, n);
         for (int64_t i = 0; i < n; i++) {
             T[i + i * n] = g->d[i];
             if (i < n - 1)
                 T[i + 1 + i * n] = T[i + (i + 1) * n] = g->e[i];
         }
         ok = tst_zform_q2(n, kd, g->hous, Q, n, layout_ok) == 0 &&
-             tst_resid_similarity('L', n, B, n, Q, n, T, n, resid) == 0 && tst_resid_unitary(n, Q, n, orth) == 0;
+             tst_zresid_similarity('L', n, B, n, Q, n, T, n, resid) == 0 && tst_zresid_unitary(n, Q, n, orth) == 0;
     }
     free(B);
     free(Q);
@@ -84,7 +84,7 @@ static void gpu_case(const startrd_context_t *ctx, char vect, char uplo, int64_t
     int ih = -1, ig = -1, chased_on = -1;
 
     if (A == NULL || startrd_bulge_plan_init(&plan, vect, n, kd) != 0 || !chase_alloc(&h, &plan, ldab) ||
-        !chase_alloc(&g, &plan, ldab) || tst_gen(TST_KIND_RANDOM, n, A, n, seed) != 0)
+        !chase_alloc(&g, &plan, ldab) || tst_zgen(TST_KIND_RANDOM, n, A, n, seed) != 0)
         goto out;
     for (int64_t i = 0; i < n * n; i++)
         A[i] *= scale;
@@ -96,10 +96,10 @@ static void gpu_case(const startrd_context_t *ctx, char vect, char uplo, int64_t
      * to it, in place. */
     startrd_stage2_band_from_dense(uplo, n, kd, A, n, h.AB, ldab);
     on_gpu = memcmp(g.AB, h.AB, (size_t)(ldab * n) * sizeof *g.AB) == 0;
-    if (ih != 0 || ig != 0 || tst_eig_tridiagonal(n, h.d, h.e, h.w) != 0 ||
-        tst_eig_tridiagonal(n, g.d, g.e, g.w) != 0)
+    if (ih != 0 || ig != 0 || tst_zeig_tridiagonal(n, h.d, h.e, h.w) != 0 ||
+        tst_zeig_tridiagonal(n, g.d, g.e, g.w) != 0)
         goto out;
-    ratio = tst_eig_ratio(n, h.w, g.w);
+    ratio = tst_zeig_ratio(n, h.w, g.w);
     ok = vect == 'N' || n > MAX_N_VECTORS || check_vectors(uplo, n, kd, A, &g, &resid, &orth, &layout_ok);
 out:
     tst_check(ok && on_gpu && chased_on == 1 && ratio <= 10.0 && resid < 30.0 && orth < 30.0 && layout_ok,
@@ -139,7 +139,7 @@ static void split_case(const startrd_context_t *ctx, char uplo, int64_t n, int64
 
     if (A == NULL || startrd_bulge_plan_init(&plan, 'N', n, kd) != 0 || !chase_alloc(&h, &plan, ldab) ||
         !chase_alloc(&one, &plan, ldab) || !chase_alloc(&sp, &plan, ldab) ||
-        tst_gen(TST_KIND_RANDOM, n, A, n, seed) != 0)
+        tst_zgen(TST_KIND_RANDOM, n, A, n, seed) != 0)
         goto out;
     startrd_stage2_band_from_dense(uplo, n, kd, A, n, h.AB, ldab);
     memcpy(one.AB, h.AB, (size_t)(ldab * n) * sizeof *h.AB);
@@ -148,10 +148,10 @@ static void split_case(const startrd_context_t *ctx, char uplo, int64_t n, int64
     i1 = startrd_stage2_zhb2st('N', uplo, n, kd, one.AB, ldab, one.d, one.e, one.hous, ctx->cuda_worker, 1, &on1);
     is = startrd_stage2_zhb2st('N', uplo, n, kd, sp.AB, ldab, sp.d, sp.e, sp.hous, ctx->cuda_worker, ngpu,
                                &on_split);
-    if (ih != 0 || i1 != 0 || is != 0 || tst_eig_tridiagonal(n, h.d, h.e, h.w) != 0 ||
-        tst_eig_tridiagonal(n, sp.d, sp.e, sp.w) != 0)
+    if (ih != 0 || i1 != 0 || is != 0 || tst_zeig_tridiagonal(n, h.d, h.e, h.w) != 0 ||
+        tst_zeig_tridiagonal(n, sp.d, sp.e, sp.w) != 0)
         goto out;
-    ratio = tst_eig_ratio(n, h.w, sp.w);
+    ratio = tst_zeig_ratio(n, h.w, sp.w);
     same = memcmp(one.d, sp.d, (size_t)n * sizeof *sp.d) == 0 &&
            memcmp(one.e, sp.e, (size_t)(n - 1) * sizeof *sp.e) == 0;
     ok = true;

@@ -64,7 +64,7 @@ int main(void)
     struct stat st;
     char path[256];
 
-    if (a == NULL || tau == NULL || d == NULL || e == NULL || c == NULL || tst_gen(TST_KIND_RANDOM, n, a, n, 7) != 0) {
+    if (a == NULL || tau == NULL || d == NULL || e == NULL || c == NULL || tst_zgen(TST_KIND_RANDOM, n, a, n, 7) != 0) {
         tst_check(false, "allocation");
         return tst_summary();
     }

@@ -52,8 +52,8 @@ static int spectrum_matches(int64_t n, const double complex *A, const double *w)
         sum += w[i];
         squares += w[i] * w[i];
     }
-    return fabs(sum - trace) < 30.0 * (double)n * tst_eps() * norm &&
-           fabs(squares - norm * norm) < 30.0 * (double)n * tst_eps() * norm * norm;
+    return fabs(sum - trace) < 30.0 * (double)n * tst_zeps() * norm &&
+           fabs(squares - norm * norm) < 30.0 * (double)n * tst_zeps() * norm * norm;
 }
 
 static int child(int64_t n)
@@ -63,7 +63,7 @@ static int child(int64_t n)
     double *w = malloc(sizeof *w * (size_t)n), *e = malloc(sizeof *e * (size_t)n), t0, seconds = 0;
     int info;
 
-    if (!tst_check(A && B && tau && w && e && tst_gen(TST_KIND_RANDOM, n, A, n, 11) == 0, "matrix of order %lld",
+    if (!tst_check(A && B && tau && w && e && tst_zgen(TST_KIND_RANDOM, n, A, n, 11) == 0, "matrix of order %lld",
                    (long long)n) ||
         !tst_check(sched_getaffinity(0, sizeof process_cores, &process_cores) == 0, "the process's cores"))
         return tst_summary();

@@ -186,7 +186,7 @@ static bool bufs_same(const bufs_t *a, const bufs_t *b)
 static int64_t writes_outside(char uplo, const bufs_t *b)
 {
     int64_t ne = b->n > 1 ? b->n - 1 : 0;
-    return tst_count_sentinel_changes(uplo, b->n, b->A, b->lda, sentinel_z()) +
+    return tst_zcount_sentinel_changes(uplo, b->n, b->A, b->lda, sentinel_z()) +
            sentinel_changes(b->A + b->lda * (b->n > 0 ? b->n : 1), 2 * GUARD) +
            sentinel_changes(b->d + b->n, GUARD) +
            sentinel_changes(b->e + ne, GUARD) +
@@ -289,7 +289,7 @@ static int64_t lda_of(int64_t n, uint64_t seed)
 
 /*
  * Sets up b for a call on an n-by-n matrix of the given kind: the uplo
- * triangle of A from tst_gen, sentinels everywhere else (other triangle,
+ * triangle of A from tst_zgen, sentinels everywhere else (other triangle,
  * padding rows, d, e, tau, workspaces and all guards); if A0 is not NULL, a
  * copy of A (lda the same) for the references, in a new array.
  */
@@ -301,11 +301,11 @@ static bool setup(bufs_t *b, double complex **A0, char uplo, tst_kind kind,
     size_t size = (size_t)(lda * (n > 0 ? n : 1));
     if (!bufs_alloc(b, n, lda, doc_ltau(n, nb), lwork, lhous2))
         return false;
-    if (tst_gen(kind, n, b->A, lda, seed) != 0) {
+    if (tst_zgen(kind, n, b->A, lda, seed) != 0) {
         bufs_free(b);
         return false;
     }
-    tst_fill_sentinel(uplo, n, b->A, lda, sentinel_z());
+    tst_zfill_sentinel(uplo, n, b->A, lda, sentinel_z());
     if (A0 == NULL)
         return true;
     *A0 = malloc(size * sizeof **A0);
@@ -390,9 +390,9 @@ static void run_case(char vect, char uplo, tst_kind kind, int64_t n,
     info = TST_ERR_NOMEM;
     if (!setup(&b, &A0, uplo, kind, n, nb, lwork, lhous2, seed))
         goto out;
-    info = tst_eig_hermitian(uplo, n, A0, b.lda, w_heevd);
+    info = tst_zeig_hermitian(uplo, n, A0, b.lda, w_heevd);
     if (info == 0)
-        info = tst_eig_hetrd_2stage(uplo, n, A0, b.lda, w_lapack);
+        info = tst_zeig_hetrd_2stage(uplo, n, A0, b.lda, w_lapack);
     if (info == 0) {
         args_t a = args_of(vect, uplo, &b, ngpu);
         info = invoke(&a);
@@ -411,11 +411,11 @@ static void run_case(char vect, char uplo, tst_kind kind, int64_t n,
         stats_ok = true;
     }
     outside = writes_outside(uplo, &b);
-    info = tst_eig_tridiagonal(n, b.d, b.e, w);
-    r_heevd = track(&worst.heevd, tst_eig_ratio(n, w, w_heevd));
-    r_lapack = track(&worst.lapack2stage, tst_eig_ratio(n, w, w_lapack));
+    info = tst_zeig_tridiagonal(n, b.d, b.e, w);
+    r_heevd = track(&worst.heevd, tst_zeig_ratio(n, w, w_heevd));
+    r_lapack = track(&worst.lapack2stage, tst_zeig_ratio(n, w, w_lapack));
     if (info == 0 && vect == 'V' && n > 0) {
-        info = tst_2stage_ratios(uplo, n, kd, A0, b.lda, b.A, b.lda, b.tau,
+        info = tst_z2stage_ratios(uplo, n, kd, A0, b.lda, b.A, b.lda, b.tau,
                                  b.hous2, b.d, b.e, &sim, &unit, &layout);
         track(&worst.resid, sim);
         track(&worst.orth, unit);
