@@ -51,6 +51,15 @@ REAL_ROUTINES = {
     "dsecular_vectors", "dmerge", "dsecular", "drotation",
 }
 
+# Complex routines whose other precisions are not named by the letter
+# alone: s, d and c of each (ZDSCAL is CSSCAL in c and DSCAL in d).
+SPECIAL_PARTS = {
+    "zdscal": ("sscal", "dscal", "csscal"), "zdrot": ("srot", "drot", "csrot"),
+    "zdotc": ("sdot", "ddot", "cdotc"), "zdotu": ("sdot", "ddot", "cdotu"),
+    "zgerc": ("sger", "dger", "cgerc"), "zgeru": ("sger", "dger", "cgeru"),
+    "izamax": ("isamax", "idamax", "icamax"), "dznrm2": ("snrm2", "dnrm2", "scnrm2"),
+}
+
 # Pieces of names (between underscores) that the real precisions call
 # otherwise: LAPACK's ZHETRD_HB2ST is DSYTRD_SB2ST.
 REAL_PARTS = {"hermitian": "symmetric", "hb2st": "sb2st", "he2hb": "sy2sb"}
@@ -69,7 +78,6 @@ WORDS = [
     ("PRECISION_s", "PRECISION_d", "PRECISION_c", "PRECISION_z"),
     ("symmetric", "symmetric", "Hermitian", "Hermitian"),
     ("symmetric", "symmetric", "hermitian", "hermitian"),
-    ("dznrm2", "dnrm2", "dznrm2", "dznrm2"),
 ]
 
 # Multi-word types first, so that "double complex" is one token.
@@ -83,9 +91,6 @@ def _word_table(precision, source):
     for row in WORDS:
         if row[src] != row[dst] and row[src] not in table:
             table[row[src]] = row[dst]
-    # dznrm2 goes to scnrm2 in c and snrm2 in s.
-    if source == "z" and precision in "sc":
-        table["dznrm2"] = "snrm2" if precision == "s" else "scnrm2"
     return table
 
 
@@ -98,6 +103,9 @@ def _hermitian_to_symmetric(body):
 
 def _part(part, precision, source):
     """One underscore-separated piece of an identifier."""
+    if source == "z" and part.lower() in SPECIAL_PARTS:
+        word = SPECIAL_PARTS[part.lower()]["sdc".index(precision)]
+        return word.upper() if part.isupper() else word
     if source == "z" and len(part) > 1 and part[0] in "zZ" and part[1:2].isalnum() \
             and part.lower() not in NOT_A_PRECISION:
         letter = precision.upper() if part[0] == "Z" else precision
