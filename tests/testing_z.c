@@ -746,13 +746,8 @@ int tst_zform_q2(int64_t n, int64_t kd, const double complex *hous2,
                right-multiplying in generation order forms the product. */
             cblas_zgemv(CblasColMajor, CblasNoTrans, (int)n, (int)len, SCALAR_ARG(one),
                         &AT(Q, ldq, 0, row), (int)ldq, v, 1, SCALAR_ARG(zero), w, 1);
-#ifdef COMPLEX
-            cblas_zgerc(CblasColMajor, (int)n, (int)len, &mtau, w, 1, v, 1,
+            cblas_zgerc(CblasColMajor, (int)n, (int)len, SCALAR_ARG(mtau), w, 1, v, 1,
                         &AT(Q, ldq, 0, row), (int)ldq);
-#else
-            cblas_zger(CblasColMajor, (int)n, (int)len, mtau, w, 1, v, 1,
-                       &AT(Q, ldq, 0, row), (int)ldq);
-#endif
         }
     }
     ok = ok && r == startrd_bulge_nrefl(&p) &&

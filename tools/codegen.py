@@ -119,9 +119,6 @@ def _part(part, precision, source):
         return word.upper() if part.isupper() else word
     if precision in "sc" and part.lower() in REAL_ROUTINES:
         return ("S" if part[0] == "D" else "s") + part[1:]
-    if source == "d" and precision == "s" and len(part) > 1 and part[0] in "dD" \
-            and part.lower() in REAL_ROUTINES:
-        return ("S" if part[0] == "D" else "s") + part[1:]
     return part
 
 
