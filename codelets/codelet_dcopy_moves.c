@@ -1,8 +1,11 @@
 /* Pieces of one array copied into another by a list of moves: the column
  * moves of a divide-and-conquer merge whose vectors stay on one worker
  * (its deflation's gather and return, the rows z is read from, the leaves
- * in and the eigenvectors out). */
-#include "codelets.h"
+ * in and the eigenvectors out).
+ *
+ * @precisions normal d -> s
+ */
+#include "codelets_dstedc.h"
 #include "error.h"
 
 #include <stdlib.h>

@@ -3,10 +3,13 @@
  * subproblem's vectors (n1 x n12, packed in Q2) times rows 0..n12-1 of S,
  * the bottom m-n1 rows from the right one's ((m-n1) x n23, after them)
  * times rows s_bottom..s_bottom+n23-1 of S.  With n12 or n23 = 0 that half
- * is zero.  The buffers are seen from the offsets in startrd_merge_gemm_t,
+ * is zero.  The buffers are seen from the offsets in startrd_dmerge_gemm_t,
  * so that a task may take a merge's own handles or whole arrays that a
- * level's merges share. */
-#include "codelets.h"
+ * level's merges share.
+ *
+ * @precisions normal d -> s
+ */
+#include "codelets_dstedc.h"
 #include "error.h"
 
 #include <cblas.h>
@@ -20,7 +23,7 @@ struct merge_gemm_view {
     int64_t ldq, n2;
 };
 
-static struct merge_gemm_view view_of(void *buffers[], const startrd_merge_gemm_t *g)
+static struct merge_gemm_view view_of(void *buffers[], const startrd_dmerge_gemm_t *g)
 {
     const double *q2 = (const double *)STARPU_MATRIX_GET_PTR(buffers[0]) + g->q2_offset;
 
@@ -36,7 +39,7 @@ static struct merge_gemm_view view_of(void *buffers[], const startrd_merge_gemm_
 
 static void merge_gemm_cpu(void *buffers[], void *cl_arg)
 {
-    const startrd_merge_gemm_t *g = cl_arg;
+    const startrd_dmerge_gemm_t *g = cl_arg;
     const struct merge_gemm_view v = view_of(buffers, g);
 
     if (g->n12 > 0)
@@ -56,7 +59,7 @@ static void merge_gemm_cpu(void *buffers[], void *cl_arg)
 #ifdef STARTRD_USE_CUDA
 static void merge_gemm_cuda(void *buffers[], void *cl_arg)
 {
-    const startrd_merge_gemm_t *g = cl_arg;
+    const startrd_dmerge_gemm_t *g = cl_arg;
     const struct merge_gemm_view v = view_of(buffers, g);
     const double one = 1.0, zero = 0.0;
     cublasHandle_t handle = starpu_cublas_get_local_handle();
@@ -105,10 +108,10 @@ static struct starpu_codelet merge_gemm_shared_codelet = {
     .modes = {STARPU_R, STARPU_R, STARPU_RW},
 };
 
-int startrd_task_dmerge_gemm(unsigned long long where, int worker, const startrd_merge_gemm_t *g, int shared,
+int startrd_task_dmerge_gemm(unsigned long long where, int worker, const startrd_dmerge_gemm_t *g, int shared,
                              starpu_data_handle_t Q2, starpu_data_handle_t S, starpu_data_handle_t Q)
 {
-    startrd_merge_gemm_t *args = malloc(sizeof *args);
+    startrd_dmerge_gemm_t *args = malloc(sizeof *args);
 
     if (args == NULL)
         return -ENOMEM;

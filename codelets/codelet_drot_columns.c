@@ -1,7 +1,10 @@
 /* The rotations a divide-and-conquer merge's deflation gives pairs of
  * close eigenvalues, applied to the merge's rows of Q where its vectors
- * stay on one worker. */
-#include "codelets.h"
+ * stay on one worker.
+ *
+ * @precisions normal d -> s
+ */
+#include "codelets_dstedc.h"
 #include "error.h"
 
 #include <cblas.h>
@@ -23,7 +26,7 @@ static double *first_column(void *buffers[], const struct rot_args *a)
 static void rot_columns_cpu(void *buffers[], void *cl_arg)
 {
     const struct rot_args *a = cl_arg;
-    const startrd_rotation_t *rot = (const startrd_rotation_t *)STARPU_VECTOR_GET_PTR(buffers[0]);
+    const startrd_drotation_t *rot = (const startrd_drotation_t *)STARPU_VECTOR_GET_PTR(buffers[0]);
     const int64_t count = STARPU_VECTOR_GET_NX(buffers[0]), ldq = STARPU_MATRIX_GET_LD(buffers[1]);
     double *q = first_column(buffers, a);
 
@@ -36,7 +39,7 @@ static void rot_columns_cuda(void *buffers[], void *cl_arg)
 {
     const struct rot_args *a = cl_arg;
     cudaError_t st = startrd_cuda_drot_columns(a->rows, STARPU_VECTOR_GET_NX(buffers[0]),
-                                               (const startrd_rotation_t *)STARPU_VECTOR_GET_PTR(buffers[0]),
+                                               (const startrd_drotation_t *)STARPU_VECTOR_GET_PTR(buffers[0]),
                                                first_column(buffers, a), STARPU_MATRIX_GET_LD(buffers[1]),
                                                starpu_cuda_get_local_stream());
 

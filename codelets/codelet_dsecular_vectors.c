@@ -1,8 +1,11 @@
 /* The eigenvectors of a divide-and-conquer merge's rank-one update (S, the
  * right factor of its product) formed from the secular equations' roots
  * on the worker that holds the merge's vectors, so that only O(k) values
- * go there instead of S's k^2. */
-#include "codelets.h"
+ * go there instead of S's k^2.
+ *
+ * @precisions normal d -> s
+ */
+#include "codelets_dstedc.h"
 #include "error.h"
 
 #include <math.h>
@@ -16,7 +19,7 @@ struct secular_args {
     int64_t k, first, s_offset;   /* the merge's entries from first on; its S from s_offset on (leading dimension k) */
 };
 
-static double component(const startrd_secular_entry_t *e, int64_t p, double pole, double delta)
+static double component(const startrd_dsecular_entry_t *e, int64_t p, double pole, double delta)
 {
     return e[p].w / ((e[p].dlamda - pole) + delta);
 }
@@ -24,7 +27,7 @@ static double component(const startrd_secular_entry_t *e, int64_t p, double pole
 static void secular_vectors_cpu(void *buffers[], void *cl_arg)
 {
     const struct secular_args *a = cl_arg;
-    const startrd_secular_entry_t *e = (const startrd_secular_entry_t *)STARPU_MATRIX_GET_PTR(buffers[0]) + a->first;
+    const startrd_dsecular_entry_t *e = (const startrd_dsecular_entry_t *)STARPU_MATRIX_GET_PTR(buffers[0]) + a->first;
     double *s = (double *)STARPU_MATRIX_GET_PTR(buffers[1]) + a->s_offset;
 
     for (int64_t j = 0; j < a->k; j++) {
@@ -48,7 +51,7 @@ static void secular_vectors_cuda(void *buffers[], void *cl_arg)
 {
     const struct secular_args *a = cl_arg;
     cudaError_t st = startrd_cuda_dsecular_vectors(
-        a->k, (const startrd_secular_entry_t *)STARPU_MATRIX_GET_PTR(buffers[0]) + a->first,
+        a->k, (const startrd_dsecular_entry_t *)STARPU_MATRIX_GET_PTR(buffers[0]) + a->first,
         (double *)STARPU_MATRIX_GET_PTR(buffers[1]) + a->s_offset, a->k, starpu_cuda_get_local_stream());
 
     if (st != cudaSuccess)

@@ -3,12 +3,22 @@
  * generation order: Q2 = H(0,0) H(0,1) ... H(last).  Each reflector acts
  * on at most kd rows of C; they go one by one (grouping those of 32
  * consecutive sweeps into ZLARFB blocks doubled the flops for kd = 32 and
- * was slower on the host). */
-#include "codelets.h"
+ * was slower on the host).
+ *
+ * @precisions normal z -> s d c
+ */
+#define COMPLEX
+#include "codelets_z.h"
 #include "error.h"
 #include "kernels_stage2.h"
 
 #include <stdlib.h>
+
+#ifdef COMPLEX
+#define CONJ(x) conj(x)
+#else
+#define CONJ(x) (x)
+#endif
 
 struct apply_q2_args {
     startrd_bulge_plan_t plan;
@@ -24,7 +34,7 @@ static void reflect(const startrd_bulge_plan_t *p, const double complex *hous, i
     double complex tau = hous[startrd_bulge_tau_offset(p, s, j)];
 
     startrd_zreflect_side('L', (int)startrd_bulge_refl_len(p, s, j), cols, hous + startrd_bulge_v_offset(p, s, j),
-                          conj_tau ? conj(tau) : tau, c + startrd_bulge_refl_row(p, s, j), ldc, NULL);
+                          conj_tau ? CONJ(tau) : tau, c + startrd_bulge_refl_row(p, s, j), ldc, NULL);
 }
 
 static void apply_q2_cpu(void *buffers[], void *cl_arg)

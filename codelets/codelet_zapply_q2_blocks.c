@@ -9,9 +9,13 @@
  * GEMM.  Applying, on a GPU: the groups of a level are one strided batch,
  * their rows in C being equally spaced; C is worked on in a copy padded
  * with h zero rows, so that the groups at the end of the band, whose V and
- * Y are zero past row n, need no shorter shape. */
-#include "codelets.h"
+ * Y are zero past row n, need no shorter shape.
+ *
+ * @precisions normal z -> s d c
+ */
+#include "codelets_z.h"
 #include "error.h"
+#include "scalars.h"
 
 #include <cblas.h>
 #include <lapacke.h>
@@ -121,8 +125,8 @@ static int build_chunk_cpu(const startrd_q2_blocks_t *qb, int64_t c, const doubl
                 return -1;
             }
             memcpy(Y + off, V + off, (size_t)(h * b) * sizeof *Y);
-            cblas_ztrmm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, (int)h, (int)k, &one, T,
-                        (int)b, Y + off, (int)h);
+            cblas_ztrmm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, (int)h, (int)k,
+                        STARTRD_Z_CBLAS(one), T, (int)b, Y + off, (int)h);
         }
     }
     return 0;
@@ -163,10 +167,10 @@ static void apply_q2_blocks_cpu(void *buffers[], void *cl_arg)
                 /* V and Y are zero past row n. */
                 int rows = (int)(n - row < h ? n - row : h);
 
-                cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, b, cols, rows, &one,
-                            (const double complex *)first + m * h * b, h, c + row, ldc, &zero, w, b);
-                cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, rows, cols, b, &mone,
-                            (const double complex *)second + m * h * b, h, w, b, &one, c + row, ldc);
+                cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, b, cols, rows, STARTRD_Z_CBLAS(one),
+                            (const double complex *)first + m * h * b, h, c + row, ldc, STARTRD_Z_CBLAS(zero), w, b);
+                cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, rows, cols, b, STARTRD_Z_CBLAS(mone),
+                            (const double complex *)second + m * h * b, h, w, b, STARTRD_Z_CBLAS(one), c + row, ldc);
             }
         }
     }
@@ -182,7 +186,7 @@ static long build_chunk_cuda(const startrd_q2_blocks_t *qb, int64_t c, const cuD
     const int64_t h = qb->h, b = qb->b, first = qb->chunk_level[c], hb = h * b;
     const int64_t groups = startrd_q2_chunk_groups(qb, c);
     cuDoubleComplex *V = s->V, *Y = s->Y, *tau = s->tau, *T = s->T;
-    const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
+    const cuDoubleComplex one = STARTRD_Z_ONE, zero = STARTRD_Z_ZERO;
     long st;
 
     for (int64_t L = first; L < qb->chunk_level[c + 1]; L++) {
@@ -228,7 +232,7 @@ static void apply_q2_blocks_cuda(void *buffers[], void *cl_arg)
     const int cols = (int)STARPU_MATRIX_GET_NY(buffers[0]), ldp = (int)(n + h);
     cudaStream_t stream = starpu_cuda_get_local_stream();
     cublasHandle_t blas = starpu_cublas_get_local_handle();
-    const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0}, mone = {-1.0, 0.0};
+    const cuDoubleComplex one = STARTRD_Z_ONE, zero = STARTRD_Z_ZERO, mone = STARTRD_Z_MONE;
     cuDoubleComplex *pad = NULL, *w;
     const size_t bytes = ((size_t)ldp + (size_t)qb->maxcount * (size_t)b) * (size_t)cols * sizeof *pad;
     long st;

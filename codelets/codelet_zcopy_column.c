@@ -12,11 +12,15 @@
  * A column that keeps both triangles (its handle starts at row 0, so its
  * diagonal tile at row col0) gets the other triangle above the diagonal when
  * copied in; only the lower part goes back.
- * Only the referenced triangle of the caller's matrix is written. */
-#include "codelets.h"
+ * Only the referenced triangle of the caller's matrix is written.
+ *
+ * @precisions normal z -> s d c
+ */
+#define COMPLEX
+#include "codelets_z.h"
 #include "cuda_upload.h"
 #include "error.h"
-#include "kernels_stage1.h"
+#include "kernels_stage1_z.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -24,6 +28,14 @@
 #include <string.h>
 
 enum { BUF_COLUMN, BUF_SCANNED };
+
+/* The conjugate that moves an entry between the triangles; the real
+ * precisions' transposes do without. */
+#ifdef COMPLEX
+#define CONJ(x) conj(x)
+#else
+#define CONJ(x) (x)
+#endif
 
 struct copy_column_args {
     int to_user;            /* direction */
@@ -33,7 +45,7 @@ struct copy_column_args {
     int64_t col0;           /* first column of this block column */
     int both;               /* the handle holds both triangles, from row 0 */
     atomic_int *nonfinite;  /* NULL: no check */
-    startrd_band_out_t band; /* band.ab NULL: none */
+    startrd_zband_out_t band; /* band.ab NULL: none */
 };
 
 struct column_view {
@@ -91,7 +103,7 @@ static double fill_column(const struct copy_column_args *x, const struct column_
     } else if (q < v->cols) {
         /* Row col0+q of the upper triangle, walked with stride lda. */
         for (int64_t r = 0; r < v->rows - q; r++)
-            cq[q + r] = conj(v->a[(q + r) * lda + q]);
+            cq[q + r] = CONJ(v->a[(q + r) * lda + q]);
     }
     if (q < v->cols && x->nonfinite != NULL)
         nan_sum = startrd_znan_sum(cq + q, v->rows - q);
@@ -102,12 +114,12 @@ static double fill_column(const struct copy_column_args *x, const struct column_
             memset(top, 0, (size_t)c0 * sizeof *top);
         else if (x->uplo == 'L')
             for (int64_t i = 0; i < c0; i++)
-                top[i] = conj(a[i * lda + c0 + q]);
+                top[i] = CONJ(a[i * lda + c0 + q]);
         else
             memcpy(top, a + (c0 + q) * lda, (size_t)c0 * sizeof *top);
         if (q < v->cols) {
             for (int64_t r = 0; r < q; r++)
-                cq[r] = x->uplo == 'L' ? conj(a[(c0 + r) * lda + c0 + q]) : a[(c0 + q) * lda + c0 + r];
+                cq[r] = x->uplo == 'L' ? CONJ(a[(c0 + r) * lda + c0 + q]) : a[(c0 + q) * lda + c0 + r];
             first = 0;
         }
     }
@@ -130,7 +142,7 @@ static void report_nonfinite(const struct copy_column_args *x, double nan_sum)
  * that holds it, and a column's zeros by the copy of its diagonal. */
 static void scatter_band(const struct copy_column_args *x, const double complex *cq, int64_t q, int64_t rows)
 {
-    const startrd_band_out_t *b = &x->band;
+    const startrd_zband_out_t *b = &x->band;
     int64_t c = x->col0 + q, len = rows < b->kd + 1 ? rows : b->kd + 1;
     double complex *col = b->ab + c * b->ldab;
 
@@ -144,7 +156,7 @@ static void scatter_band(const struct copy_column_args *x, const double complex 
     memset(col, 0, (size_t)first * sizeof *col);
     memset(col + 2 * b->kd + 1, 0, (size_t)(b->ldab - 2 * b->kd - 1) * sizeof *col);
     for (int64_t r = 0; r < len; r++)
-        b->ab[2 * b->kd - r + (c + r) * b->ldab] = conj(cq[r]);
+        b->ab[2 * b->kd - r + (c + r) * b->ldab] = CONJ(cq[r]);
 }
 
 /* The caller's column col0+q (for 'U', its row) from the library's column
@@ -160,7 +172,7 @@ static void store_column(const struct copy_column_args *x, const struct column_v
         return;
     }
     for (int64_t r = 0; r < v->rows - q; r++)
-        v->a[(q + r) * x->lda + q] = conj(cq[r]);
+        v->a[(q + r) * x->lda + q] = CONJ(cq[r]);
 }
 
 static void copy_column_cpu(void *buffers[], void *cl_arg)
@@ -207,18 +219,20 @@ struct gpu_columns {
     double nan_sum;
 };
 
-static void pack_columns(void *arg, double complex *buf, int64_t ld, int64_t q0, int64_t q1)
+static void pack_columns(void *arg, void *packed, int64_t ld, int64_t q0, int64_t q1)
 {
     struct gpu_columns *u = arg;
+    double complex *buf = packed;
 
     for (int64_t q = q0; q < q1; q++)
         u->nan_sum += fill_column(u->x, u->v, buf + (q - q0) * ld + u->crow, q);
 }
 
 /* The buffer holds the columns from the diagonal tile's row down. */
-static void unpack_columns(void *arg, double complex *buf, int64_t ld, int64_t q0, int64_t q1)
+static void unpack_columns(void *arg, void *packed, int64_t ld, int64_t q0, int64_t q1)
 {
     const struct gpu_columns *u = arg;
+    double complex *buf = packed;
 
     for (int64_t q = q0; q < q1; q++)
         store_column(u->x, u->v, buf + (q - q0) * ld + q, q);
@@ -241,9 +255,9 @@ static void copy_column_gpu_cpu(void *buffers[], void *cl_arg)
     if (skipped(x))
         return;
     if (x->to_user)
-        st = startrd_cuda_download(devid, c + u.crow, v.ldc, v.height, v.cols, unpack_columns, &u);
+        st = startrd_cuda_download(devid, sizeof *c, c + u.crow, v.ldc, v.height, v.cols, unpack_columns, &u);
     else
-        st = startrd_cuda_upload(devid, c, v.ldc, u.crow + v.height, v.width, pack_columns, &u);
+        st = startrd_cuda_upload(devid, sizeof *c, c, v.ldc, u.crow + v.height, v.width, pack_columns, &u);
     if (st != 0)
         startrd_kernel_failure(x->to_user ? "copy_out_gpu" : "copy_in_gpu",
                                x->to_user ? "startrd_cuda_download" : "startrd_cuda_upload", st);
@@ -294,7 +308,7 @@ static struct starpu_codelet *copy_codelet(int to_user, int node, const char **n
 int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int64_t n,
                               double complex *a, int64_t lda, int64_t col0, int both,
                               starpu_data_handle_t column, atomic_int *nonfinite,
-                              starpu_data_handle_t scanned, const startrd_band_out_t *band)
+                              starpu_data_handle_t scanned, const startrd_zband_out_t *band)
 {
     struct copy_column_args *args = malloc(sizeof *args);
     const char *name;
@@ -303,7 +317,7 @@ int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int
     if (args == NULL)
         return -ENOMEM;
     *args = (struct copy_column_args){to_user, uplo, n, lda, a, col0, both, nonfinite,
-                                      to_user && band != NULL ? *band : (startrd_band_out_t){NULL, 0, 0}};
+                                      to_user && band != NULL ? *band : (startrd_zband_out_t){NULL, 0, 0}};
     /* A copy in writes every entry of the column it fills. */
     return starpu_task_insert(cl,
                               STARPU_CL_ARGS, args, sizeof *args,
@@ -311,25 +325,4 @@ int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int
                               STARTRD_PLACE_ARGS(place),
                               STARPU_NAME, name,
                               0);
-}
-
-/* Nothing to compute: the task only orders, through its write of the token,
- * every copy out after every copy in, so that the verdict of their check for
- * NaN and Inf is final before anything is written back. */
-static void copied_in_cpu(void *buffers[], void *cl_arg)
-{
-    (void)buffers;
-    (void)cl_arg;
-}
-
-static struct starpu_codelet copied_in_codelet = {
-    .name = "copied_in",
-    .cpu_funcs = {copied_in_cpu},
-    .nbuffers = 1,
-    .modes = {STARPU_W},
-};
-
-int startrd_task_copied_in(starpu_data_handle_t scanned)
-{
-    return starpu_task_insert(&copied_in_codelet, STARPU_W, scanned, 0);
 }

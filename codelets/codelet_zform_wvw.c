@@ -14,9 +14,12 @@
  * no sum on one GPU and its result sent back on the critical path.  Where
  * the previous step's update was deferred (kernels_stage1.h), Y is
  * corrected in P's last third too, and the pair of both steps' operands
- * assembled. */
-#include "codelets.h"
-#include "kernels_stage1.h"
+ * assembled.
+ *
+ * @precisions normal z -> s d c
+ */
+#include "codelets_z.h"
+#include "kernels_stage1_z.h"
 
 #include <stdlib.h>
 
@@ -41,7 +44,7 @@ static void form_wvw_cpu(void *buffers[], void *cl_arg)
 {
     startrd_wvw_operands_t o = operands(buffers, cl_arg);
 
-    startrd_form_wvw_cpu(&o);
+    startrd_zform_wvw_cpu(&o);
 }
 
 #ifdef STARTRD_USE_CUDA
@@ -49,7 +52,7 @@ static void form_wvw_cuda(void *buffers[], void *cl_arg)
 {
     startrd_wvw_operands_t o = operands(buffers, cl_arg);
 
-    startrd_form_wvw_cuda(&o);
+    startrd_zform_wvw_cuda(&o);
 }
 #endif
 

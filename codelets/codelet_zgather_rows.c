@@ -3,8 +3,11 @@
  * (codelet_zhemm_rows.c): every segment copies a run of rows from one
  * worker's buffer to their place in Y, and the rows above the trailing
  * matrix are zeroed (W multiplies all of Y).  Each buffer is a copy of
- * only the rows its worker owns: the only communication of the scheme. */
-#include "codelets.h"
+ * only the rows its worker owns: the only communication of the scheme.
+ *
+ * @precisions normal z -> s d c
+ */
+#include "codelets_z.h"
 #include "error.h"
 
 #include <stdlib.h>

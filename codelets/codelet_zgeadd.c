@@ -1,6 +1,10 @@
-/* B += A on whole handles: sums partial products of different workers. */
-#include "codelets.h"
+/* B += A on whole handles: sums partial products of different workers.
+ *
+ * @precisions normal z -> s d c
+ */
+#include "codelets_z.h"
 #include "error.h"
+#include "scalars.h"
 
 #include <cblas.h>
 
@@ -14,13 +18,13 @@ static void geadd_cpu(void *buffers[], void *cl_arg)
 
     (void)cl_arg;
     for (size_t j = 0; j < STARPU_MATRIX_GET_NY(buffers[1]); j++)
-        cblas_zaxpy(m, &one, a + j * lda, 1, b + j * ldb, 1);
+        cblas_zaxpy(m, STARTRD_Z_CBLAS(one), a + j * lda, 1, b + j * ldb, 1);
 }
 
 #ifdef STARTRD_USE_CUDA
 static void geadd_cuda(void *buffers[], void *cl_arg)
 {
-    const cuDoubleComplex one = {1.0, 0.0};
+    const cuDoubleComplex one = STARTRD_Z_ONE;
     cuDoubleComplex *b = (cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[1]);
     int ldb = (int)STARPU_MATRIX_GET_LD(buffers[1]);
     /* cuBLAS allows C == B in geam when ldc == ldb. */

@@ -1,21 +1,32 @@
-/* R := Q Z for a complex Q, given as column blocks Q_0, Q_1, ... that
- * follow each other, and a real Z: the eigenvectors of A from Q = Q1 Q2 and
- * the real eigenvectors Z of the tridiagonal.  Read as a real matrix of
- * twice the rows (real and imaginary parts interleaved, the leading
- * dimension doubled), a complex Q times a real Z is one real GEMM, half the
- * flops of a complex one; block k multiplies Z's rows from the sum of the
- * earlier blocks' widths. */
-#include "codelets.h"
+/* R := Q Z for Q given as column blocks Q_0, Q_1, ... that follow each
+ * other, and a real Z: the eigenvectors of A from Q = Q1 Q2 and the real
+ * eigenvectors Z of the tridiagonal.  In the complex precisions, read as a
+ * real matrix of twice the rows (real and imaginary parts interleaved, the
+ * leading dimension doubled), a complex Q times a real Z is one real GEMM,
+ * half the flops of a complex one; in the real ones it is a plain GEMM.
+ * Block k multiplies Z's rows from the sum of the earlier blocks' widths.
+ *
+ * @precisions normal z -> s d c
+ */
+#define COMPLEX
+#include "codelets_z.h"
 #include "error.h"
 
 #include <cblas.h>
 #include <stdlib.h>
 
+/* Real entries per entry of Q and R: their real and imaginary parts. */
+#ifdef COMPLEX
+enum { PARTS = 2 };
+#else
+enum { PARTS = 1 };
+#endif
+
 /* Buffers: R (written), Z, then the blocks of Q. */
 enum { R_BUFFER, Z_BUFFER, FIRST_Q_BUFFER };
 
-/* The task's operands as real matrices: R and the blocks of Q with twice
- * their rows and leading dimensions. */
+/* The task's operands as real matrices: R and the blocks of Q with PARTS
+ * times their rows and leading dimensions. */
 struct gemm_real_view {
     double *R;
     const double *Z;
@@ -27,9 +38,9 @@ static struct gemm_real_view view_of(void *buffers[])
     return (struct gemm_real_view){
         .R = (double *)STARPU_MATRIX_GET_PTR(buffers[R_BUFFER]),
         .Z = (const double *)STARPU_MATRIX_GET_PTR(buffers[Z_BUFFER]),
-        .rows = (int)(2 * STARPU_MATRIX_GET_NX(buffers[R_BUFFER])),
+        .rows = (int)(PARTS * STARPU_MATRIX_GET_NX(buffers[R_BUFFER])),
         .cols = (int)STARPU_MATRIX_GET_NY(buffers[R_BUFFER]),
-        .ldr = (int)(2 * STARPU_MATRIX_GET_LD(buffers[R_BUFFER])),
+        .ldr = (int)(PARTS * STARPU_MATRIX_GET_LD(buffers[R_BUFFER])),
         .ldz = (int)STARPU_MATRIX_GET_LD(buffers[Z_BUFFER]),
     };
 }
@@ -37,7 +48,7 @@ static struct gemm_real_view view_of(void *buffers[])
 static const double *q_block(void *buffers[], int k, int *width, int *ld)
 {
     *width = (int)STARPU_MATRIX_GET_NY(buffers[k]);
-    *ld = (int)(2 * STARPU_MATRIX_GET_LD(buffers[k]));
+    *ld = (int)(PARTS * STARPU_MATRIX_GET_LD(buffers[k]));
     return (const double *)STARPU_MATRIX_GET_PTR(buffers[k]);
 }
 
@@ -107,7 +118,7 @@ int startrd_task_zgemm_real(unsigned long long where, int64_t nq, const starpu_d
     ret = starpu_task_insert(&gemm_real_codelet,
                              STARPU_DATA_MODE_ARRAY, descr, (int)(FIRST_Q_BUFFER + nq),
                              STARPU_EXECUTE_WHERE, where,
-                             STARPU_FLOPS, 4.0 * rows * cols * (double)starpu_matrix_get_nx(Z),
+                             STARPU_FLOPS, 2.0 * PARTS * rows * cols * (double)starpu_matrix_get_nx(Z),
                              0);
     free(descr);
     return ret;

@@ -1,6 +1,11 @@
-#include "codelets.h"
+/* C = alpha * op(A) * op(B) + beta * C on whole handles.
+ *
+ * @precisions normal z -> s d c
+ */
+#include "codelets_z.h"
 #include "cuda_zgemm.h"
 #include "error.h"
+#include "scalars.h"
 
 #include <cblas.h>
 #include <stdlib.h>
@@ -26,10 +31,10 @@ static void zgemm_cpu(void *buffers[], void *cl_arg)
 
     cblas_zgemm(CblasColMajor, cblas_trans(a->transa), cblas_trans(a->transb),
                 (int)STARPU_MATRIX_GET_NX(buffers[2]), (int)STARPU_MATRIX_GET_NY(buffers[2]),
-                inner_dim(a->transa, buffers[0]), &a->alpha,
+                inner_dim(a->transa, buffers[0]), STARTRD_Z_CBLAS(a->alpha),
                 (const void *)STARPU_MATRIX_GET_PTR(buffers[0]), (int)STARPU_MATRIX_GET_LD(buffers[0]),
                 (const void *)STARPU_MATRIX_GET_PTR(buffers[1]), (int)STARPU_MATRIX_GET_LD(buffers[1]),
-                &a->beta,
+                STARTRD_Z_CBLAS(a->beta),
                 (void *)STARPU_MATRIX_GET_PTR(buffers[2]), (int)STARPU_MATRIX_GET_LD(buffers[2]));
 }
 
@@ -42,11 +47,12 @@ static cublasOperation_t cublas_trans(char t)
 static void zgemm_cuda(void *buffers[], void *cl_arg)
 {
     const struct zgemm_args *a = cl_arg;
-    /* cuDoubleComplex is 16-byte aligned and cuBLAS reads host scalars with
-     * aligned loads; in the argument block a double complex is only 8-byte
-     * aligned (a misaligned alpha crashes cublasZgemm on small products). */
-    const cuDoubleComplex alpha = {creal(a->alpha), cimag(a->alpha)};
-    const cuDoubleComplex beta = {creal(a->beta), cimag(a->beta)};
+    /* cuBLAS reads host scalars with loads aligned to their type, which the
+     * argument block does not promise for complex ones: it aligns them to
+     * 8 bytes, cuBLAS's loads want 16 (a misaligned alpha crashed the
+     * complex GEMM on small products). */
+    const cuDoubleComplex alpha = STARTRD_Z_CUDA(a->alpha);
+    const cuDoubleComplex beta = STARTRD_Z_CUDA(a->beta);
     cublasStatus_t st = startrd_cuda_zgemm(
         starpu_cublas_get_local_handle(), cublas_trans(a->transa), cublas_trans(a->transb),
         (int)STARPU_MATRIX_GET_NX(buffers[2]), (int)STARPU_MATRIX_GET_NY(buffers[2]),

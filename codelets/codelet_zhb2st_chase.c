@@ -1,8 +1,11 @@
 /* The whole bulge chase as one task on a GPU (kernel_hb2st_chase.cu): the
  * band in, d and e out, and HOUS2 when the reflectors are kept.  The CPU
  * chase is a set of ranks on all CPU workers instead
- * (codelet_zhb2st_sweeps.c). */
-#include "codelets.h"
+ * (codelet_zhb2st_sweeps.c).
+ *
+ * @precisions normal z -> s d c
+ */
+#include "codelets_z.h"
 #include "error.h"
 
 #ifdef STARTRD_USE_CUDA

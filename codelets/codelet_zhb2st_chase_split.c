@@ -2,14 +2,17 @@
  * GPU a task that prepares its copy of the band, then, once every GPU has,
  * a task that runs its share of every sweep.  The second tasks wait for one
  * another inside their kernels, so they must all be running at once: one per
- * GPU, on workers with nothing else queued. */
-#include "codelets.h"
+ * GPU, on workers with nothing else queued.
+ *
+ * @precisions normal z -> s d c
+ */
+#include "codelets_z.h"
 #include "error.h"
 
 #ifdef STARTRD_USE_CUDA
 #include "kernels_cuda.h"
 
-_Static_assert(STARTRD_ZHB2ST_MAX_GPUS == STARTRD_CUDA_ZHB2ST_MAX_GPUS, "the GPUs a chase is split over");
+_Static_assert(STARTRD_CHASE_MAX_GPUS == STARTRD_CUDA_ZHB2ST_MAX_GPUS, "the GPUs a chase is split over");
 #endif
 
 #include <stdlib.h>
@@ -119,7 +122,7 @@ static int submit_all(struct starpu_task **tasks, int ngpu)
 int startrd_task_zhb2st_split_prepare(const startrd_zhb2st_split_t *split, const startrd_bulge_plan_t *plan,
                                       char uplo, starpu_data_handle_t AB)
 {
-    struct starpu_task *tasks[STARTRD_ZHB2ST_MAX_GPUS];
+    struct starpu_task *tasks[STARTRD_CHASE_MAX_GPUS];
 
     for (int g = 0; g < split->ngpu; g++) {
         struct starpu_data_descr descr[] = {
@@ -136,7 +139,7 @@ int startrd_task_zhb2st_split_prepare(const startrd_zhb2st_split_t *split, const
 int startrd_task_zhb2st_split_chase(const startrd_zhb2st_split_t *split, const startrd_bulge_plan_t *plan,
                                     starpu_data_handle_t d, starpu_data_handle_t e)
 {
-    struct starpu_task *tasks[STARTRD_ZHB2ST_MAX_GPUS];
+    struct starpu_task *tasks[STARTRD_CHASE_MAX_GPUS];
 
     for (int g = 0; g < split->ngpu; g++) {
         struct starpu_data_descr descr[] = {

@@ -7,8 +7,11 @@
  * before (S, M) it waits for group S-1 to have completed window M+1, read
  * from that group's progress counter.  A window is a few dozen microseconds
  * of work: a runtime task per window costs the runtime more than that, a
- * counter costs one atomic store. */
-#include "codelets.h"
+ * counter costs one atomic store.
+ *
+ * @precisions normal z -> s d c
+ */
+#include "codelets_z.h"
 #include "kernels_stage2.h"
 
 #include <stdlib.h>

@@ -17,13 +17,17 @@
  * later HEMM's end to W's start; docs/architecture.md, "Two GPUs meet on
  * the devices").
  * On a GPU that task takes a trailing matrix of up to whole_hemm_max_rows
- * rows (tuning.h) in one cuBLAS ZHEMM instead of pieces. */
-#include "codelets.h"
+ * rows (tuning.h) in one cuBLAS ZHEMM instead of pieces.
+ *
+ * @precisions normal z -> s d c
+ */
+#include "codelets_z.h"
 #include "column_pieces.h"
 #include "cuda_lanes.h"
 #include "cuda_zgemm.h"
 #include "error.h"
-#include "kernels_stage1.h"
+#include "kernels_stage1_z.h"
+#include "scalars.h"
 #include "tuning.h"
 
 #include <cblas.h>
@@ -76,25 +80,25 @@ static void hemm_columns_cpu(void *buffers[], void *cl_arg)
     }
     for (int i = BUF_FIRST_COLUMN, next; i < columns_end(a); i = next) {
         next = startrd_next_piece(buffers, BUF_FIRST_COLUMN, i, columns_end(a), &h);
-        const double complex *v = h.ws[BUF_V];
+        const double complex *c = h.c, *v = h.ws[BUF_V];
         double complex *y = h.ws[BUF_Y];
         int ldv = h.ldws[BUF_V], ldy = h.ldws[BUF_Y];
 
-        cblas_zhemm(CblasColMajor, CblasLeft, CblasLower, h.w, h.nv, &one, h.c, h.ld,
-                    v, ldv, &one, y, ldy);
+        cblas_zhemm(CblasColMajor, CblasLeft, CblasLower, h.w, h.nv, STARTRD_Z_CBLAS(one), c, h.ld,
+                    v, ldv, STARTRD_Z_CBLAS(one), y, ldy);
         if (h.below == 0)
             continue;
-        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, h.below, h.nv, h.w, &one,
-                    h.c + h.w, h.ld, v, ldv, &one, y + h.w, ldy);
-        cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, h.w, h.nv, h.below, &one,
-                    h.c + h.w, h.ld, v + h.w, ldv, &one, y, ldy);
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, h.below, h.nv, h.w, STARTRD_Z_CBLAS(one),
+                    c + h.w, h.ld, v, ldv, STARTRD_Z_CBLAS(one), y + h.w, ldy);
+        cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, h.w, h.nv, h.below, STARTRD_Z_CBLAS(one),
+                    c + h.w, h.ld, v + h.w, ldv, STARTRD_Z_CBLAS(one), y, ldy);
     }
     if (a->has_peer || a->after.signal != NULL || a->t_done.signal != NULL) {
         startrd_kernel_failure("hemm_columns", "a signal between GPU streams on a CPU worker", -1);
     } else if (a->form_w) {
         startrd_wvw_operands_t o = wvw_operands(buffers, a);
 
-        startrd_form_wvw_cpu(&o);
+        startrd_zform_wvw_cpu(&o);
     }
 }
 
@@ -121,7 +125,7 @@ static void form_cuda(void *buffers[], const struct hemm_columns_args *a)
     }
     if (a->t_done.signal != NULL && startrd_cuda_signal_wait(a->t_done.signal, a->t_done.step) != 0)
         return;
-    startrd_form_wvw_cuda(&o);
+    startrd_zform_wvw_cuda(&o);
 }
 
 /* Y = A22 * V by one ZHEMM over the task's trapezoid, then P; 0 where the
@@ -129,7 +133,7 @@ static void form_cuda(void *buffers[], const struct hemm_columns_args *a)
  * task, which computes all of Y, is its only reader. */
 static int hemm_whole_cuda(void *buffers[], const struct hemm_columns_args *a)
 {
-    const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
+    const cuDoubleComplex one = STARTRD_Z_ONE, zero = STARTRD_Z_ZERO;
     void *first = buffers[BUF_FIRST_COLUMN];
     int64_t rows = STARPU_MATRIX_GET_NX(buffers[BUF_Y]), m = STARPU_MATRIX_GET_NX(first);
     cublasStatus_t st;
@@ -163,7 +167,7 @@ static int hemm_whole_cuda(void *buffers[], const struct hemm_columns_args *a)
  * (a piece-wide x 64 product with a long inner dimension). */
 static void hemm_pieces_cuda(void *buffers[], const struct hemm_columns_args *a)
 {
-    const cuDoubleComplex one = {1.0, 0.0};
+    const cuDoubleComplex one = STARTRD_Z_ONE;
     cudaStream_t stream = starpu_cuda_get_local_stream();
     cublasHandle_t hd = starpu_cublas_get_local_handle();
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;

@@ -5,11 +5,15 @@
  * is one GEMM per piece of side-by-side block columns (column_pieces.h),
  * complete without any other worker's columns: no partial products to sum.
  * The rows go, in the task's column order, to a compact buffer X from row
- * xrow, which alone travels to the other workers (codelet_zgather_rows.c). */
-#include "codelets.h"
+ * xrow, which alone travels to the other workers (codelet_zgather_rows.c).
+ *
+ * @precisions normal z -> s d c
+ */
+#include "codelets_z.h"
 #include "cuda_zgemm.h"
 #include "column_pieces.h"
 #include "error.h"
+#include "scalars.h"
 
 #include <cblas.h>
 #include <stdlib.h>
@@ -28,8 +32,8 @@ static void hemm_rows_cpu(void *buffers[], void *cl_arg)
 
     for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers(); i = next, x += h.w) {
         next = startrd_next_full_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), a->jcol, a->row0, &h);
-        cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, h.w, nb, h.m, &one, h.c, h.ld, v, ldv, &zero,
-                    x, ldx);
+        cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, h.w, nb, h.m, STARTRD_Z_CBLAS(one), h.c, h.ld, v,
+                    ldv, STARTRD_Z_CBLAS(zero), x, ldx);
     }
 }
 
@@ -37,7 +41,7 @@ static void hemm_rows_cpu(void *buffers[], void *cl_arg)
 static void hemm_rows_cuda(void *buffers[], void *cl_arg)
 {
     const startrd_full_args_t *a = cl_arg;
-    const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
+    const cuDoubleComplex one = STARTRD_Z_ONE, zero = STARTRD_Z_ZERO;
     const cuDoubleComplex *v = (const cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[BUF_V]) + a->row0;
     cuDoubleComplex *x = (cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[BUF_X]) + a->xrow;
     int ldv = (int)STARPU_MATRIX_GET_LD(buffers[BUF_V]), ldx = (int)STARPU_MATRIX_GET_LD(buffers[BUF_X]);

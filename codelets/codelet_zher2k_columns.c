@@ -10,11 +10,14 @@
  * pass over C instead of two, which runs at a higher rate than two GEMMs of
  * rank 64 (docs/architecture.md, "One GEMM of rank 2nb").  P is
  * full-height, indexed by absolute row.  One task updates all the columns
- * one worker owns in a step. */
-#include "codelets.h"
+ * one worker owns in a step.
+ *
+ * @precisions normal z -> s d c
+ */
+#include "codelets_z.h"
 #include "column_pieces.h"
 #include "cuda_lanes.h"
-#include "kernels_stage1.h"
+#include "kernels_stage1_z.h"
 
 #include <stdlib.h>
 
@@ -27,7 +30,7 @@ static void her2k_columns_cpu(void *buffers[], void *cl_arg)
     (void)cl_arg;
     for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers(); i = next) {
         next = startrd_next_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), &u);
-        startrd_her2k_piece_cpu(&u);
+        startrd_zher2k_piece_cpu(&u);
     }
 }
 
@@ -53,7 +56,7 @@ static void her2k_columns_cuda(void *buffers[], void *cl_arg)
     for (int i = BUF_FIRST_COLUMN, next, lane = 0; i < startrd_current_nbuffers();
          i = next, lane = (lane + 1) % nblas) {
         next = startrd_next_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), &u);
-        if (startrd_her2k_piece_cuda(blas[lane], &u, "her2k_columns") != 0)
+        if (startrd_zher2k_piece_cuda(blas[lane], &u, "her2k_columns") != 0)
             break;
     }
     startrd_cuda_join(lanes);

@@ -4,12 +4,19 @@
  * the conjugate transpose of the lower one: one GEMM of rank 2nb per piece
  * (column_pieces.h), twice the flops of the lower-only update.  P = [W V W]
  * is full-height, indexed by absolute row; [W V] and [V W] are its column
- * ranges 0 .. 2nb-1 and nb .. 3nb-1. */
-#include "codelets.h"
+ * ranges 0 .. 2nb-1 and nb .. 3nb-1.  In the complex precisions the GEMM
+ * leaves rounding errors in the imaginary parts of the diagonal, which are
+ * set to zero (kernels_stage1_z.h).
+ *
+ * @precisions normal z -> s d c
+ */
+#define COMPLEX
+#include "codelets_z.h"
 #include "cuda_zgemm.h"
 #include "column_pieces.h"
 #include "error.h"
-#include "kernels_stage1.h"
+#include "kernels_stage1_z.h"
+#include "scalars.h"
 
 #include <cblas.h>
 #include <stdlib.h>
@@ -26,9 +33,13 @@ static void her2k_full_cpu(void *buffers[], void *cl_arg)
 
     for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers(); i = next) {
         next = startrd_next_full_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), a->jcol, a->row0, &u);
-        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, u.m, u.w, 2 * nb, &mone, p + a->row0, ldp,
-                    p + (size_t)nb * (size_t)ldp + u.j0 * nb, ldp, &one, u.c, u.ld);
-        startrd_real_diagonal(u.c + (u.j0 * nb - a->row0), u.ld, u.w);
+        double complex *c = u.c;
+
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, u.m, u.w, 2 * nb, STARTRD_Z_CBLAS(mone),
+                    p + a->row0, ldp, p + (size_t)nb * (size_t)ldp + u.j0 * nb, ldp, STARTRD_Z_CBLAS(one), c, u.ld);
+#ifdef COMPLEX
+        startrd_zreal_diagonal(c + (u.j0 * nb - a->row0), u.ld, u.w);
+#endif
     }
 }
 
@@ -36,7 +47,7 @@ static void her2k_full_cpu(void *buffers[], void *cl_arg)
 static void her2k_full_cuda(void *buffers[], void *cl_arg)
 {
     const startrd_full_args_t *a = cl_arg;
-    const cuDoubleComplex one = {1.0, 0.0}, mone = {-1.0, 0.0};
+    const cuDoubleComplex one = STARTRD_Z_ONE, mone = STARTRD_Z_MONE;
     const cuDoubleComplex *p = (const cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[BUF_P]);
     int ldp = (int)STARPU_MATRIX_GET_LD(buffers[BUF_P]), nb = (int)STARPU_MATRIX_GET_NY(buffers[BUF_P]) / 3;
     cublasHandle_t h = starpu_cublas_get_local_handle();
@@ -47,12 +58,14 @@ static void her2k_full_cuda(void *buffers[], void *cl_arg)
     for (int i = BUF_FIRST_COLUMN, next; i < startrd_current_nbuffers() && st == CUBLAS_STATUS_SUCCESS &&
                                          ce == cudaSuccess; i = next) {
         next = startrd_next_full_piece(buffers, BUF_FIRST_COLUMN, i, startrd_current_nbuffers(), a->jcol, a->row0, &u);
-        cuDoubleComplex *c = (cuDoubleComplex *)u.c;
+        cuDoubleComplex *c = u.c;
 
         st = startrd_cuda_zgemm(h, CUBLAS_OP_N, CUBLAS_OP_C, u.m, u.w, 2 * nb, &mone, p + a->row0, ldp,
                                 p + (size_t)nb * (size_t)ldp + u.j0 * nb, ldp, &one, c, u.ld);
+#ifdef COMPLEX
         if (st == CUBLAS_STATUS_SUCCESS)
-            ce = startrd_cuda_real_diagonal(c + (u.j0 * nb - a->row0), u.ld, u.w, starpu_cuda_get_local_stream());
+            ce = startrd_cuda_zreal_diagonal(c + (u.j0 * nb - a->row0), u.ld, u.w, starpu_cuda_get_local_stream());
+#endif
     }
     if (st != CUBLAS_STATUS_SUCCESS)
         startrd_kernel_failure("her2k_full_columns", "startrd_cuda_zgemm", st);

@@ -1,8 +1,11 @@
 /* B = the leading rows of A (as many rows as both have, as many columns as
  * B has): stage 1's total of the partial products, copied to the first GPU
  * of each other group on that GPU, so that the rest of its group reads it
- * there. */
-#include "codelets.h"
+ * there.
+ *
+ * @precisions normal z -> s d c
+ */
+#include "codelets_z.h"
 #include "error.h"
 
 #include <string.h>

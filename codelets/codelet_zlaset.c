@@ -1,8 +1,12 @@
 /* A block of columns set to those of the identity from column row0 on
  * (LAPACK's ZLASET with the diagonal shifted): where Q = Q1 Q2 is formed,
- * the block it starts from, written in place on its worker. */
-#include "codelets.h"
+ * the block it starts from, written in place on its worker.
+ *
+ * @precisions normal z -> s d c
+ */
+#include "codelets_z.h"
 #include "error.h"
+#include "scalars.h"
 
 #include <stdlib.h>
 
@@ -30,8 +34,9 @@ static void laset_cpu(void *buffers[], void *cl_arg)
 static void laset_cuda(void *buffers[], void *cl_arg)
 {
     const struct laset_args *a = cl_arg;
+    const cuDoubleComplex zero = STARTRD_Z_ZERO, one = STARTRD_Z_ONE;
     cudaError_t st = startrd_cuda_zlaset(STARPU_MATRIX_GET_NX(buffers[0]), STARPU_MATRIX_GET_NY(buffers[0]), a->row0,
-                                         make_cuDoubleComplex(0.0, 0.0), make_cuDoubleComplex(1.0, 0.0),
+                                         zero, one,
                                          (cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[0]),
                                          STARPU_MATRIX_GET_LD(buffers[0]), starpu_cuda_get_local_stream());
 

@@ -17,12 +17,16 @@
  * runtime round trip per step.  Given mirrors, it copies V's trailing rows
  * to the GPUs of the step's HEMM tasks as soon as V is formed, then T, and
  * posts a signal after each that their streams wait for (cuda_signal.h):
- * they need not wait for this task's end, another runtime round trip. */
-#include "codelets.h"
+ * they need not wait for this task's end, another runtime round trip.
+ *
+ * @precisions normal z -> s d c
+ */
+#include "codelets_z.h"
 #include "column_pieces.h"
 #include "error.h"
 #include "cuda_lanes.h"
-#include "kernels_stage1.h"
+#include "kernels_stage1_z.h"
+#include "scalars.h"
 
 #include <lapacke.h>
 #include <stdlib.h>
@@ -96,7 +100,7 @@ static void panel_qr_cpu(void *buffers[], void *cl_arg)
         startrd_piece_t u;
 
         column_piece(buffers, &u);
-        startrd_her2k_piece_cpu(&u);
+        startrd_zher2k_piece_cpu(&u);
     }
 
     info = LAPACKE_zgeqrt3_work(LAPACK_COL_MAJOR, (lapack_int)w.m, (lapack_int)w.nb, w.p,
@@ -164,7 +168,7 @@ static void fill_mirrors(const struct panel_qr_args *a, const struct panel_view 
 /* T from V's Gram matrix and the scalar factors, which go to tau too. */
 static void form_t(const struct panel_view *w, int64_t vrow, const cuDoubleComplex *tau, cudaStream_t stream)
 {
-    const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
+    const cuDoubleComplex one = STARTRD_Z_ONE, zero = STARTRD_Z_ZERO;
     const cuDoubleComplex *v = (const cuDoubleComplex *)w->v + vrow;
     long st;
 
@@ -205,7 +209,7 @@ static const startrd_cuda_lanes_t *factor_cuda(void *buffers[], const struct pan
         startrd_piece_t u;
 
         column_piece(buffers, &u);
-        if (startrd_her2k_piece_cuda(starpu_cublas_get_local_handle(), &u, "panel_qr") != 0)
+        if (startrd_zher2k_piece_cuda(starpu_cublas_get_local_handle(), &u, "panel_qr") != 0)
             return NULL;
     }
 

@@ -4,9 +4,14 @@
  * them on the host, and the same blocked compact-WY scheme on a GPU.  V
  * comes in pieces of its columns, which CPU workers upload side by side
  * (codelet_zupload.c): Q1 = Q(piece 0) Q(piece 1) ..., so Q C takes the
- * pieces from the last and Q^H C from the first. */
-#include "codelets.h"
+ * pieces from the last and Q^H C from the first.
+ *
+ * @precisions normal z -> s d c
+ */
+#define COMPLEX
+#include "codelets_z.h"
 #include "error.h"
+#include "scalars.h"
 
 #include <lapacke.h>
 #include <stdlib.h>
@@ -17,6 +22,13 @@
 
 /* Buffers: tau, C, then V's pieces. */
 enum { TAU_BUFFER, C_BUFFER, FIRST_V_BUFFER };
+
+/* Q1^H C as LAPACK names it: ZUNMQR's 'C', DORMQR's 'T'. */
+#ifdef COMPLEX
+#define TRANS_ADJOINT 'C'
+#else
+#define TRANS_ADJOINT 'T'
+#endif
 
 struct unmqr_args {
     char trans;
@@ -53,8 +65,9 @@ static void unmqr_cpu(void *buffers[], void *cl_arg)
         const int64_t m = STARPU_MATRIX_GET_NX(buffers[FIRST_V_BUFFER + p]),
                       ldv = STARPU_MATRIX_GET_LD(buffers[FIRST_V_BUFFER + p]),
                       k = STARPU_MATRIX_GET_NY(buffers[FIRST_V_BUFFER + p]);
-        lapack_int info = LAPACKE_zunmqr(LAPACK_COL_MAJOR, 'L', a->trans, (lapack_int)(m - j0), (lapack_int)cols,
-                                         (lapack_int)k, v + j0, (lapack_int)ldv, tau + j0, c + j0, (lapack_int)ldc);
+        lapack_int info = LAPACKE_zunmqr(LAPACK_COL_MAJOR, 'L', a->trans == 'N' ? 'N' : TRANS_ADJOINT,
+                                         (lapack_int)(m - j0), (lapack_int)cols, (lapack_int)k, v + j0,
+                                         (lapack_int)ldv, tau + j0, c + j0, (lapack_int)ldc);
 
         if (info != 0) {
             startrd_kernel_failure("unmqr_q1", "LAPACKE_zunmqr", info);
@@ -80,7 +93,7 @@ static void unmqr_cuda(void *buffers[], void *cl_arg)
     const int64_t m = STARPU_MATRIX_GET_NX(buffers[FIRST_V_BUFFER]), ldc = STARPU_MATRIX_GET_LD(buffers[C_BUFFER]);
     const int64_t cols = STARPU_MATRIX_GET_NY(buffers[C_BUFFER]);
     const cublasOperation_t op = a->trans == 'N' ? CUBLAS_OP_N : CUBLAS_OP_C;
-    const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0}, mone = {-1.0, 0.0};
+    const cuDoubleComplex one = STARTRD_Z_ONE, zero = STARTRD_Z_ZERO, mone = STARTRD_Z_MONE;
     cudaStream_t stream = starpu_cuda_get_local_stream();
     cublasHandle_t blas = starpu_cublas_get_local_handle();
     long st = cudaSuccess;

@@ -3,8 +3,11 @@
  * registered on the caller's pageable memory itself, from the GPU's
  * worker, at a fraction of that rate, and the GPU's tasks wait for it
  * (docs/architecture.md, "Q's uploads"); split into pieces, several CPU
- * workers copy side by side. */
-#include "codelets.h"
+ * workers copy side by side.
+ *
+ * @precisions normal z -> s d c
+ */
+#include "codelets_z.h"
 #include "cuda_upload.h"
 #include "error.h"
 
@@ -28,9 +31,10 @@ struct pack_source {
     int64_t lds, rows;
 };
 
-static void pack_columns(void *arg, double complex *buf, int64_t ld, int64_t q0, int64_t q1)
+static void pack_columns(void *arg, void *packed, int64_t ld, int64_t q0, int64_t q1)
 {
     const struct pack_source *s = arg;
+    double complex *buf = packed;
 
     for (int64_t q = q0; q < q1; q++)
         memcpy(buf + (q - q0) * ld, s->src + q * s->lds, (size_t)s->rows * sizeof *buf);
@@ -41,7 +45,7 @@ static int upload_columns(int devid, double complex *dst, int64_t ldd, const dou
 {
     struct pack_source s = {src, lds, rows};
 
-    return rows > 0 && cols > 0 ? startrd_cuda_upload(devid, dst, ldd, rows, cols, pack_columns, &s) : 0;
+    return rows > 0 && cols > 0 ? startrd_cuda_upload(devid, sizeof *dst, dst, ldd, rows, cols, pack_columns, &s) : 0;
 }
 
 static void upload_cpu(void *buffers[], void *cl_arg)

@@ -4,11 +4,12 @@
  * trapezoid, and a task updates it piece by piece with a few large BLAS
  * calls instead of a few small ones per block column: on a GPU the small
  * calls run far below the device's rate.  The descriptor lays block columns
- * out this way on the host and on each GPU (descriptor.c). */
+ * out this way on the host and on each GPU (descriptor.c).  Pieces know
+ * their elements' size from the handles, not their type: every precision
+ * cuts them the same way. */
 #ifndef STARTRD_COLUMN_PIECES_H
 #define STARTRD_COLUMN_PIECES_H
 
-#include <complex.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -28,9 +29,9 @@
 static inline int startrd_continues(void *buffers[], int j)
 {
     int64_t nb = STARPU_MATRIX_GET_NY(buffers[j - 1]), ld = STARPU_MATRIX_GET_LD(buffers[j - 1]);
+    uintptr_t step = (uintptr_t)((ld + 1) * nb) * STARPU_MATRIX_GET_ELEMSIZE(buffers[j - 1]);
 
-    return STARPU_MATRIX_GET_PTR(buffers[j]) ==
-               STARPU_MATRIX_GET_PTR(buffers[j - 1]) + (uintptr_t)((ld + 1) * nb) * sizeof(double complex) &&
+    return STARPU_MATRIX_GET_PTR(buffers[j]) == STARPU_MATRIX_GET_PTR(buffers[j - 1]) + step &&
            (int64_t)STARPU_MATRIX_GET_LD(buffers[j]) == ld && (int64_t)STARPU_MATRIX_GET_NY(buffers[j]) == nb;
 }
 
@@ -45,7 +46,7 @@ static inline int startrd_next_piece(void *buffers[], int nws, int i, int end, s
 
     p->m = (int)STARPU_MATRIX_GET_NX(buffers[i]);
     p->ld = (int)STARPU_MATRIX_GET_LD(buffers[i]);
-    p->c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[i]);
+    p->c = (void *)STARPU_MATRIX_GET_PTR(buffers[i]);
     while (j < end && (j - i + 1) * nb <= STARTRD_PIECE_COLS && startrd_continues(buffers, j))
         j++;
     p->w = (int)((j - i) * nb);
@@ -55,7 +56,7 @@ static inline int startrd_next_piece(void *buffers[], int nws, int i, int end, s
     p->nv = (int)STARPU_MATRIX_GET_NY(buffers[0]);
     for (int k = 0; k < nws; k++) {
         p->ldws[k] = (int)STARPU_MATRIX_GET_LD(buffers[k]);
-        p->ws[k] = (double complex *)STARPU_MATRIX_GET_PTR(buffers[k]) + row;
+        p->ws[k] = (char *)STARPU_MATRIX_GET_PTR(buffers[k]) + (size_t)row * STARPU_MATRIX_GET_ELEMSIZE(buffers[k]);
     }
     return j;
 }
@@ -69,7 +70,7 @@ typedef struct startrd_full_piece {
     int m;               /* rows from row0 to the last */
     int w;               /* columns */
     int ld;
-    double complex *c;   /* the piece's element (row0, first column) */
+    void *c;             /* the piece's element (row0, first column), of the task's precision */
     int64_t j0;          /* block column of its first column */
 } startrd_full_piece_t;
 
@@ -78,15 +79,16 @@ static inline int startrd_next_full_piece(void *buffers[], int first, int i, int
                                           int64_t row0, startrd_full_piece_t *p)
 {
     int64_t nb = STARPU_MATRIX_GET_NY(buffers[i]), ld = STARPU_MATRIX_GET_LD(buffers[i]);
+    size_t elemsize = STARPU_MATRIX_GET_ELEMSIZE(buffers[i]);
     uintptr_t next = STARPU_MATRIX_GET_PTR(buffers[i]);
     int j = i;
 
     p->m = (int)((int64_t)STARPU_MATRIX_GET_NX(buffers[i]) - row0);
     p->ld = (int)ld;
-    p->c = (double complex *)STARPU_MATRIX_GET_PTR(buffers[i]) + row0;
+    p->c = (char *)STARPU_MATRIX_GET_PTR(buffers[i]) + (size_t)row0 * elemsize;
     p->j0 = jcol[i - first];
     do {
-        next += (uintptr_t)(ld * nb) * sizeof(double complex);
+        next += (uintptr_t)(ld * nb) * elemsize;
         j++;
     } while (j < end && STARPU_MATRIX_GET_PTR(buffers[j]) == next && jcol[j - first] == jcol[j - first - 1] + 1 &&
              (int64_t)STARPU_MATRIX_GET_LD(buffers[j]) == ld && (int64_t)STARPU_MATRIX_GET_NY(buffers[j]) == nb);

@@ -83,10 +83,4 @@ struct startrd_merge_real;
 
 STARTRD_MERGE_FOR_EACH_REAL(STARTRD_MERGE_REAL_TYPES)
 
-/* The d types under their names from before the precisions, as the d-only
- * callers use them; code marked @precisions names the lettered ones, which
- * tools/codegen.py translates. */
-typedef startrd_drotation_t startrd_rotation_t;
-typedef startrd_dsecular_entry_t startrd_secular_entry_t;
-
 #endif

@@ -172,190 +172,14 @@ int startrd_finalize(void);
 /** @brief Number of GPUs (CUDA workers) the open context uses, or -1 if none is open. */
 int startrd_gpu_count(void);
 
-/**
- * @brief Reduce a complex Hermitian matrix to real symmetric tridiagonal form
- *        T = Q^H A Q, Q = Q1 Q2, with the semantics of LAPACK's ZHETRD_2STAGE.
- *
- * Stage 1 reduces A to a Hermitian band of bandwidth kd on the GPUs (and
- * CPU cores; below the order the stage1_ngpu option names, on the first GPU
- * alone), stage 2 chases the band down to tridiagonal form on the first
- * GPU (or on several, or the CPU cores: see the stage2 and stage2_ngpu
- * options).  kd is the context's nb option (by default 64 with GPUs, 32
- * without, and never more than n-1).
- *
- * Memory: with GPUs, each GPU of stage 1 holds its share of the zero-padded
- * lower triangle stored by block columns (about N^2 * 16 / g bytes on g
- * GPUs, N = n rounded up to kd) plus workspaces of a few N x kd blocks, and the host
- * only two pinned buffers of 8 MiB per CPU worker, through which the
- * matrix goes to the GPUs and back.  When that does not fit on a GPU (or
- * StarPU's STARPU_LIMIT_CUDA_MEM says so) the library keeps a pinned host
- * copy of N^2 * 16 bytes instead and StarPU moves its columns in and out.
- * Without GPUs the host copy is the working storage.
- *
- * @param vect   'N': Q2 is not kept; 'V': its reflectors are kept in HOUS2
- *               so that Q can be applied later: reflectors r = 0..R-1 in
- *               generation order (sweep by sweep), HOUS2 = [TAU2 (R) | V2
- *               (kd x R, leading 1 stored)], Q2 = H(0) H(1) ... H(R-1),
- *               H(r) = I - TAU2[r] v_r v_r^H (details in the README).
- * @param uplo   'U' or 'L': which triangle of A is stored and referenced.
- * @param n      order of A, n >= 0.
- * @param A      n x n, leading dimension lda.  On exit the kd+1 diagonals of
- *               the band are overwritten by the band, the stage-1 reflectors
- *               are stored beyond it as by ZHETRD_HE2HB; the other triangle
- *               is neither read nor written.
- * @param lda    leading dimension of A, lda >= max(1, n).
- * @param d      real diagonal of T, n entries.
- * @param e      real off-diagonal of T, n-1 entries.
- * @param tau    scalar factors of the stage-1 reflectors, n-kd entries.
- * @param hous2  stage-2 reflectors (VECT = 'V') or scratch (VECT = 'N'), or NULL
- *               with lhous2 = 0 to let the library allocate it (with 'V' the
- *               reflectors are then discarded).  With 'V' its size grows as
- *               n^2/2 and must fit an int: n up to about 64000; beyond,
- *               use zhetrd_2stage_mgpu_64().
- * @param lhous2 its length: at least max(1, 4n) for 'N', the size a query
- *               returns for 'V'; -1 asks for that size in hous2[0].
- * @param work   workspace (it holds the band during stage 2), or NULL with
- *               lwork = 0 to let the library allocate it.
- * @param lwork  its length, at least max(1, (2kd+1) n); -1 asks for that size
- *               in work[0].  A query (lwork = -1 or lhous2 = -1) writes both
- *               sizes, into whichever of work and hous2 is not NULL.
- * @param ngpu   < 0: every GPU of the context; 0: CPU workers only; k > 0: the
- *               first k GPUs of the context (more is an error).  Each stage
- *               runs on as many of them as its option (stage1_ngpu,
- *               stage2_ngpu) says; startrd_last_stats() reports how many.
- *
- * Without an open context (startrd_init), one is opened with default options
- * on first use and closed at exit; a query or a wrong argument opens none.
- * Concurrent calls from several threads are serialised.
- *
- * @return 0 on success; -i when argument i is invalid, in which case nothing
- *         is written (the arguments are checked in order, except that
- *         lhous2 and lwork, whose minimum follows from ngpu, are checked
- *         only once ngpu is valid); ::STARTRD_ERR_NONFINITE when the referenced triangle
- *         holds NaN or Inf (unless the check is off), in which case A, d, e and
- *         tau are left unchanged; another positive ::startrd_status for a
- *         run-time failure, explained by one line on stderr, after which the
- *         contents of A, d, e, tau and hous2 are unspecified.
- */
-int zhetrd_2stage_mgpu(char vect, char uplo, int n, double _Complex *A, int lda,
-                       double *d, double *e, double _Complex *tau,
-                       double _Complex *hous2, int lhous2,
-                       double _Complex *work, int lwork, int ngpu);
-
-/**
- * @brief Apply Q = Q1 Q2 of a zhetrd_2stage_mgpu() reduction with VECT = 'V'
- *        to a matrix from the left: C := Q C or C := Q^H C.
- *
- * With C the eigenvectors of the tridiagonal T (d, e), Q C are those of A.
- *
- * @param trans  'N': Q C; 'C': Q^H C.
- * @param uplo   the uplo of the reduction.
- * @param n      order of A and rows of C, n >= 0.
- * @param m      columns of C, m >= 0.
- * @param A      the reduction's A on exit (its stage-1 reflectors), lda.
- * @param lda    lda >= max(1, n).
- * @param tau    the reduction's tau.
- * @param hous2  the reduction's HOUS2 (VECT = 'V'), lhous2 entries.
- * @param lhous2 at least the size a query of zhetrd_2stage_mgpu() with 'V' returns.
- * @param C      n x m, leading dimension ldc; overwritten.
- * @param ldc    ldc >= max(1, n).
- * @param ngpu   the ngpu given to the reduction: with the same context
- *               options it gives the same bandwidth, which the layout of
- *               the reflectors depends on.
- *
- * The blocks of columns of C are processed in parallel on the CPU workers.
- * @return 0; -i when argument i is invalid (nothing written; lhous2, whose
- *         minimum follows from ngpu, is checked once ngpu is valid); a positive
- *         ::startrd_status for a run-time failure, explained on stderr.
- */
-int zunmtr_2stage_mgpu(char trans, char uplo, int n, int m, const double _Complex *A, int lda,
-                       const double _Complex *tau, const double _Complex *hous2, int lhous2,
-                       double _Complex *C, int ldc, int ngpu);
-
-/**
- * @brief Eigenvalues and optionally eigenvectors of a Hermitian matrix, as
- *        LAPACK's ZHEEVD: the two-stage reduction, the tridiagonal solver
- *        (DSTEDC divide and conquer, DSTERF without vectors), then
- *        zunmtr_2stage_mgpu().
- *
- * @param jobz  'N': eigenvalues; 'V': and eigenvectors, which overwrite A
- *              (column j for w[j]).
- * @param uplo  'U' or 'L': the triangle of A stored and referenced.
- * @param n     order of A, n >= 0.
- * @param A     n x n, leading dimension lda; destroyed with 'N'.
- * @param lda   lda >= max(1, n).
- * @param w     the n eigenvalues, ascending.
- * @param ngpu  as for zhetrd_2stage_mgpu().
- * @return as zhetrd_2stage_mgpu(): 0; -i for argument i; a positive
- *         ::startrd_status, or ::STARTRD_ERR_KERNEL when the tridiagonal
- *         solver fails to converge.
- */
-int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda, double *w, int ngpu);
-
-/**
- * @brief Eigenvalues il..iu (1-based, ascending) and optionally their
- *        eigenvectors: as zheevr_2stage_mgpu() with range 'I'.
- *
- * @param jobz  'N' or 'V'.
- * @param uplo  'U' or 'L'.
- * @param n     order of A, n >= 0.
- * @param A     n x n, leading dimension lda; destroyed.
- * @param lda   lda >= max(1, n).
- * @param il    1 <= il <= max(1, n).
- * @param iu    min(il, n) <= iu <= n.
- * @param m     set to the number of eigenvalues found, iu - il + 1 (0 for n = 0).
- * @param w     at least n entries; the first m hold the eigenvalues.
- * @param Z     with 'V', n x m eigenvectors, leading dimension ldz; not
- *              referenced with 'N'.
- * @param ldz   ldz >= max(1, n) with 'V', >= 1 otherwise.
- * @param ngpu  as for zhetrd_2stage_mgpu().
- * @return as zheevd_2stage_mgpu().
- */
-int zheevdx_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda, int il, int iu, int *m,
-                        double *w, double _Complex *Z, int ldz, int ngpu);
-
-/**
- * @brief Selected eigenvalues and optionally their eigenvectors, by index
- *        or by value: LAPACK's ZHEEVR_2STAGE without its workspaces,
- *        tolerance and support arrays, plus ngpu.  For ranges 'V' and 'I'
- *        DSTEMR solves the tridiagonal problem, or, with GPUs and at least
- *        n/64 pairs wanted, the divide and conquer for all pairs, which is
- *        then faster; either way only the vectors asked for are
- *        back-transformed.  Range 'A' is zheevd_2stage_mgpu()'s divide and
- *        conquer, its vectors then copied to Z.
- *
- * @param jobz  'N' or 'V'.
- * @param range 'A': all eigenvalues; 'V': those in (vl, vu]; 'I': the
- *              il-th through the iu-th, ascending (1-based).
- * @param uplo  'U' or 'L'.
- * @param n     order of A, n >= 0.
- * @param A     n x n, leading dimension lda; destroyed.
- * @param lda   lda >= max(1, n).
- * @param vl,vu with range 'V', vl < vu (n > 0); not referenced otherwise.
- * @param il,iu with range 'I', 1 <= il <= iu <= n (il = 1, iu = 0 for
- *              n = 0); not referenced otherwise.
- * @param m     set to the number of eigenvalues found: n for 'A',
- *              iu - il + 1 for 'I', those in (vl, vu] for 'V'.
- * @param w     at least n entries; the first m hold the eigenvalues,
- *              ascending.
- * @param Z     with 'V', the n x m eigenvectors, leading dimension ldz: room
- *              for n columns with range 'A' or 'V' (unless the caller knows
- *              m), for iu - il + 1 with 'I'; not referenced with 'N'.
- * @param ldz   ldz >= max(1, n) with 'V', >= 1 otherwise.
- * @param ngpu  as for zhetrd_2stage_mgpu().
- * @return as zheevd_2stage_mgpu(); -i for argument i, numbered as above.
- */
-int zheevr_2stage_mgpu(char jobz, char range, char uplo, int n, double _Complex *A, int lda, double vl,
-                       double vu, int il, int iu, int *m, double *w, double _Complex *Z, int ldz, int ngpu);
-
-/**
- * @name 64-bit integer interface
- *
- * The same functions with every integer argument an int64_t, as LAPACK's
- * ILP64 interface names them (the _64 suffix): orders, leading dimensions,
- * workspace lengths, index bounds, the count m and ngpu.  Their behaviour,
- * argument numbers and return values are those of the 32-bit functions
- * above; argument errors are reported under the _64 name.
+/*
+ * The 64-bit integer interface: each computing function of startrd_s.h,
+ * startrd_d.h, startrd_c.h and startrd_z.h has a twin with every integer
+ * argument an int64_t, as LAPACK's ILP64 interface names them (the _64
+ * suffix): orders, leading dimensions, workspace lengths, index bounds,
+ * the count m and ngpu.  Their behaviour, argument numbers and return
+ * values are those of the 32-bit functions; argument errors are reported
+ * under the _64 name.
  *
  * Use them when a size does not fit an int: with VECT = 'V' HOUS2 passes
  * INT_MAX entries above n of about 64000, so a caller of
@@ -366,23 +190,7 @@ int zheevr_2stage_mgpu(char jobz, char range, char uplo, int n, double _Complex 
  * sizes: with VECT = 'V', HOUS2 must hold at most 2^32 - 1 entries (n up to
  * about 90000), and any order at most 2^31 - 1, else the call returns
  * ::STARTRD_ERR_SIZE before touching its arrays.
- * @{
  */
-int zhetrd_2stage_mgpu_64(char vect, char uplo, int64_t n, double _Complex *A, int64_t lda,
-                          double *d, double *e, double _Complex *tau,
-                          double _Complex *hous2, int64_t lhous2,
-                          double _Complex *work, int64_t lwork, int64_t ngpu);
-int zunmtr_2stage_mgpu_64(char trans, char uplo, int64_t n, int64_t m, const double _Complex *A, int64_t lda,
-                          const double _Complex *tau, const double _Complex *hous2, int64_t lhous2,
-                          double _Complex *C, int64_t ldc, int64_t ngpu);
-int zheevd_2stage_mgpu_64(char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda, double *w,
-                          int64_t ngpu);
-int zheevdx_2stage_mgpu_64(char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda, int64_t il,
-                           int64_t iu, int64_t *m, double *w, double _Complex *Z, int64_t ldz, int64_t ngpu);
-int zheevr_2stage_mgpu_64(char jobz, char range, char uplo, int64_t n, double _Complex *A, int64_t lda,
-                          double vl, double vu, int64_t il, int64_t iu, int64_t *m, double *w,
-                          double _Complex *Z, int64_t ldz, int64_t ngpu);
-/** @} */
 
 /** Timings of the last reduction this process ran. */
 typedef struct startrd_stats {
@@ -410,5 +218,12 @@ void startrd_last_stats(startrd_stats_t *stats);
 #ifdef __cplusplus
 }
 #endif
+
+/* The reduction and the eigensolvers in each precision: s, d, c generated
+ * from startrd_z.h. */
+#include "startrd_s.h"
+#include "startrd_d.h"
+#include "startrd_c.h"
+#include "startrd_z.h"
 
 #endif /* STARTRD_H */

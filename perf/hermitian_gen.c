@@ -35,10 +35,45 @@ static uint64_t first_key(int64_t n, uint64_t seed)
     return mix(seed) * 2 * (uint64_t)n * (uint64_t)n;
 }
 
+size_t perf_scalar_size(perf_scalar_t t)
+{
+    switch (t) {
+    case PERF_FLOAT: return sizeof(float);
+    case PERF_DOUBLE: return sizeof(double);
+    case PERF_FLOAT_COMPLEX: return sizeof(float complex);
+    case PERF_DOUBLE_COMPLEX: return sizeof(double complex);
+    }
+    return sizeof(double complex);
+}
+
+/* a[k] = v in type t: the real types keep the real part.  A switch per
+ * element costs little beside the draw (mix) it stores. */
+static void store(perf_scalar_t t, void *a, size_t k, double complex v)
+{
+    switch (t) {
+    case PERF_FLOAT: ((float *)a)[k] = (float)creal(v); break;
+    case PERF_DOUBLE: ((double *)a)[k] = creal(v); break;
+    case PERF_FLOAT_COMPLEX: ((float complex *)a)[k] = (float complex)v; break;
+    case PERF_DOUBLE_COMPLEX: ((double complex *)a)[k] = v; break;
+    }
+}
+
+/* a[to] = conj(a[from]) in type t (a copy in the real types). */
+static void mirror(perf_scalar_t t, void *a, size_t to, size_t from)
+{
+    switch (t) {
+    case PERF_FLOAT: ((float *)a)[to] = ((float *)a)[from]; break;
+    case PERF_DOUBLE: ((double *)a)[to] = ((double *)a)[from]; break;
+    case PERF_FLOAT_COMPLEX: ((float complex *)a)[to] = conjf(((float complex *)a)[from]); break;
+    case PERF_DOUBLE_COMPLEX: ((double complex *)a)[to] = conj(((double complex *)a)[from]); break;
+    }
+}
+
 struct fill {
     int64_t n;
-    double complex *a;
-    const double complex *src;   /* perf_copy's source */
+    perf_scalar_t type;
+    void *a;
+    const void *src;   /* perf_copy's source */
     uint64_t base;
     int rank, nthreads;
 };
@@ -53,7 +88,7 @@ static void fill_lower(const struct fill *f)
     for (int64_t jb = (int64_t)f->rank * BLOCK; jb < n; jb += (int64_t)f->nthreads * BLOCK)
         for (int64_t j = jb; j < jb + BLOCK && j < n; j++)
             for (int64_t i = j; i < n; i++)
-                f->a[j * n + i] = lower_entry(f->base, n, i, j);
+                store(f->type, f->a, (size_t)(j * n + i), lower_entry(f->base, n, i, j));
 }
 
 static void fill_upper(const struct fill *f)
@@ -64,18 +99,20 @@ static void fill_upper(const struct fill *f)
         for (int64_t ib = 0; ib <= jb; ib += BLOCK)
             for (int64_t j = jb; j < jb + BLOCK && j < n; j++)
                 for (int64_t i = ib; i < ib + BLOCK && i < j; i++)
-                    f->a[j * n + i] = conj(f->a[i * n + j]);
+                    mirror(f->type, f->a, (size_t)(j * n + i), (size_t)(i * n + j));
 }
 
 /* Block columns rank, rank + nthreads, ...: all their rows. */
 static void copy_columns(const struct fill *f)
 {
     const int64_t n = f->n;
+    const size_t size = perf_scalar_size(f->type);
 
     for (int64_t jb = (int64_t)f->rank * BLOCK; jb < n; jb += (int64_t)f->nthreads * BLOCK) {
         int64_t width = n - jb < BLOCK ? n - jb : BLOCK;
 
-        memcpy(f->a + jb * n, f->src + jb * n, (size_t)(width * n) * sizeof *f->a);
+        memcpy((char *)f->a + (size_t)(jb * n) * size, (const char *)f->src + (size_t)(jb * n) * size,
+               (size_t)(width * n) * size);
     }
 }
 
@@ -127,11 +164,16 @@ static int threads_for(int64_t n)
 
 void perf_hermitian(int64_t n, double complex *a, uint64_t seed)
 {
+    perf_matrix(n, PERF_DOUBLE_COMPLEX, a, seed);
+}
+
+void perf_matrix(int64_t n, perf_scalar_t type, void *a, uint64_t seed)
+{
     int nthreads = threads_for(n);
     struct fill f[MAX_THREADS];
 
     for (int t = 0; t < nthreads; t++)
-        f[t] = (struct fill){n, a, NULL, first_key(n, seed), t, nthreads};
+        f[t] = (struct fill){n, type, a, NULL, first_key(n, seed), t, nthreads};
     /* The upper part mirrors the lower one: all of it must be drawn first. */
     run_phase(lower_thread, f, nthreads);
     run_phase(upper_thread, f, nthreads);
@@ -144,11 +186,16 @@ double complex perf_hermitian_entry(int64_t n, uint64_t seed, int64_t i, int64_t
 
 void perf_copy(int64_t n, double complex *a, const double complex *src)
 {
+    perf_copy_matrix(n, PERF_DOUBLE_COMPLEX, a, src);
+}
+
+void perf_copy_matrix(int64_t n, perf_scalar_t type, void *a, const void *src)
+{
     int nthreads = threads_for(n);
     struct fill f[MAX_THREADS];
 
     for (int t = 0; t < nthreads; t++)
-        f[t] = (struct fill){n, a, src, 0, t, nthreads};
+        f[t] = (struct fill){n, type, a, src, 0, t, nthreads};
     run_phase(copy_thread, f, nthreads);
 }
 

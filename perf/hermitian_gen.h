@@ -4,7 +4,14 @@
 #define STARTRD_PERF_HERMITIAN_GEN_H
 
 #include <complex.h>
+#include <stddef.h>
 #include <stdint.h>
+
+/** The element types of the benchmarks' matrices, one per precision (s, d, c, z). */
+typedef enum perf_scalar { PERF_FLOAT, PERF_DOUBLE, PERF_FLOAT_COMPLEX, PERF_DOUBLE_COMPLEX } perf_scalar_t;
+
+/** Bytes of one element of type t. */
+size_t perf_scalar_size(perf_scalar_t t);
 
 /**
  * Fill both triangles of the n x n matrix a (leading dimension n) with a
@@ -14,6 +21,15 @@
  * lower triangle.
  */
 void perf_hermitian(int64_t n, double complex *a, uint64_t seed);
+
+/**
+ * perf_hermitian()'s matrix with elements of type t: in the complex types
+ * its entries (rounded to float in PERF_FLOAT_COMPLEX), in the real ones
+ * their real parts, a symmetric matrix.  One generator for every
+ * precision, so that the precisions of a benchmark see related matrices
+ * and no double complex copy (16 n^2 bytes) is needed to make a float one.
+ */
+void perf_matrix(int64_t n, perf_scalar_t t, void *a, uint64_t seed);
 
 /**
  * Entry (i, j) of the matrix perf_hermitian(n, a, seed) writes, drawn on
@@ -27,6 +43,9 @@ double complex perf_hermitian_entry(int64_t n, uint64_t seed, int64_t i, int64_t
  * a 65536 matrix (64 GiB) would take longer than the reduction.
  */
 void perf_copy(int64_t n, double complex *a, const double complex *src);
+
+/** perf_copy() of elements of type t. */
+void perf_copy_matrix(int64_t n, perf_scalar_t t, void *a, const void *src);
 
 /**
  * The next number of a linear congruential sequence in *state, uniform in

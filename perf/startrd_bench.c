@@ -1,7 +1,10 @@
 /* startrd-bench: StarTRD against cuSOLVER (cusolverDnZhetrd, one GPU),
  * cusolverMg (cusolverMgSyevd, eigenvalues only, several GPUs) and LAPACK
  * (ZHETRD_2STAGE on the host cores), in one process, on the same random
- * Hermitian matrices.
+ * Hermitian matrices.  With --precision, in each precision asked for (s, d:
+ * real symmetric matrices, SSYTRD/DSYTRD and their cuSOLVER and StarTRD
+ * twins; c, z: complex Hermitian), each beside cuBLAS's GEMM rate in that
+ * precision on the first GPU.
  *
  * Every time is a wall time from the matrix in (pageable) host memory to the
  * result in host memory: d and e for the reductions, the eigenvalues for
@@ -21,7 +24,7 @@
  * method (LAPACK's DSTERF of d and e where a method gives those) are compared
  * with a reference: LAPACK when it ran for this n, otherwise the first method
  * that ran successfully.  Exit status 1 if an agreement exceeds
- * 10 n eps max|lambda| or a StarTRD run failed. */
+ * 10 n eps max|lambda| (eps of the precision) or a StarTRD run failed. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "startrd.h"
 
@@ -29,6 +32,7 @@
 
 #include "config.h"
 #ifdef STARTRD_USE_CUDA
+#include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
 /* CUDA 13 marks cusolverMg deprecated; it is still the multi-GPU baseline. */
@@ -64,6 +68,42 @@
 
 enum method { M_STARTRD, M_CUSOLVER, M_CUSOLVERMG, M_LAPACK, M_COUNT };
 static const char *const method_name[M_COUNT] = {"startrd", "cusolver", "cusolvermg", "lapack"};
+
+/* --precision: the element type of the matrices.  What differs between the
+ * precisions is the types and names of the calls, not what the bench does
+ * with them, so one table and a switch per family of calls (startrd_trd,
+ * lapack_trd, cusolver_trd, cublas_gemm) serve all four, rather than a copy
+ * of every runner per precision. */
+enum precision { P_S, P_D, P_C, P_Z, P_COUNT };
+typedef struct precision_info {
+    enum precision id;
+    const char *name;          /* "s", "d", "c", "z": --precision and the precision column */
+    perf_scalar_t scalar;      /* the matrix's element type */
+    int is_complex;            /* 1: Hermitian, 16n^3/3 flops; 0: real symmetric, 4n^3/3 */
+    size_t elem, real;         /* bytes of an element, of its real type (d, e, eigenvalues) */
+    double eps;                /* of the real type: the agreement's unit */
+    const char *startrd, *lapack, *cusolver, *gemm; /* the routines' names, for messages */
+#ifdef STARTRD_USE_CUDA
+    cudaDataType data, real_data; /* cusolverMg's types of A and of the eigenvalues */
+#endif
+} precision_t;
+
+#ifdef STARTRD_USE_CUDA
+#define CUDA_TYPES(a, w) , a, w
+#else
+#define CUDA_TYPES(a, w)
+#endif
+static const precision_t precisions[P_COUNT] = {
+    {P_S, "s", PERF_FLOAT, 0, sizeof(float), sizeof(float), FLT_EPSILON, "ssytrd_2stage_mgpu", "SSYTRD_2STAGE",
+     "cusolverDnSsytrd", "SGEMM" CUDA_TYPES(CUDA_R_32F, CUDA_R_32F)},
+    {P_D, "d", PERF_DOUBLE, 0, sizeof(double), sizeof(double), DBL_EPSILON, "dsytrd_2stage_mgpu", "DSYTRD_2STAGE",
+     "cusolverDnDsytrd", "DGEMM" CUDA_TYPES(CUDA_R_64F, CUDA_R_64F)},
+    {P_C, "c", PERF_FLOAT_COMPLEX, 1, sizeof(float complex), sizeof(float), FLT_EPSILON, "chetrd_2stage_mgpu",
+     "CHETRD_2STAGE", "cusolverDnChetrd", "CGEMM" CUDA_TYPES(CUDA_C_32F, CUDA_R_32F)},
+    {P_Z, "z", PERF_DOUBLE_COMPLEX, 1, sizeof(double complex), sizeof(double), DBL_EPSILON, "zhetrd_2stage_mgpu",
+     "ZHETRD_2STAGE", "cusolverDnZhetrd", "ZGEMM" CUDA_TYPES(CUDA_C_64F, CUDA_R_64F)},
+};
+#undef CUDA_TYPES
 
 /* --vectors: every method computes all eigenpairs, the vectors back in host
  * memory, instead of the reduction (cusolverMg: the eigenvalues). */
@@ -125,6 +165,58 @@ static void *xmalloc(size_t bytes, const char *what)
     return p;
 }
 
+/* ------------------------------------------------------------ precisions */
+
+/* dst = src, count reals of precision p's real type widened to double: the
+ * eigenvalues of every precision are found (DSTERF) and compared in double,
+ * so that the agreement measures the reductions, not the eigensolver. */
+static void widen(const precision_t *p, int64_t count, const void *src, double *dst)
+{
+    if (p->real == sizeof(double)) {
+        memcpy(dst, src, (size_t)count * sizeof *dst);
+        return;
+    }
+    for (int64_t i = 0; i < count; i++)
+        dst[i] = (double)((const float *)src)[i];
+}
+
+/* A LAPACK workspace query's answer: the real part of its first element. */
+static lapack_int query_size(const precision_t *p, const void *x)
+{
+    return p->real == sizeof(float) ? (lapack_int)*(const float *)x : (lapack_int)*(const double *)x;
+}
+
+/* StarTRD's reduction of the lower triangle of a (leading dimension n),
+ * Q not kept, the library's own workspaces. */
+static int startrd_trd(const precision_t *p, int64_t n, void *a, void *d, void *e, void *tau, int ngpu)
+{
+    switch (p->id) {
+    case P_S: return ssytrd_2stage_mgpu('N', 'L', (int)n, a, (int)n, d, e, tau, NULL, 0, NULL, 0, ngpu);
+    case P_D: return dsytrd_2stage_mgpu('N', 'L', (int)n, a, (int)n, d, e, tau, NULL, 0, NULL, 0, ngpu);
+    case P_C: return chetrd_2stage_mgpu('N', 'L', (int)n, a, (int)n, d, e, tau, NULL, 0, NULL, 0, ngpu);
+    case P_Z: return zhetrd_2stage_mgpu('N', 'L', (int)n, a, (int)n, d, e, tau, NULL, 0, NULL, 0, ngpu);
+    default: break;
+    }
+    return STARTRD_ERR_STATE;
+}
+
+/* LAPACK's ?SYTRD_2STAGE / ?HETRD_2STAGE, VECT = 'N', UPLO = 'L'; lhous2 or
+ * lwork -1 is the workspace query. */
+static lapack_int lapack_trd(const precision_t *p, lapack_int n, void *a, void *d, void *e, void *tau, void *hous2,
+                             lapack_int lhous2, void *work, lapack_int lwork)
+{
+    lapack_int info = 0;
+
+    switch (p->id) {
+    case P_S: LAPACK_ssytrd_2stage("N", "L", &n, a, &n, d, e, tau, hous2, &lhous2, work, &lwork, &info); break;
+    case P_D: LAPACK_dsytrd_2stage("N", "L", &n, a, &n, d, e, tau, hous2, &lhous2, work, &lwork, &info); break;
+    case P_C: LAPACK_chetrd_2stage("N", "L", &n, a, &n, d, e, tau, hous2, &lhous2, work, &lwork, &info); break;
+    case P_Z: LAPACK_zhetrd_2stage("N", "L", &n, a, &n, d, e, tau, hous2, &lhous2, work, &lwork, &info); break;
+    default: info = -1; break;
+    }
+    return info;
+}
+
 /* ---------------------------------------------------------------- checks */
 
 #ifdef STARTRD_USE_CUDA
@@ -159,6 +251,12 @@ static void cusolver_fail(cusolverStatus_t st, const char *call, int line)
     exit(1);
 }
 
+static void cublas_fail(cublasStatus_t st, const char *call, int line)
+{
+    fprintf(stderr, "startrd-bench: %s failed: %s (%d, line %d)\n", call, cublasGetStatusName(st), (int)st, line);
+    exit(1);
+}
+
 #define CUDA_CHECK(call)                                                                           \
     do {                                                                                           \
         cudaError_t err_ = (call);                                                                 \
@@ -171,19 +269,25 @@ static void cusolver_fail(cusolverStatus_t st, const char *call, int line)
         if (st_ != CUSOLVER_STATUS_SUCCESS)                                                        \
             cusolver_fail(st_, #call, __LINE__);                                                   \
     } while (0)
+#define CUBLAS_CHECK(call)                                                                         \
+    do {                                                                                           \
+        cublasStatus_t st_ = (call);                                                               \
+        if (st_ != CUBLAS_STATUS_SUCCESS)                                                          \
+            cublas_fail(st_, #call, __LINE__);                                                     \
+    } while (0)
 #endif
 
 /* ------------------------------------------------------------- the input */
 
 
-/* The tridiagonal (d, e) of a run, kept in the result until
- * tridiagonal_eigenvalues() turns it into eigenvalues. */
-static void keep_tridiagonal(int64_t n, const double *d, const double *e, result_t *res)
+/* The tridiagonal (d, e) of a run in precision p, kept in double in the
+ * result until tridiagonal_eigenvalues() turns it into eigenvalues. */
+static void keep_tridiagonal(const precision_t *p, int64_t n, const void *d, const void *e, result_t *res)
 {
-    memcpy(res->w, d, (size_t)n * sizeof *res->w);
+    widen(p, n, d, res->w);
     res->e = xmalloc((size_t)n * sizeof *res->e, "the off-diagonal");
     if (n > 1)
-        memcpy(res->e, e, (size_t)(n - 1) * sizeof *res->e);
+        widen(p, n - 1, e, res->e);
 }
 
 struct sterf_pool {
@@ -239,9 +343,9 @@ static void tridiagonal_eigenvalues(int64_t n, result_t *res, int count, int nco
 /* --subset-by value: (subset_vl, subset_vu] holds the lowest wanted(n)
  * eigenvalues of a0, vu halfway between eigenvalues k and k+1, from the
  * library's reduction (its own context, closed after) and DSTEBZ.  Not
- * timed. */
-static void subset_bounds(int64_t n, const double complex *a0, double complex *a, double *d, double *e,
-                          double complex *tau)
+ * timed.  Complex double only, as --subset is: a0, a and tau hold double
+ * complex elements, d and e doubles. */
+static void subset_bounds(int64_t n, const void *a0, void *a, void *d, void *e, void *tau)
 {
     const int64_t k = wanted(n);
     startrd_options_t opt;
@@ -250,7 +354,7 @@ static void subset_bounds(int64_t n, const double complex *a0, double complex *a
     int info;
 
     startrd_options_init(&opt);
-    perf_copy(n, a, a0);
+    perf_copy_matrix(n, PERF_DOUBLE_COMPLEX, a, a0);
     if ((info = startrd_init(&opt)) != 0 ||
         (info = zhetrd_2stage_mgpu('N', 'L', (int)n, a, (int)n, d, e, tau, NULL, 0, NULL, 0, -1)) != 0 ||
         (info = startrd_finalize()) != 0) {
@@ -258,8 +362,9 @@ static void subset_bounds(int64_t n, const double complex *a0, double complex *a
                 info);
         exit(1);
     }
+    const double *dd = d, *de = e;
     for (int64_t i = 0; i < n; i++)
-        bound = fmax(bound, fabs(d[i]) + (i > 0 ? fabs(e[i - 1]) : 0.0) + (i + 1 < n ? fabs(e[i]) : 0.0));
+        bound = fmax(bound, fabs(dd[i]) + (i > 0 ? fabs(de[i - 1]) : 0.0) + (i + 1 < n ? fabs(de[i]) : 0.0));
     /* DSTEBZ works in W and IBLOCK of n entries. */
     info = LAPACKE_dstebz('I', 'E', (lapack_int)n, 0.0, 0.0, (lapack_int)k, (lapack_int)(k < n ? k + 1 : n), 0.0, d, e,
                           &found, &nsplit, w, blocks, blocks + n);
@@ -278,8 +383,8 @@ static void subset_bounds(int64_t n, const double complex *a0, double complex *a
 
 /* On an error of startrd_init or of the call, res->info holds it and the
  * times stay < 0: the caller reports the run as failed and goes on. */
-static void run_startrd(int64_t n, int ngpu, startrd_allreduce_t allreduce, int repeat, const double complex *a0,
-                        double complex *a, double *d, double *e, double complex *tau, result_t *res)
+static void run_startrd(const precision_t *p, int64_t n, int ngpu, startrd_allreduce_t allreduce, int repeat,
+                        const void *a0, void *a, void *d, void *e, void *tau, result_t *res)
 {
     startrd_options_t opt;
     startrd_stats_t st;
@@ -306,20 +411,22 @@ static void run_startrd(int64_t n, int ngpu, startrd_allreduce_t allreduce, int 
     for (int r = 0; r < repeat; r++) {
         int found = -1;
 
-        perf_copy(n, a, a0);
+        perf_copy_matrix(n, p->scalar, a, a0);
         double t0 = perf_now();
+        /* The eigensolvers are complex double only: main() keeps --vectors
+         * and --subset to --precision z. */
         if (subset > 0.0) {
             info = zheevr_2stage_mgpu('V', subset_range, 'L', (int)n, a, (int)n, subset_vl, subset_vu, 1,
                                       (int)wanted(n), &found, res->w, Z, (int)n, ngpu);
             info = info == 0 && found != wanted(n) ? STARTRD_ERR_KERNEL : info;
         } else {
             info = vectors ? zheevd_2stage_mgpu('V', 'L', (int)n, a, (int)n, res->w, ngpu)
-                           : zhetrd_2stage_mgpu('N', 'L', (int)n, a, (int)n, d, e, tau, NULL, 0, NULL, 0, ngpu);
+                           : startrd_trd(p, n, a, d, e, tau, ngpu);
         }
         double t = perf_now() - t0;
         if (info != 0) {
             fprintf(stderr, "startrd-bench: %s (n = %lld, %d GPUs, allreduce %s) returned %d\n",
-                    subset > 0.0 ? "zheevr_2stage_mgpu" : vectors ? "zheevd_2stage_mgpu" : "zhetrd_2stage_mgpu",
+                    subset > 0.0 ? "zheevr_2stage_mgpu" : vectors ? "zheevd_2stage_mgpu" : p->startrd,
                     (long long)n, ngpu,
                     startrd_allreduce_name(allreduce), info);
             res->info = info;
@@ -347,17 +454,17 @@ static void run_startrd(int64_t n, int ngpu, startrd_allreduce_t allreduce, int 
         exit(1);
     }
     if (res->info == 0 && !vectors)
-        keep_tridiagonal(n, d, e, res);
+        keep_tridiagonal(p, n, d, e, res);
 }
 
 /* ---------------------------------------------------------------- LAPACK */
 
-static void run_lapack(int64_t n, int repeat, int ncores, const double complex *a0, double complex *a,
-                       double *d, double *e, double complex *tau, result_t *res)
+static void run_lapack(const precision_t *p, int64_t n, int repeat, int ncores, const void *a0, void *a, void *d,
+                       void *e, void *tau, result_t *res)
 {
-    const lapack_int nn = (lapack_int)n, query = -1;
+    const lapack_int nn = (lapack_int)n;
     lapack_int info, lhous2, lwork;
-    double complex hq, wq;
+    double complex hq, wq; /* the query's answers: room for one element of any precision */
 
     /* The library's context keeps OpenBLAS single-threaded while it is
      * open; LAPACK gets every core. */
@@ -369,9 +476,9 @@ static void run_lapack(int64_t n, int repeat, int ncores, const double complex *
 #endif
     res->total = INFINITY;
     for (int r = 0; r < repeat; r++) {
-        perf_copy(n, a, a0);
+        perf_copy_matrix(n, p->scalar, a, a0);
         double t0 = perf_now();
-        if (vectors) {
+        if (vectors) { /* complex double only, as StarTRD's */
             /* ZHETRD_2STAGE cannot keep vectors: the one-stage ZHEEVD, or
              * ZHEEVR for a subset. */
             lapack_int found = 0, *isuppz = subset > 0.0 ? xmalloc(2 * (size_t)n * sizeof *isuppz, "ISUPPZ")
@@ -395,22 +502,21 @@ static void run_lapack(int64_t n, int repeat, int ncores, const double complex *
             res->total = fmin(res->total, t);
             continue;
         }
-        LAPACK_zhetrd_2stage("N", "L", &nn, a, &nn, d, e, tau, &hq, &query, &wq, &query, &info);
-        if (info != 0) {
-            fprintf(stderr, "startrd-bench: ZHETRD_2STAGE workspace query (n = %lld) returned %d\n",
-                    (long long)n, (int)info);
+        if ((info = lapack_trd(p, nn, a, d, e, tau, &hq, -1, &wq, -1)) != 0) {
+            fprintf(stderr, "startrd-bench: %s workspace query (n = %lld) returned %d\n", p->lapack, (long long)n,
+                    (int)info);
             exit(1);
         }
-        lhous2 = (lapack_int)creal(hq);
-        lwork = (lapack_int)creal(wq);
-        double complex *hous2 = xmalloc((size_t)lhous2 * sizeof *hous2, "ZHETRD_2STAGE's HOUS2");
-        double complex *work = xmalloc((size_t)lwork * sizeof *work, "ZHETRD_2STAGE's WORK");
-        LAPACK_zhetrd_2stage("N", "L", &nn, a, &nn, d, e, tau, hous2, &lhous2, work, &lwork, &info);
+        lhous2 = query_size(p, &hq);
+        lwork = query_size(p, &wq);
+        void *hous2 = xmalloc((size_t)lhous2 * p->elem, "HOUS2 of ?HETRD_2STAGE");
+        void *work = xmalloc((size_t)lwork * p->elem, "WORK of ?HETRD_2STAGE");
+        info = lapack_trd(p, nn, a, d, e, tau, hous2, lhous2, work, lwork);
         free(hous2);
         free(work);
         double t = perf_now() - t0;
         if (info != 0) {
-            fprintf(stderr, "startrd-bench: ZHETRD_2STAGE (n = %lld) returned %d\n", (long long)n, (int)info);
+            fprintf(stderr, "startrd-bench: %s (n = %lld) returned %d\n", p->lapack, (long long)n, (int)info);
             exit(1);
         }
         res->total = fmin(res->total, t);
@@ -422,7 +528,7 @@ static void run_lapack(int64_t n, int repeat, int ncores, const double complex *
     res->gpus = 0;
     res->nb = 0;
     if (!vectors)
-        keep_tridiagonal(n, d, e, res);
+        keep_tridiagonal(p, n, d, e, res);
 }
 
 /* -------------------------------------------------------------- cuSOLVER */
@@ -445,12 +551,38 @@ static cusolverEigRange_t cusolver_range(void)
     return subset_range == 'V' ? CUSOLVER_EIG_RANGE_V : CUSOLVER_EIG_RANGE_I;
 }
 
-/* cusolverDnZhetrd on GPU 0: reduction, then d and e back to the host; with
- * --vectors cusolverDnZheevd, then the eigenvalues and vectors back. */
-static void run_cusolver(int64_t n, int repeat, const double complex *a0, double complex *a, double *d,
-                         double *e, result_t *res)
+/* cuSOLVER's reduction in precision p (cusolverDn?sytrd / ?hetrd, lower
+ * triangle): with dwork NULL its workspace query, into *lwork. */
+static cusolverStatus_t cusolver_trd(const precision_t *p, cusolverDnHandle_t h, int n, void *dA, void *dd, void *de,
+                                     void *dtau, void *dwork, int *lwork, int *dinfo)
 {
-    const size_t bytes = (size_t)n * (size_t)n * sizeof(cuDoubleComplex);
+    const cublasFillMode_t lo = CUBLAS_FILL_MODE_LOWER;
+
+    if (dwork == NULL) {
+        switch (p->id) {
+        case P_S: return cusolverDnSsytrd_bufferSize(h, lo, n, dA, n, dd, de, dtau, lwork);
+        case P_D: return cusolverDnDsytrd_bufferSize(h, lo, n, dA, n, dd, de, dtau, lwork);
+        case P_C: return cusolverDnChetrd_bufferSize(h, lo, n, dA, n, dd, de, dtau, lwork);
+        case P_Z: return cusolverDnZhetrd_bufferSize(h, lo, n, dA, n, dd, de, dtau, lwork);
+        default: return CUSOLVER_STATUS_INVALID_VALUE;
+        }
+    }
+    switch (p->id) {
+    case P_S: return cusolverDnSsytrd(h, lo, n, dA, n, dd, de, dtau, dwork, *lwork, dinfo);
+    case P_D: return cusolverDnDsytrd(h, lo, n, dA, n, dd, de, dtau, dwork, *lwork, dinfo);
+    case P_C: return cusolverDnChetrd(h, lo, n, dA, n, dd, de, dtau, dwork, *lwork, dinfo);
+    case P_Z: return cusolverDnZhetrd(h, lo, n, dA, n, dd, de, dtau, dwork, *lwork, dinfo);
+    default: return CUSOLVER_STATUS_INVALID_VALUE;
+    }
+}
+
+/* cusolverDn?sytrd / ?hetrd on GPU 0: reduction, then d and e back to the
+ * host; with --vectors (complex double only) cusolverDnZheevd, then the
+ * eigenvalues and vectors back. */
+static void run_cusolver(const precision_t *p, int64_t n, int repeat, const void *a0, void *a, void *d, void *e,
+                         result_t *res)
+{
+    const size_t bytes = (size_t)n * (size_t)n * p->elem;
     cusolverDnHandle_t h;
 
     /* Once per process in an application: not timed. */
@@ -458,17 +590,16 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
     CUSOLVER_CHECK(cusolverDnCreate(&h));
     res->total = INFINITY;
     for (int r = 0; r < repeat; r++) {
-        cuDoubleComplex *dA, *dtau, *dwork = NULL;
-        double *dd, *de;
-        int *dinfo, info = 0, lwork, found = 0;
+        void *dA, *dtau, *dwork = NULL, *dd, *de;
+        int *dinfo, info = 0, lwork = 0, found = 0;
         cusolverStatus_t query;
 
-        perf_copy(n, a, a0);
+        perf_copy_matrix(n, p->scalar, a, a0);
         double t0 = perf_now();
-        CUDA_CHECK(cudaMalloc((void **)&dA, bytes));
-        CUDA_CHECK(cudaMalloc((void **)&dd, (size_t)n * sizeof(double)));
-        CUDA_CHECK(cudaMalloc((void **)&de, (size_t)n * sizeof(double)));
-        CUDA_CHECK(cudaMalloc((void **)&dtau, (size_t)n * sizeof(cuDoubleComplex)));
+        CUDA_CHECK(cudaMalloc(&dA, bytes));
+        CUDA_CHECK(cudaMalloc(&dd, (size_t)n * p->real));
+        CUDA_CHECK(cudaMalloc(&de, (size_t)n * p->real));
+        CUDA_CHECK(cudaMalloc(&dtau, (size_t)n * p->elem));
         CUDA_CHECK(cudaMalloc((void **)&dinfo, sizeof(int)));
         CUDA_CHECK(cudaMemcpy(dA, a, bytes, cudaMemcpyHostToDevice));
         if (subset > 0.0)
@@ -479,13 +610,12 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
             query = cusolverDnZheevd_bufferSize(h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, (int)n, dA,
                                                 (int)n, dd, &lwork);
         else
-            query = cusolverDnZhetrd_bufferSize(h, CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n, dd, de, dtau,
-                                                &lwork);
+            query = cusolver_trd(p, h, (int)n, dA, dd, de, dtau, NULL, &lwork, NULL);
         /* A size cuSOLVER refuses (its 32-bit workspace query fails at the
          * largest orders with vectors) is its result, not the end of the
          * bench: the run stops after the frees. */
         if (query == CUSOLVER_STATUS_SUCCESS) {
-            CUDA_CHECK(cudaMalloc((void **)&dwork, (size_t)(lwork > 0 ? lwork : 1) * sizeof(cuDoubleComplex)));
+            CUDA_CHECK(cudaMalloc(&dwork, (size_t)(lwork > 0 ? lwork : 1) * p->elem));
             if (subset > 0.0) {
                 CUSOLVER_CHECK(cusolverDnZheevdx(h, CUSOLVER_EIG_MODE_VECTOR, cusolver_range(), CUBLAS_FILL_MODE_LOWER,
                                                  (int)n, dA, (int)n, subset_vl, subset_vu, 1, (int)wanted(n), &found,
@@ -499,10 +629,11 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
                 CUDA_CHECK(cudaMemcpy(res->w, dd, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
                 CUDA_CHECK(cudaMemcpy(a, dA, bytes, cudaMemcpyDeviceToHost));
             } else {
-                CUSOLVER_CHECK(cusolverDnZhetrd(h, CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n, dd, de, dtau, dwork,
-                                                lwork, dinfo));
-                CUDA_CHECK(cudaMemcpy(d, dd, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
-                CUDA_CHECK(cudaMemcpy(e, de, (size_t)(n - 1) * sizeof(double), cudaMemcpyDeviceToHost));
+                cusolverStatus_t st = cusolver_trd(p, h, (int)n, dA, dd, de, dtau, dwork, &lwork, dinfo);
+                if (st != CUSOLVER_STATUS_SUCCESS)
+                    cusolver_fail(st, p->cusolver, __LINE__);
+                CUDA_CHECK(cudaMemcpy(d, dd, (size_t)n * p->real, cudaMemcpyDeviceToHost));
+                CUDA_CHECK(cudaMemcpy(e, de, (size_t)(n - 1) * p->real, cudaMemcpyDeviceToHost));
             }
             CUDA_CHECK(cudaMemcpy(&info, dinfo, sizeof(int), cudaMemcpyDeviceToHost));
         }
@@ -522,7 +653,7 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
         }
         if (info != 0) {
             fprintf(stderr, "startrd-bench: %s (n = %lld) returned info = %d\n",
-                    subset > 0.0 ? "cusolverDnZheevdx" : vectors ? "cusolverDnZheevd" : "cusolverDnZhetrd",
+                    subset > 0.0 ? "cusolverDnZheevdx" : vectors ? "cusolverDnZheevd" : p->cusolver,
                     (long long)n, info);
             exit(1);
         }
@@ -538,7 +669,82 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
     res->gpus = 1;
     res->nb = 0;
     if (!vectors && res->info == 0)
-        keep_tridiagonal(n, d, e, res);
+        keep_tridiagonal(p, n, d, e, res);
+}
+
+/* C = A B in precision p, all m x m (leading dimension m) on the current
+ * GPU, with cuBLAS's ?GEMM and its default math mode: what an application
+ * calling S/D/C/ZGEMM gets. */
+static cublasStatus_t cublas_gemm(const precision_t *p, cublasHandle_t h, int m, const void *A, const void *B,
+                                  void *C)
+{
+    static const float s1 = 1.0f, s0 = 0.0f;
+    static const double d1 = 1.0, d0 = 0.0;
+    static const cuComplex c1 = {1.0f, 0.0f}, c0 = {0.0f, 0.0f};
+    static const cuDoubleComplex z1 = {1.0, 0.0}, z0 = {0.0, 0.0};
+    const cublasOperation_t op = CUBLAS_OP_N;
+
+    switch (p->id) {
+    case P_S: return cublasSgemm(h, op, op, m, m, m, &s1, A, m, B, m, &s0, C, m);
+    case P_D: return cublasDgemm(h, op, op, m, m, m, &d1, A, m, B, m, &d0, C, m);
+    case P_C: return cublasCgemm(h, op, op, m, m, m, &c1, A, m, B, m, &c0, C, m);
+    case P_Z: return cublasZgemm(h, op, op, m, m, m, &z1, A, m, B, m, &z0, C, m);
+    default: return CUBLAS_STATUS_INVALID_VALUE;
+    }
+}
+
+#define GEMM_RUNS 3
+
+/* cuBLAS's GEMM rate in precision p on GPU 0, TFLOP/s at order m (2m^3
+ * flops real, 8m^3 complex): the yardstick beside each precision's
+ * reductions, since e.g. on an H200 single precision runs no faster than
+ * FP64 tensor cores.  A and B random (zeros draw less power and would
+ * flatter the clocks), one untimed call first (kernel selection, lazy
+ * loading), then the best of GEMM_RUNS, each between CUDA events.  Once
+ * per precision, before any method runs. */
+static double gemm_rate(const precision_t *p, int64_t m, uint64_t seed)
+{
+    const size_t bytes = (size_t)m * (size_t)m * p->elem;
+    void *host = xmalloc(bytes, "the GEMM's matrix"), *dA, *dB, *dC;
+    cublasHandle_t h;
+    cublasStatus_t st;
+    cudaEvent_t start, stop;
+    float best = INFINITY;
+
+    perf_matrix(m, p->scalar, host, seed);
+    CUDA_CHECK(cudaSetDevice(0));
+    CUBLAS_CHECK(cublasCreate(&h));
+    CUDA_CHECK(cudaMalloc(&dA, bytes));
+    CUDA_CHECK(cudaMalloc(&dB, bytes));
+    CUDA_CHECK(cudaMalloc(&dC, bytes));
+    /* B = A: a symmetric A makes A A a product like any other. */
+    CUDA_CHECK(cudaMemcpy(dA, host, bytes, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(dB, host, bytes, cudaMemcpyHostToDevice));
+    free(host);
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    if ((st = cublas_gemm(p, h, (int)m, dA, dB, dC)) != CUBLAS_STATUS_SUCCESS)
+        cublas_fail(st, p->gemm, __LINE__);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int r = 0; r < GEMM_RUNS; r++) {
+        float ms = 0.0f;
+
+        CUDA_CHECK(cudaEventRecord(start, 0));
+        if ((st = cublas_gemm(p, h, (int)m, dA, dB, dC)) != CUBLAS_STATUS_SUCCESS)
+            cublas_fail(st, p->gemm, __LINE__);
+        CUDA_CHECK(cudaEventRecord(stop, 0));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        best = ms < best ? ms : best;
+    }
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    CUDA_CHECK(cudaFree(dC));
+    CUDA_CHECK(cudaFree(dB));
+    CUDA_CHECK(cudaFree(dA));
+    CUBLAS_CHECK(cublasDestroy(h));
+    const double flops = (p->is_complex ? 8.0 : 2.0) * (double)m * (double)m * (double)m;
+    return flops / ((double)best * 1e-3) * 1e-12;
 }
 
 /* cusolverMg's 1-D block-cyclic layout: a grid of 1 x ngpu devices, column
@@ -547,24 +753,25 @@ static void run_cusolver(int64_t n, int repeat, const double complex *a0, double
 typedef struct mg_copy {
     int device, ngpu, tile;
     int64_t n;
-    const cuDoubleComplex *a;   /* host, n x n, leading dimension n */
-    cuDoubleComplex *dA;        /* out: this device's local matrix */
+    size_t elem;                /* bytes of an element */
+    const void *a;              /* host, n x n, leading dimension n */
+    char *dA;                   /* out: this device's local matrix */
     cudaError_t err;
     const char *call;
 } mg_copy_t;
 
 /* Device c's tiles between its local matrix and the host matrix, in the
  * direction @p kind: tile k is local tile k / ngpu. */
-static cudaError_t mg_copy_tiles(const mg_copy_t *c, cuDoubleComplex *host, enum cudaMemcpyKind kind)
+static cudaError_t mg_copy_tiles(const mg_copy_t *c, void *host, enum cudaMemcpyKind kind)
 {
     const int64_t ntiles = (c->n + c->tile - 1) / c->tile;
-    const size_t tile_elems = (size_t)c->n * (size_t)c->tile;
+    const size_t tile_bytes = (size_t)c->n * (size_t)c->tile * c->elem;
     cudaError_t err = cudaSuccess;
 
     for (int64_t k = c->device; k < ntiles && err == cudaSuccess; k += c->ngpu) {
         int64_t width = c->n - k * c->tile < c->tile ? c->n - k * c->tile : c->tile;
-        size_t bytes = (size_t)c->n * (size_t)width * sizeof(cuDoubleComplex);
-        cuDoubleComplex *local = c->dA + tile_elems * (size_t)(k / c->ngpu), *global = host + tile_elems * (size_t)k;
+        size_t bytes = (size_t)c->n * (size_t)width * c->elem;
+        char *local = c->dA + tile_bytes * (size_t)(k / c->ngpu), *global = (char *)host + tile_bytes * (size_t)k;
 
         err = kind == cudaMemcpyHostToDevice ? cudaMemcpy(local, global, bytes, kind)
                                              : cudaMemcpy(global, local, bytes, kind);
@@ -579,28 +786,29 @@ static void *mg_distribute(void *arg)
     mg_copy_t *c = arg;
     const int64_t ntiles = (c->n + c->tile - 1) / c->tile;
     const int64_t local = (ntiles + c->ngpu - 1) / c->ngpu;
-    const size_t tile_elems = (size_t)c->n * (size_t)c->tile;
+    const size_t tile_bytes = (size_t)c->n * (size_t)c->tile * c->elem;
 
     c->dA = NULL;
     c->call = "cudaSetDevice";
     if ((c->err = cudaSetDevice(c->device)) != cudaSuccess)
         return NULL;
     c->call = "cudaMalloc (cusolverMg local matrix)";
-    if ((c->err = cudaMalloc((void **)&c->dA, tile_elems * (size_t)local * sizeof(cuDoubleComplex))) != cudaSuccess)
+    if ((c->err = cudaMalloc((void **)&c->dA, tile_bytes * (size_t)local)) != cudaSuccess)
         return NULL;
     c->call = "cudaMemcpy (cusolverMg tile)";
     /* Only read: the host matrix is the caller's const copy. */
-    if ((c->err = mg_copy_tiles(c, (cuDoubleComplex *)c->a, cudaMemcpyHostToDevice)) != cudaSuccess)
+    if ((c->err = mg_copy_tiles(c, (void *)c->a, cudaMemcpyHostToDevice)) != cudaSuccess)
         return NULL;
     c->call = "cudaDeviceSynchronize";
     c->err = cudaDeviceSynchronize();
     return NULL;
 }
 
-/* cusolverMgSyevd on GPUs 0..ngpu-1: eigenvalues only, or with --vectors
- * the eigenvectors too, back in host memory. */
-static void run_cusolvermg(int64_t n, int ngpu, int tile, int repeat, const double complex *a0,
-                           double complex *a, result_t *res)
+/* cusolverMgSyevd on GPUs 0..ngpu-1 in precision p (its types are
+ * arguments, CUDA_R_32F to CUDA_C_64F): eigenvalues only, or with --vectors
+ * (complex double only) the eigenvectors too, back in host memory. */
+static void run_cusolvermg(const precision_t *p, int64_t n, int ngpu, int tile, int repeat, const void *a0, void *a,
+                           result_t *res)
 {
     int32_t devices[MAX_LIST];
     cusolverMgHandle_t h;
@@ -608,24 +816,26 @@ static void run_cusolvermg(int64_t n, int ngpu, int tile, int repeat, const doub
     cudaLibMgMatrixDesc_t desc;
     mg_copy_t copy[MAX_LIST];
     pthread_t thread[MAX_LIST];
-    cuDoubleComplex *dwork[MAX_LIST];
+    void *dwork[MAX_LIST];
+    /* The eigenvalues in the precision's real type, widened into res->w. */
+    void *w = xmalloc((size_t)n * p->real, "cusolverMg's eigenvalues");
 
     /* Set-up, not timed: handle, devices, peer access, grid, descriptor. */
-    for (int p = 0; p < ngpu; p++)
-        devices[p] = p;
+    for (int g = 0; g < ngpu; g++)
+        devices[g] = g;
     CUSOLVER_CHECK(cusolverMgCreate(&h));
     CUSOLVER_CHECK(cusolverMgDeviceSelect(h, ngpu, devices));
-    for (int p = 0; p < ngpu; p++) {
+    for (int g = 0; g < ngpu; g++) {
         for (int q = 0; q < ngpu; q++) {
             int can = 0;
-            if (p == q)
+            if (g == q)
                 continue;
-            CUDA_CHECK(cudaDeviceCanAccessPeer(&can, p, q));
+            CUDA_CHECK(cudaDeviceCanAccessPeer(&can, g, q));
             if (!can) {
-                fprintf(stderr, "startrd-bench: note: GPU %d cannot access GPU %d directly (cusolverMg)\n", p, q);
+                fprintf(stderr, "startrd-bench: note: GPU %d cannot access GPU %d directly (cusolverMg)\n", g, q);
                 continue;
             }
-            CUDA_CHECK(cudaSetDevice(p));
+            CUDA_CHECK(cudaSetDevice(g));
             cudaError_t err = cudaDeviceEnablePeerAccess(q, 0);
             if (err == cudaErrorPeerAccessAlreadyEnabled)
                 cudaGetLastError();
@@ -635,7 +845,7 @@ static void run_cusolvermg(int64_t n, int ngpu, int tile, int repeat, const doub
     }
     CUDA_CHECK(cudaSetDevice(0));
     CUSOLVER_CHECK(cusolverMgCreateDeviceGrid(&grid, 1, ngpu, devices, CUDALIBMG_GRID_MAPPING_COL_MAJOR));
-    CUSOLVER_CHECK(cusolverMgCreateMatrixDesc(&desc, n, n, n, tile, CUDA_C_64F, grid));
+    CUSOLVER_CHECK(cusolverMgCreateMatrixDesc(&desc, n, n, n, tile, p->data, grid));
 
     res->total = INFINITY;
     for (int r = 0; r < repeat; r++) {
@@ -643,61 +853,79 @@ static void run_cusolvermg(int64_t n, int ngpu, int tile, int repeat, const doub
         int64_t lwork = 0;
         int info = 0;
 
-        perf_copy(n, a, a0);
+        perf_copy_matrix(n, p->scalar, a, a0);
         double t0 = perf_now();
-        for (int p = 0; p < ngpu; p++) {
-            copy[p] = (mg_copy_t){.device = p, .ngpu = ngpu, .tile = tile, .n = n, .a = (const cuDoubleComplex *)a};
-            int err = pthread_create(&thread[p], NULL, mg_distribute, &copy[p]);
+        for (int g = 0; g < ngpu; g++) {
+            copy[g] = (mg_copy_t){.device = g, .ngpu = ngpu, .tile = tile, .n = n, .elem = p->elem, .a = a};
+            int err = pthread_create(&thread[g], NULL, mg_distribute, &copy[g]);
             if (err != 0) {
                 fprintf(stderr, "startrd-bench: pthread_create: %s\n", strerror(err));
                 exit(1);
             }
         }
-        for (int p = 0; p < ngpu; p++) {
-            int err = pthread_join(thread[p], NULL);
+        for (int g = 0; g < ngpu; g++) {
+            int err = pthread_join(thread[g], NULL);
             if (err != 0) {
                 fprintf(stderr, "startrd-bench: pthread_join: %s\n", strerror(err));
                 exit(1);
             }
         }
-        for (int p = 0; p < ngpu; p++) {
-            if (copy[p].err != cudaSuccess) {
-                fprintf(stderr, "startrd-bench: GPU %d: %s failed: %s (%s)\n", p, copy[p].call,
-                        cudaGetErrorString(copy[p].err), cudaGetErrorName(copy[p].err));
+        for (int g = 0; g < ngpu; g++) {
+            if (copy[g].err != cudaSuccess) {
+                fprintf(stderr, "startrd-bench: GPU %d: %s failed: %s (%s)\n", g, copy[g].call,
+                        cudaGetErrorString(copy[g].err), cudaGetErrorName(copy[g].err));
                 exit(1);
             }
-            dA_array[p] = copy[p].dA;
+            dA_array[g] = copy[g].dA;
         }
         CUDA_CHECK(cudaSetDevice(0));
         const cusolverEigMode_t jobz = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
 
-        CUSOLVER_CHECK(cusolverMgSyevd_bufferSize(h, jobz, CUBLAS_FILL_MODE_LOWER, (int)n, dA_array, 1, 1, desc,
-                                                  res->w, CUDA_R_64F, CUDA_C_64F, &lwork));
-        /* lwork counts elements of the compute type, per device. */
-        for (int p = 0; p < ngpu; p++) {
-            CUDA_CHECK(cudaSetDevice(p));
-            CUDA_CHECK(cudaMalloc((void **)&dwork[p], (size_t)(lwork > 0 ? lwork : 1) * sizeof(cuDoubleComplex)));
-            dwork_array[p] = dwork[p];
+        /* The compute type is A's. */
+        cusolverStatus_t query = cusolverMgSyevd_bufferSize(h, jobz, CUBLAS_FILL_MODE_LOWER, (int)n, dA_array, 1, 1,
+                                                            desc, w, p->real_data, p->data, &lwork);
+        /* As cuSOLVER's: a query refused (a size, or a precision a cuSOLVER
+         * version does not take) is the method's result, the run stops
+         * after the frees. */
+        if (query == CUSOLVER_STATUS_SUCCESS) {
+            /* lwork counts elements of the compute type, per device. */
+            for (int g = 0; g < ngpu; g++) {
+                CUDA_CHECK(cudaSetDevice(g));
+                CUDA_CHECK(cudaMalloc(&dwork[g], (size_t)(lwork > 0 ? lwork : 1) * p->elem));
+                dwork_array[g] = dwork[g];
+            }
+            CUDA_CHECK(cudaSetDevice(0));
+            CUSOLVER_CHECK(cusolverMgSyevd(h, jobz, CUBLAS_FILL_MODE_LOWER, (int)n, dA_array, 1, 1, desc, w,
+                                           p->real_data, p->data, dwork_array, lwork, &info));
         }
-        CUDA_CHECK(cudaSetDevice(0));
-        CUSOLVER_CHECK(cusolverMgSyevd(h, jobz, CUBLAS_FILL_MODE_LOWER, (int)n, dA_array, 1, 1, desc, res->w,
-                                       CUDA_R_64F, CUDA_C_64F, dwork_array, lwork, &info));
-        for (int p = 0; p < ngpu; p++) {
-            CUDA_CHECK(cudaSetDevice(p));
+        for (int g = 0; g < ngpu; g++) {
+            CUDA_CHECK(cudaSetDevice(g));
             CUDA_CHECK(cudaDeviceSynchronize());
-            if (vectors)
-                CUDA_CHECK(mg_copy_tiles(&copy[p], (cuDoubleComplex *)a, cudaMemcpyDeviceToHost));
-            CUDA_CHECK(cudaFree(dwork[p]));
-            CUDA_CHECK(cudaFree(copy[p].dA));
+            if (query == CUSOLVER_STATUS_SUCCESS) {
+                if (vectors)
+                    CUDA_CHECK(mg_copy_tiles(&copy[g], a, cudaMemcpyDeviceToHost));
+                CUDA_CHECK(cudaFree(dwork[g]));
+            }
+            CUDA_CHECK(cudaFree(copy[g].dA));
         }
         double t = perf_now() - t0;
+        if (query != CUSOLVER_STATUS_SUCCESS) {
+            fprintf(stderr, "startrd-bench: cusolverMgSyevd_bufferSize (precision %s, n = %lld, %d GPUs) returned %s\n",
+                    p->name, (long long)n, ngpu, cusolver_status_name(query));
+            res->info = (int)query;
+            res->total = -1.0;
+            break;
+        }
         if (info != 0) {
-            fprintf(stderr, "startrd-bench: cusolverMgSyevd (n = %lld, %d GPUs) returned info = %d\n",
-                    (long long)n, ngpu, info);
+            fprintf(stderr, "startrd-bench: cusolverMgSyevd (precision %s, n = %lld, %d GPUs) returned info = %d\n",
+                    p->name, (long long)n, ngpu, info);
             exit(1);
         }
         res->total = fmin(res->total, t);
     }
+    if (res->info == 0)
+        widen(p, n, w, res->w);
+    free(w);
     CUDA_CHECK(cudaSetDevice(0));
     CUSOLVER_CHECK(cusolverMgDestroyMatrixDesc(desc));
     CUSOLVER_CHECK(cusolverMgDestroyGrid(grid));
@@ -739,12 +967,13 @@ static int find_startrd(const result_t *res, int count, int64_t gpus, startrd_al
     return -1;
 }
 
-/* One line per result on stdout and one row per result in the CSV; a failed
- * StarTRD run shows "-" (empty CSV fields) where it has no value.  Returns 1
- * if an agreement exceeds the tolerance. */
-static int report(int64_t n, result_t *res, int count, FILE *csv)
+/* One line per result on stdout and one row per result in the CSV, of
+ * precision p whose cuBLAS GEMM ran at gemm TFLOP/s (< 0: not measured); a
+ * failed StarTRD run shows "-" (empty CSV fields) where it has no value.
+ * Returns 1 if an agreement exceeds the tolerance. */
+static int report(const precision_t *p, int64_t n, result_t *res, int count, double gemm, FILE *csv)
 {
-    const double flops = 16.0 / 3.0 * (double)n * (double)n * (double)n;
+    const double flops = (p->is_complex ? 16.0 : 4.0) / 3.0 * (double)n * (double)n * (double)n;
     double best_startrd = INFINITY;
     int ref = -1, failed = 0;
 
@@ -762,7 +991,7 @@ static int report(int64_t n, result_t *res, int count, FILE *csv)
     double scale = 0.0;
     for (int64_t k = 0; ref >= 0 && k < wanted(n); k++)
         scale = fmax(scale, fabs(res[ref].w[k]));
-    scale *= (double)n * DBL_EPSILON;
+    scale *= (double)n * p->eps;
     for (int i = 0; i < count; i++) {
         const result_t *r = &res[i];
         const int ok = r->info == 0;
@@ -782,7 +1011,7 @@ static int report(int64_t n, result_t *res, int count, FILE *csv)
         const char *scheme = r->method == M_STARTRD ? startrd_allreduce_name(r->allreduce) : NULL;
 
         failed |= bad;
-        printf("%7lld  %-10s %4d", (long long)n, method_name[r->method], r->gpus);
+        printf("%7lld %4s  %-10s %4d", (long long)n, p->name, method_name[r->method], r->gpus);
         if (r->nb > 0)
             printf(" %4d", r->nb);
         else
@@ -861,6 +1090,10 @@ static int report(int64_t n, result_t *res, int count, FILE *csv)
                 fprintf(csv, ",%.6f,%.6f,%.6f", r->tridiag, r->backtransform, overlap_seconds(r));
             else
                 fprintf(csv, ",,,");
+            /* Last, so that the columns before keep their places. */
+            fprintf(csv, ",%s,", p->name);
+            if (gemm >= 0.0)
+                fprintf(csv, "%.3f", gemm);
             fprintf(csv, "\n");
         }
     }
@@ -874,8 +1107,8 @@ static int report(int64_t n, result_t *res, int count, FILE *csv)
  * run with the best total, as in the lines above) per scheme and GPU count,
  * each with its ratio to the fastest scheme on that count, "-" for a failed
  * run, and the fastest scheme per count. */
-static void report_schemes(int64_t n, const result_t *res, int count, const int64_t *gpus, int ngpus,
-                           const startrd_allreduce_t *schemes, int nschemes)
+static void report_schemes(const precision_t *p, int64_t n, const result_t *res, int count, const int64_t *gpus,
+                           int ngpus, const startrd_allreduce_t *schemes, int nschemes)
 {
     enum { CELL = 15 };
     char cell[48];
@@ -889,8 +1122,8 @@ static void report_schemes(int64_t n, const result_t *res, int count, const int6
                 fastest[k] = i;
         }
     }
-    printf("\nstage 1 (dense -> band) seconds by allreduce scheme, n = %lld (ratio to the fastest)\n",
-           (long long)n);
+    printf("\nstage 1 (dense -> band) seconds by allreduce scheme, precision %s, n = %lld (ratio to the fastest)\n",
+           p->name, (long long)n);
     printf("  %-12s", "allreduce");
     for (int k = 0; k < ngpus; k++) {
         snprintf(cell, sizeof cell, "%lld GPU%s", (long long)gpus[k], gpus[k] == 1 ? "" : "s");
@@ -924,15 +1157,23 @@ static void usage(FILE *f)
             "usage: startrd-bench [--n N1,N2,...] [--ngpu K1,K2,...] [--methods M1,M2,...]\n"
             "                     [--lapack-max N] [--repeat R] [--csv FILE] [--seed S] [--mg-tile T]\n"
             "                     [--allreduce S1,S2,...] [--nb NB] [--dist D] [--vectors] [--subset F]\n"
-            "                     [--subset-by index|value]\n"
+            "                     [--subset-by index|value] [--precision P1,P2,...] [--gemm-n N]\n"
             "  --n          orders of the random Hermitian matrices (default 4096,8192,16384)\n"
+            "  --precision  any of s,d,c,z, run in the order given (default z): real symmetric\n"
+            "               matrices in s and d (?sytrd_2stage_mgpu, cusolverDn?sytrd, LAPACK's\n"
+            "               ?SYTRD_2STAGE, cusolverMgSyevd in that precision), complex Hermitian\n"
+            "               in c and z (?hetrd_2stage_mgpu, ...); --vectors and --subset need z\n"
+            "  --gemm-n     order of the cuBLAS S/D/C/ZGEMM timed on GPU 0 in each precision, its\n"
+            "               TFLOP/s (2n^3 flops real, 8n^3 complex) shown beside that precision's\n"
+            "               results (default 8192, 0: none; needs a GPU)\n"
             "  --ngpu       GPU counts for StarTRD, 0 = CPU workers only (default: 1 and every\n"
             "               visible GPU, 0 without a GPU); cusolverMg uses the largest\n"
             "  --methods    any of startrd,cusolver,cusolvermg,lapack (default: those available;\n"
             "               the cuSOLVER ones need a CUDA build and a GPU)\n"
             "  --lapack-max LAPACK only for n <= N (default 8192)\n"
             "  --repeat     best of R runs per method (default 1)\n"
-            "  --csv        also write the results to FILE (one row per n, method, GPUs, scheme)\n"
+            "  --csv        also write the results to FILE (one row per precision, n, method, GPUs,\n"
+            "               scheme)\n"
             "  --seed       seed of the matrices (default 1)\n"
             "  --mg-tile    columns per tile of cusolverMg's block-cyclic layout (default 256)\n"
             "  --allreduce  how StarTRD's stage 1 combines the GPUs' shares of A*V, any of\n"
@@ -949,8 +1190,9 @@ static void usage(FILE *f)
             "               (vl, vu] that holds them, vu halfway to the next eigenvalue (found first,\n"
             "               untimed, by the library's reduction and LAPACK's bisection)\n"
             "Times run from the matrix in host memory to d, e (cusolverMg: eigenvalues) in host\n"
-            "memory.  Eigenvalue agreement: max|dlambda| / (n eps max|lambda|) against LAPACK\n"
-            "when it ran, else the first method; the exit status is 1 if one exceeds %g or a\n"
+            "memory.  Eigenvalue agreement: max|dlambda| / (n eps max|lambda|), eps of the\n"
+            "precision, against LAPACK in that precision when it ran, else the first method\n"
+            "(the eigenvalues of each tridiagonal by DSTERF); the exit status is 1 if one exceeds %g or a\n"
             "StarTRD run fails (the others still run; its line says FAILED, as does a size\n"
             "cuSOLVER refuses).\n",
             AGREEMENT_TOL);
@@ -1024,6 +1266,14 @@ static int parse_methods(const char *s, int *want)
     return 0;
 }
 
+static int precision_by_name(const char *name)
+{
+    for (int i = 0; i < P_COUNT; i++)
+        if (strcmp(name, precisions[i].name) == 0)
+            return i;
+    return -1;
+}
+
 static int cpu_count(void)
 {
     cpu_set_t set;
@@ -1044,10 +1294,12 @@ int main(int argc, char **argv)
         {"vectors", no_argument, 0, 'v'},          {"help", no_argument, 0, 'h'},
         {"allreduce", required_argument, 0, 'a'},  {"nb", required_argument, 0, 'b'},
         {"dist", required_argument, 0, 'D'},       {"subset", required_argument, 0, 'S'},
-        {"subset-by", required_argument, 0, 'B'},  {0, 0, 0, 0}};
+        {"subset-by", required_argument, 0, 'B'},  {"precision", required_argument, 0, 'p'},
+        {"gemm-n", required_argument, 0, 'G'},     {0, 0, 0, 0}};
     int64_t sizes[MAX_LIST] = {4096, 8192, 16384}, gpus[MAX_LIST], lapack_max = 8192;
     int nsizes = 3, ngpus = -1, repeat = 1, seed = 1, tile = 256, want[M_COUNT], methods_given = 0, c;
-    int picked[MAX_SCHEMES], nschemes = 0;
+    int picked[MAX_SCHEMES], nschemes = 0, precs[P_COUNT] = {P_Z}, nprecs = 1;
+    int64_t gemm_n = 8192;
     startrd_allreduce_t schemes[MAX_SCHEMES];
     const char *csv_path = NULL;
     char *end;
@@ -1135,6 +1387,22 @@ int main(int argc, char **argv)
             for (int i = 0; i < nschemes; i++)
                 schemes[i] = (startrd_allreduce_t)picked[i];
             break;
+        case 'p':
+            if ((nprecs = parse_names(optarg, "precision", "s, d, c, z", precision_by_name, P_COUNT, precs)) < 1) {
+                if (nprecs == 0)
+                    fprintf(stderr, "startrd-bench: --precision wants one or more of s, d, c, z, comma-separated\n");
+                return 2;
+            }
+            break;
+        case 'G':
+            errno = 0;
+            gemm_n = strtoll(optarg, &end, 10);
+            /* An int for cuBLAS, and n^2 elements of 16 bytes that fit on any GPU the bench drives. */
+            if (end == optarg || *end != '\0' || errno != 0 || gemm_n < 0 || gemm_n > 32768) {
+                fprintf(stderr, "startrd-bench: --gemm-n wants an order in [0, 32768]\n");
+                return 2;
+            }
+            break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -1197,6 +1465,13 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    for (int i = 0; i < nprecs; i++) {
+        if (vectors && precs[i] != P_Z) {
+            fprintf(stderr, "startrd-bench: --vectors and --subset are complex double only (the eigensolvers "
+                            "are): --precision z\n");
+            return 2;
+        }
+    }
     if (subset > 0.0 && want[M_CUSOLVERMG]) {
         if (methods_given) {
             fprintf(stderr, "startrd-bench: cusolvermg has no subset of eigenpairs; drop it or --subset\n");
@@ -1222,18 +1497,24 @@ int main(int argc, char **argv)
         }
         fprintf(csv, "n,method,gpus,nb,stage1_s,stage2_s,total_s,tflops,ratio_to_startrd,eig_agreement,"
                      "reference,sterf_s,efficiency,allreduce,stage1_gpus,stage2_gpus,"
-                     "tridiag_s,backtransform_s,overlap_s\n");
+                     "tridiag_s,backtransform_s,overlap_s,precision,gemm_tflops\n");
     }
 
     char what[96];
+    int any_real = 0;
 
+    for (int i = 0; i < nprecs; i++)
+        any_real |= !precisions[precs[i]].is_complex;
     if (subset > 0.0)
         snprintf(what, sizeof what, "the lowest eigenpairs, a fraction %g of each order, by %s", subset,
                  subset_range == 'V' ? "value" : "index");
     else
         snprintf(what, sizeof what, "%s",
                  vectors ? "eigenvalues and eigenvectors" : "reduction to tridiagonal (cusolverMg: eigenvalues)");
-    printf("startrd-bench: %d cores, %d GPUs visible, best of %d; %s; methods:", ncores, ndev, repeat, what);
+    printf("startrd-bench: %d cores, %d GPUs visible, best of %d; %s; precisions:", ncores, ndev, repeat, what);
+    for (int i = 0; i < nprecs; i++)
+        printf(" %s", precisions[precs[i]].name);
+    printf("; methods:");
     for (int m = 0; m < M_COUNT; m++)
         if (want[m])
             printf(" %s", method_name[m]);
@@ -1252,77 +1533,105 @@ int main(int argc, char **argv)
      * know (some virtual machines): OPENBLAS_CORETYPE then picks better ones. */
     printf("; OpenBLAS kernels: %s", openblas_get_corename());
 #endif
-    printf("\n  TFLOP/s = 16n^3/3 / total; /startrd = total / best StarTRD total; eig = max|dlambda| / "
-           "(n eps max|lambda|) vs ref; eff = StarTRD's time on 1 GPU / (GPUs x time)%s\n",
+    printf("\n  TFLOP/s = 16n^3/3%s / total; /startrd = total / best StarTRD total; eig = max|dlambda| / "
+           "(n eps max|lambda|) vs ref, eps of the precision; eff = StarTRD's time on 1 GPU / (GPUs x time)%s\n",
+           any_real ? " (s, d: 4n^3/3)" : "",
            vectors ? "; tridiag_s, backtr_s: StarTRD's tridiagonal vectors and back-transformation, overlap_s: "
                      "the time its four phases ran side by side"
                    : "");
-    printf("%7s  %-10s %4s %4s %9s %9s %9s %8s %9s %10s %6s", "n", "method", "gpus", "nb", "stage1_s", "stage2_s",
-           "total_s", "TFLOP/s", "/startrd", "eig", "eff");
+
+    /* cuBLAS's GEMM rate in each precision, before any method (the GPU
+     * otherwise idle, StarPU not started): the ceiling the reductions of
+     * that precision are read against. */
+    double gemm[P_COUNT];
+    for (int i = 0; i < P_COUNT; i++)
+        gemm[i] = -1.0;
+#ifdef STARTRD_USE_CUDA
+    if (ndev > 0 && gemm_n > 0) {
+        printf("  cuBLAS GEMM at n = %lld on GPU 0, TFLOP/s (2n^3 flops real, 8n^3 complex):", (long long)gemm_n);
+        for (int i = 0; i < nprecs; i++) {
+            const precision_t *p = &precisions[precs[i]];
+            gemm[p->id] = gemm_rate(p, gemm_n, (uint64_t)seed);
+            printf(" %s %.1f (%s)%s", p->name, gemm[p->id], p->gemm, i + 1 < nprecs ? "," : "");
+            fflush(stdout);
+        }
+        printf("\n");
+    }
+#else
+    (void)gemm_n;
+#endif
+    printf("%7s %4s  %-10s %4s %4s %9s %9s %9s %8s %9s %10s %6s", "n", "prec", "method", "gpus", "nb", "stage1_s",
+           "stage2_s", "total_s", "TFLOP/s", "/startrd", "eig", "eff");
     if (vectors)
         printf(" %9s %9s %9s", "tridiag_s", "backtr_s", "overlap_s");
     printf(" %s\n", "allreduce");
     fflush(stdout);
 
     int failed = 0, runs_failed = 0;
-    for (int i = 0; i < nsizes; i++) {
-        const int64_t n = sizes[i];
-        const size_t nn = (size_t)n * (size_t)n;
-        double complex *a0 = xmalloc(nn * sizeof *a0, "the matrix");
-        double complex *a = xmalloc(nn * sizeof *a, "the matrix's working copy");
-        double complex *tau = xmalloc((size_t)n * sizeof *tau, "tau");
-        double *d = xmalloc((size_t)n * sizeof *d, "d"), *e = xmalloc((size_t)n * sizeof *e, "e");
-        result_t res[MAX_RESULTS];
-        int count = 0;
+    for (int pi = 0; pi < nprecs; pi++) {
+        const precision_t *p = &precisions[precs[pi]];
 
-        perf_hermitian(n, a0, (uint64_t)seed);
-        if (subset > 0.0 && subset_range == 'V')
-            subset_bounds(n, a0, a, d, e, tau);
-        for (int m = 0; m < M_COUNT; m++) {
-            if (!want[m] || (m == M_LAPACK && n > lapack_max))
-                continue;
-            /* StarTRD: every scheme on each GPU count, so that a count's schemes are adjacent lines. */
-            int runs = m == M_STARTRD ? ngpus * nschemes : 1;
-            for (int k = 0; k < runs; k++) {
-                result_t *r = &res[count++];
-                memset(r, 0, sizeof *r);
-                /* Only StarTRD's eigensolver runs report these phases. */
-                r->tridiag = r->backtransform = -1.0;
-                r->method = (enum method)m;
-                r->w = xmalloc((size_t)n * sizeof *r->w, "eigenvalues");
-                switch (m) {
-                case M_STARTRD:
-                    run_startrd(n, (int)gpus[k / nschemes], schemes[k % nschemes], repeat, a0, a, d, e, tau, r);
-                    break;
+        for (int i = 0; i < nsizes; i++) {
+            const int64_t n = sizes[i];
+            const size_t nn = (size_t)n * (size_t)n;
+            void *a0 = xmalloc(nn * p->elem, "the matrix");
+            void *a = xmalloc(nn * p->elem, "the matrix's working copy");
+            void *tau = xmalloc((size_t)n * p->elem, "tau");
+            void *d = xmalloc((size_t)n * p->real, "d"), *e = xmalloc((size_t)n * p->real, "e");
+            result_t res[MAX_RESULTS];
+            int count = 0;
+
+            perf_matrix(n, p->scalar, a0, (uint64_t)seed);
+            if (subset > 0.0 && subset_range == 'V')
+                subset_bounds(n, a0, a, d, e, tau);
+            for (int m = 0; m < M_COUNT; m++) {
+                if (!want[m] || (m == M_LAPACK && n > lapack_max))
+                    continue;
+                /* StarTRD: every scheme on each GPU count, so that a count's schemes are adjacent lines. */
+                int runs = m == M_STARTRD ? ngpus * nschemes : 1;
+                for (int k = 0; k < runs; k++) {
+                    result_t *r = &res[count++];
+                    memset(r, 0, sizeof *r);
+                    /* Only StarTRD's eigensolver runs report these phases. */
+                    r->tridiag = r->backtransform = -1.0;
+                    r->method = (enum method)m;
+                    r->w = xmalloc((size_t)n * sizeof *r->w, "eigenvalues");
+                    switch (m) {
+                    case M_STARTRD:
+                        run_startrd(p, n, (int)gpus[k / nschemes], schemes[k % nschemes], repeat, a0, a, d, e, tau,
+                                    r);
+                        break;
 #ifdef STARTRD_USE_CUDA
-                case M_CUSOLVER: run_cusolver(n, repeat, a0, a, d, e, r); break;
-                case M_CUSOLVERMG: run_cusolvermg(n, kmax, tile, repeat, a0, a, r); break;
+                    case M_CUSOLVER: run_cusolver(p, n, repeat, a0, a, d, e, r); break;
+                    case M_CUSOLVERMG: run_cusolvermg(p, n, kmax, tile, repeat, a0, a, r); break;
 #endif
-                case M_LAPACK: run_lapack(n, repeat, ncores, a0, a, d, e, tau, r); break;
-                default: break;
+                    case M_LAPACK: run_lapack(p, n, repeat, ncores, a0, a, d, e, tau, r); break;
+                    default: break;
+                    }
+                    /* Long runs: show progress before the table, which waits for every method. */
+                    fprintf(stderr, "startrd-bench: %s n %lld %s, %d GPUs", p->name, (long long)n, method_name[m],
+                            r->gpus);
+                    if (m == M_STARTRD)
+                        fprintf(stderr, ", allreduce %s", startrd_allreduce_name(r->allreduce));
+                    if (r->info != 0)
+                        fprintf(stderr, ": failed\n");
+                    else
+                        fprintf(stderr, ": %.2f s\n", r->total);
+                    runs_failed += m == M_STARTRD && r->info != 0;
                 }
-                /* Long runs: show progress before the table, which waits for every method. */
-                fprintf(stderr, "startrd-bench: n %lld %s, %d GPUs", (long long)n, method_name[m], r->gpus);
-                if (m == M_STARTRD)
-                    fprintf(stderr, ", allreduce %s", startrd_allreduce_name(r->allreduce));
-                if (r->info != 0)
-                    fprintf(stderr, ": failed\n");
-                else
-                    fprintf(stderr, ": %.2f s\n", r->total);
-                runs_failed += m == M_STARTRD && r->info != 0;
             }
+            tridiagonal_eigenvalues(n, res, count, ncores);
+            failed |= report(p, n, res, count, gemm[p->id], csv);
+            if (want[M_STARTRD] && nschemes > 1)
+                report_schemes(p, n, res, count, gpus, ngpus, schemes, nschemes);
+            for (int k = 0; k < count; k++)
+                free(res[k].w);
+            free(a0);
+            free(a);
+            free(tau);
+            free(d);
+            free(e);
         }
-        tridiagonal_eigenvalues(n, res, count, ncores);
-        failed |= report(n, res, count, csv);
-        if (want[M_STARTRD] && nschemes > 1)
-            report_schemes(n, res, count, gpus, ngpus, schemes, nschemes);
-        for (int k = 0; k < count; k++)
-            free(res[k].w);
-        free(a0);
-        free(a);
-        free(tau);
-        free(d);
-        free(e);
     }
     if (csv != NULL && fclose(csv) != 0) {
         fprintf(stderr, "startrd-bench: error writing %s: %s\n", csv_path, strerror(errno));

@@ -7,10 +7,10 @@
 #include "startrd.h"
 
 #include "bulge_plan.h"
-#include "codelets.h"
+#include "codelets_z.h"
 #include "context.h"
 #include "hermitian_gen.h"
-#include "stage2.h"
+#include "stage2_zhb2st.h"
 
 #include <float.h>
 #include <getopt.h>

@@ -1,13 +1,13 @@
 /* startrd-tridiag N...: the tridiagonal eigenproblem with vectors at each
  * order N, LAPACK's DSTEDC on the host cores against the library's divide
- * and conquer (tridiag_dc.h, merges' products on the GPUs), on the same
+ * and conquer (tridiag_dstedc.h, merges' products on the GPUs), on the same
  * random matrix (entries uniform in [-1,1]), best of two runs each, with
  * how far apart their eigenvalues are in units of n eps ||T||. */
 #include "startrd.h"
 
 #include "context.h"
 #include "hermitian_gen.h"
-#include "tridiag_dc.h"
+#include "tridiag_dstedc.h"
 
 #include <float.h>
 #include <lapacke.h>
@@ -34,7 +34,7 @@ static int time_solver(int lapack, int64_t n, const double *d0, const double *e0
             info = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (lapack_int)n, w, e, Z, (lapack_int)n);
             startrd_context_host_parallel(0);
         } else {
-            info = startrd_tridiag_dc(n, w, e, Z, n, 0, NULL);
+            info = startrd_dstedc(n, w, e, Z, n, 0, NULL);
         }
         if (info != 0)
             return info;

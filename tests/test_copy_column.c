@@ -5,7 +5,7 @@
  * directly on the host, padding and unused triangle zeroed; and a copy
  * out from there, the same way, writes the referenced triangle back
  * exactly and nothing else. */
-#include "codelets.h"
+#include "codelets_z.h"
 #include "descriptor.h"
 #include "error.h"
 #include "testing_context.h"
@@ -60,7 +60,7 @@ static void run_case(const startrd_context_t *ctx, char uplo, int64_t n, int64_t
                                             sizeof *staged);
             registered = dev != 0;
         } else {
-            startrd_workspace_register(&cg, "taller", N, nb);
+            startrd_workspace_register(&cg, "taller", sizeof(double complex), N, nb);
             registered = 1;
         }
         if (ret == 0) {

@@ -8,7 +8,7 @@
  * startrd_kernel_zband_from_dense() takes from the result. */
 #include "column_pieces.h"
 #include "kernels_stage2.h"
-#include "stage1.h"
+#include "stage1_zhe2hb.h"
 #include "testing_context.h"
 
 #include <float.h>

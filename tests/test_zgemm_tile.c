@@ -2,7 +2,7 @@
  * computed as one task per (tile of C, tile of the inner dimension), on
  * whatever workers the context has, with tasks that write a tile of C placed
  * on the owner of its block column. */
-#include "codelets.h"
+#include "codelets_z.h"
 #include "descriptor.h"
 #include "error.h"
 #include "testing_context.h"
@@ -37,15 +37,16 @@ static void run_case(const startrd_context_t *ctx, const struct gemm_case *c)
     double complex *a = random_matrix(ar, ac, 1), *b = random_matrix(br, bc, 2);
     double complex *cm = random_matrix(c->m, c->n, 3), *ref = random_matrix(c->m, c->n, 3);
     startrd_desc_t A, B, C;
+    const size_t elt = sizeof(double complex);
     int ret = 0;
 
     if (a == NULL || b == NULL || cm == NULL || ref == NULL) {
         tst_check(false, "zgemm %c%c: out of memory", c->transa, c->transb);
         goto out;
     }
-    ret |= startrd_desc_init(&A, "A", STARTRD_DESC_TILES, a, ar > 0 ? ar : 1, ar, ac, c->nb, c->nb, c->nb, 0, NULL);
-    ret |= startrd_desc_init(&B, "B", STARTRD_DESC_TILES, b, br > 0 ? br : 1, br, bc, c->nb, c->nb, c->nb, 0, NULL);
-    ret |= startrd_desc_init(&C, "C", STARTRD_DESC_TILES, cm, c->m > 0 ? c->m : 1, c->m, c->n, c->nb, c->nb,
+    ret |= startrd_desc_init(&A, "A", STARTRD_DESC_TILES, elt, a, ar > 0 ? ar : 1, ar, ac, c->nb, c->nb, c->nb, 0, NULL);
+    ret |= startrd_desc_init(&B, "B", STARTRD_DESC_TILES, elt, b, br > 0 ? br : 1, br, bc, c->nb, c->nb, c->nb, 0, NULL);
+    ret |= startrd_desc_init(&C, "C", STARTRD_DESC_TILES, elt, cm, c->m > 0 ? c->m : 1, c->m, c->n, c->nb, c->nb,
                              c->dist_nb, ctx->ncuda, ctx->cuda_worker);
     if (ret != 0) {
         tst_check(false, "zgemm %c%c: descriptors", c->transa, c->transb);

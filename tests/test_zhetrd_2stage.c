@@ -22,13 +22,21 @@
  *    HOUS2, whose workspaces have exactly the sizes the queries return;
  *  - the workspace queries write their size and nothing else, and internal
  *    allocation (NULL, 0) gives d, e, A and TAU bit for bit as user arrays;
+ *    at n = 6000..6007, where HOUS2's size for 'V' passes 2^24, the size
+ *    the query writes in the real type, read back, is still enough;
  *  - every invalid argument returns exactly its -i and writes nothing;
  *  - the context's GPUs (STARTRD_NGPU, tst_env_ngpu) with ngpu = -1 in the
  *    calls, and ngpu = 0 (CPU workers only) within the same bounds.
  *
+ * eps is the precision's (tst_zeps()), and the sentinels are NaNs of its
+ * real type, so that every bound above holds as written in each precision.
+ *
  * Prints one PASS/FAIL line per case, the worst ratios, then
  * "N passed, M failed"; returns 0 when everything passed.
+ *
+ * @precisions normal z -> s d c
  */
+#include "bulge_plan.h"
 #include "startrd.h"
 #include "testing.h"
 
@@ -47,38 +55,60 @@
 /* Sentinel entries after every array, to catch writes past its end. */
 enum { GUARD = 8 };
 
-/* Bit pattern of the sentinel: a quiet NaN with a payload no computation
- * produces, compared bitwise, so that it also exposes reads (a NaN in the
- * results) of what the library must leave alone. */
-static const uint64_t SENTINEL_BITS = 0x7ff8dead5eed0badULL;
+/* Bit patterns of the sentinel in the real type's width: quiet NaNs with a
+ * payload no computation produces (the default NaN of x86 and ARM has none),
+ * compared bitwise, so that they also expose reads (a NaN in the results)
+ * of what the library must leave alone. */
+static const uint64_t SENTINEL_BITS64 = 0x7ff8dead5eed0badULL;
+static const uint32_t SENTINEL_BITS32 = 0x7fdead5eU;
 
+/* Real parts per scalar: 2 in the complex precisions, 1 in the real ones. */
+enum { PARTS = sizeof(double complex) / sizeof(double) };
+
+/* The sentinel in the precision's real type: the pattern of its width,
+ * chosen at compile time. */
 static double sentinel(void)
 {
     double x;
-    memcpy(&x, &SENTINEL_BITS, sizeof x);
+    _Static_assert(sizeof x == sizeof SENTINEL_BITS64 ||
+                       sizeof x == sizeof SENTINEL_BITS32,
+                   "the real type is a binary32 or binary64");
+    memcpy(&x,
+           sizeof x == sizeof SENTINEL_BITS64 ? (const void *)&SENTINEL_BITS64
+                                              : (const void *)&SENTINEL_BITS32,
+           sizeof x);
     return x;
 }
 
+/* The sentinel in every real part of a scalar, built bit by bit (CMPLX
+ * would name the precision; a real scalar simply takes the first part). */
 static double complex sentinel_z(void)
 {
-    return CMPLX(sentinel(), sentinel());
+    double parts[PARTS];
+    double complex z;
+    for (int k = 0; k < PARTS; k++)
+        parts[k] = sentinel();
+    memcpy(&z, parts, sizeof z);
+    return z;
 }
 
-/* Fills count doubles (a complex array counts twice) with the sentinel. */
+/* Fills count reals (a complex array counts PARTS per entry) with the
+ * sentinel. */
 static void fill_sentinel(void *p, int64_t count)
 {
+    const double s = sentinel();
     for (int64_t i = 0; i < count; i++)
-        memcpy((char *)p + i * (int64_t)sizeof(double), &SENTINEL_BITS,
-               sizeof SENTINEL_BITS);
+        memcpy((char *)p + i * (int64_t)sizeof s, &s, sizeof s);
 }
 
-/* Number of the count doubles at p that no longer hold the sentinel. */
+/* Number of the count reals at p that no longer hold the sentinel. */
 static int64_t sentinel_changes(const void *p, int64_t count)
 {
+    const double s = sentinel();
     int64_t changed = 0;
     for (int64_t i = 0; i < count; i++)
-        changed += memcmp((const char *)p + i * (int64_t)sizeof(double),
-                          &SENTINEL_BITS, sizeof SENTINEL_BITS) != 0;
+        changed += memcmp((const char *)p + i * (int64_t)sizeof s, &s,
+                          sizeof s) != 0;
     return changed;
 }
 
@@ -96,24 +126,24 @@ typedef struct bufs {
 
 enum { NREGIONS = 6 };
 
-/* The arrays as (address, length in doubles) pairs, guards included, for
+/* The arrays as (address, length in reals) pairs, guards included, for
  * the bitwise snapshots and comparisons. */
 static void regions(const bufs_t *b, void *addr[NREGIONS],
                     int64_t len[NREGIONS])
 {
     int64_t ncol = b->n > 0 ? b->n : 1;
     addr[0] = b->A;
-    len[0] = 2 * (b->lda * ncol + GUARD);
+    len[0] = PARTS * (b->lda * ncol + GUARD);
     addr[1] = b->d;
     len[1] = b->n + GUARD;
     addr[2] = b->e;
     len[2] = (b->n > 1 ? b->n - 1 : 0) + GUARD;
     addr[3] = b->tau;
-    len[3] = 2 * (b->ltau + GUARD);
+    len[3] = PARTS * (b->ltau + GUARD);
     addr[4] = b->work;
-    len[4] = 2 * (b->lwork + GUARD);
+    len[4] = PARTS * (b->lwork + GUARD);
     addr[5] = b->hous2;
-    len[5] = 2 * (b->lhous2 + GUARD);
+    len[5] = PARTS * (b->lhous2 + GUARD);
 }
 
 static void bufs_free(bufs_t *b)
@@ -187,12 +217,12 @@ static int64_t writes_outside(char uplo, const bufs_t *b)
 {
     int64_t ne = b->n > 1 ? b->n - 1 : 0;
     return tst_zcount_sentinel_changes(uplo, b->n, b->A, b->lda, sentinel_z()) +
-           sentinel_changes(b->A + b->lda * (b->n > 0 ? b->n : 1), 2 * GUARD) +
+           sentinel_changes(b->A + b->lda * (b->n > 0 ? b->n : 1), PARTS * GUARD) +
            sentinel_changes(b->d + b->n, GUARD) +
            sentinel_changes(b->e + ne, GUARD) +
-           sentinel_changes(b->tau + b->ltau, 2 * GUARD) +
-           sentinel_changes(b->work + b->lwork, 2 * GUARD) +
-           sentinel_changes(b->hous2 + b->lhous2, 2 * GUARD);
+           sentinel_changes(b->tau + b->ltau, PARTS * GUARD) +
+           sentinel_changes(b->work + b->lwork, PARTS * GUARD) +
+           sentinel_changes(b->hous2 + b->lhous2, PARTS * GUARD);
 }
 
 /* Bitwise equality of the outputs d, e, A and TAU of two calls. */
@@ -429,7 +459,7 @@ out:;
     tst_check(info == 0 && stats_ok && outside == 0 && r_heevd <= TOL_EIG &&
                   r_lapack <= TOL_EIG && sim < TOL_Q && unit < TOL_Q && layout,
               "reduce vect=%c uplo=%c nb=%lld n=%lld lda=%lld kind=%s "
-              "ngpu=%d: info %d kd %lld stage-1 GPUs %d stage-2 GPUs %d  eig/heevd %.3g  eig/zhetrd_2stage "
+              "ngpu=%d: info %d kd %lld stage-1 GPUs %d stage-2 GPUs %d  eig/zheevd %.3g  eig/zhetrd_2stage "
               "%.3g%s  writes outside %lld",
               vect, uplo, (long long)nb, (long long)n, (long long)b.lda,
               tst_kind_name(kind), ngpu, info, (long long)kd, gpus1, gpus2, r_heevd,
@@ -549,6 +579,50 @@ out:
     bufs_free(&internal);
 }
 
+/*
+ * The size a query answers must be enough once read back, as LAPACK's
+ * ?ROUNDUP_LWORK makes it: HOUS2 for VECT = 'V' holds about n^2/2 entries,
+ * more than 2^24 from n = 5800 or so, and past 2^24 a float no longer holds
+ * every integer.  Each order is queried (both sizes at once), then called
+ * with the answered lhous2 and WORK = NULL, lwork = 1, which must stop at
+ * argument 11, past lhous2's check (-10) and before any array is read, so
+ * that the arrays need not have their sizes: A, d, e and TAU are dummies.
+ */
+static void large_query_case(int64_t n, int64_t nb)
+{
+    double complex dummy[1] = {0.0}, wq = 0.0, hq = 0.0;
+    double dummy_r[1] = {0.0};
+    startrd_bulge_plan_t plan;
+    int64_t lh_min = -1, lh = -1, lh_rounded = -1;
+    int info_query, info = 0;
+    args_t a = {'V', 'L', (int)n, dummy, (int)n, dummy_r, dummy_r, dummy,
+                &hq, -1, &wq, -1, -1};
+
+    info_query = invoke(&a);
+    lh = (int64_t)creal(hq);
+    if (startrd_bulge_plan_init(&plan, 'V', n, doc_kd(n, nb)) == 0)
+        lh_min = startrd_bulge_lhous(&plan);
+    /* What a plain conversion would answer, for the report. */
+    const double nearest = (double)lh_min;
+    lh_rounded = (int64_t)nearest;
+    if (info_query == 0 && lh > 0 && lh <= INT32_MAX) {
+        a.hous2 = dummy;
+        a.lhous2 = (int)lh;
+        a.work = NULL;
+        a.lwork = 1;
+        info = invoke(&a);
+    }
+    tst_check(info_query == 0 && lh_min > 0 && lh >= lh_min && info == -11,
+              "workspace query vect=V nb=%lld n=%lld: lhous2 %lld read back "
+              "(%lld needed, %s in the real type), accepted by the call "
+              "(info %d, -11 expected)",
+              (long long)nb, (long long)n, (long long)lh, (long long)lh_min,
+              lh_rounded == lh_min  ? "exact"
+              : lh_rounded < lh_min ? "rounded down"
+                                    : "rounded up",
+              info);
+}
+
 /* ------------------------------------------------------------------ */
 /* Invalid arguments                                                   */
 /* ------------------------------------------------------------------ */
@@ -662,13 +736,19 @@ static void run_nb(int64_t nb, uint64_t *seed)
     }
     for (int v = 0; v < 2; v++)
         argument_cases("NV"[v], mids[0], nb, -1, (*seed)++);
+    /* Consecutive orders, so that some sizes round down to a float: that of
+     * n = 6004 does for nb = 8 and 24. */
+    for (int64_t n = 6000; n < 6008; n++)
+        large_query_case(n, nb);
 }
 
 int main(void)
 {
     static const int64_t nbs[] = {8, 24, NB_LARGE};
     uint64_t seed = 1;
-    double t0 = tst_timer();
+    /* In microseconds: the real type, float in single precision, would
+     * round the clock's seconds since boot. */
+    const int64_t t0_us = (int64_t)(tst_timer() * 1e6);
 
     for (size_t i = 0; i < sizeof nbs / sizeof nbs[0]; i++) {
         startrd_options_t opt;
@@ -688,9 +768,9 @@ int main(void)
     /* Every init was matched: nothing is left open. */
     tst_check(startrd_finalize() == STARTRD_ERR_STATE,
               "startrd_finalize without an open context: STARTRD_ERR_STATE");
-    printf("# worst ratios: eig/heevd %.3g  eig/zhetrd_2stage %.3g  "
+    printf("# worst ratios: eig/zheevd %.3g  eig/zhetrd_2stage %.3g  "
            "||A-QTQ^H|| %.3g  ||I-Q^HQ|| %.3g  (%.1f s)\n",
            worst.heevd, worst.lapack2stage, worst.resid, worst.orth,
-           tst_timer() - t0);
+           (tst_timer() * 1e6 - t0_us) * 1e-6);
     return tst_summary();
 }

@@ -12,6 +12,8 @@ that no replacement is translated twice):
 - the scalar types: double complex, double _Complex and cuDoubleComplex
   become float complex, double or float; double, the real type, becomes
   float in s and c;
+- the limits of <float.h> (DBL_EPSILON, DBL_MIN, DBL_MAX, DBL_MIN_EXP,
+  DBL_MAX_EXP) become the FLT_ ones in s and c;
 - routine names with a precision letter after the start or an underscore
   (zhetrd, cblas_zgemm, LAPACKE_zlarfg_work, startrd_kernel_zhbtype1,
   STARTRD_CUDA_ZHB2ST_MAX_KD, cublasZgemm): z becomes s, d or c, and in the
@@ -38,17 +40,19 @@ import sys
 PRECISIONS = "sdcz"
 REAL = {"s", "d"}
 
-# Words of a z file that do not name a precision although they start with z.
-NOT_A_PRECISION = {"zero", "zeros", "zeroed", "zeroes", "zeroing", "zone", "zones"}
+# Words of a z file that do not name a precision although they start with z
+# (zm, ZM: stage 1's scratch of the matrices Z and M, kernels_stage1.h).
+NOT_A_PRECISION = {"zero", "zeros", "zeroed", "zeroes", "zeroing", "zone", "zones", "zm"}
 
 # Real routines (and the library's own real kernels) called from complex
-# code: their d becomes s in the single precisions.
+# code or named in real files (@precisions normal d -> s): their d becomes
+# s in the single precisions, as does IDAMAX's (ISAMAX).
 REAL_ROUTINES = {
     "dlamch", "dstedc", "dsterf", "dstemr", "dstebz", "dstein", "dsteqr", "dlaed0", "dlaed1", "dlaed2",
     "dlaed3", "dlaed4", "dlaed5", "dlaed6", "dlaed7", "dlaed8", "dlaed9", "dlaeda", "dlasrt", "dlapy2",
     "dlapy3", "dlanst", "dlascl", "dlaset", "dlacpy", "dlamrg", "dnrm2", "dscal", "dcopy", "ddot", "dgemm",
     "daxpy", "drot", "dlartg", "dlaev2", "dlae2", "dmerge_gemm", "dcopy_moves", "drot_columns",
-    "dsecular_vectors", "dmerge", "dsecular", "drotation",
+    "dsecular_vectors", "dmerge", "dsecular", "drotation", "dswap", "dlarrf",
 }
 
 # Complex routines whose other precisions are not named by the letter
@@ -75,7 +79,24 @@ WORDS = [
     ("FLT_EPSILON", "DBL_EPSILON", "FLT_EPSILON", "DBL_EPSILON"),
     ("FLT_MIN", "DBL_MIN", "FLT_MIN", "DBL_MIN"),
     ("FLT_MAX", "DBL_MAX", "FLT_MAX", "DBL_MAX"),
+    # The exponent range, for scales such as ldexp(1, DBL_MIN_EXP + 16) that
+    # must lie at the same place in each precision's range.
+    ("FLT_MIN_EXP", "DBL_MIN_EXP", "FLT_MIN_EXP", "DBL_MIN_EXP"),
+    ("FLT_MAX_EXP", "DBL_MAX_EXP", "FLT_MAX_EXP", "DBL_MAX_EXP"),
     ("PRECISION_s", "PRECISION_d", "PRECISION_c", "PRECISION_z"),
+    # cuBLASLt's element types and the compute type that keeps the precision.
+    ("CUDA_R_32F", "CUDA_R_64F", "CUDA_C_32F", "CUDA_C_64F"),
+    ("CUBLAS_COMPUTE_32F", "CUBLAS_COMPUTE_64F", "CUBLAS_COMPUTE_32F", "CUBLAS_COMPUTE_64F"),
+    # The math library's functions take the precision's real or complex type.
+    ("crealf", "creal", "crealf", "creal"),
+    ("cimagf", "cimag", "cimagf", "cimag"),
+    ("conjf", "conj", "conjf", "conj"),
+    ("cabsf", "cabs", "cabsf", "cabs"),
+    ("fabsf", "fabs", "fabsf", "fabs"),
+    ("sqrtf", "sqrt", "sqrtf", "sqrt"),
+    ("fmaxf", "fmax", "fmaxf", "fmax"),
+    ("fminf", "fmin", "fminf", "fmin"),
+    ("nextafterf", "nextafter", "nextafterf", "nextafter"),
     ("symmetric", "symmetric", "Hermitian", "Hermitian"),
     ("symmetric", "symmetric", "hermitian", "hermitian"),
 ]
@@ -95,10 +116,15 @@ def _word_table(precision, source):
 
 
 def _hermitian_to_symmetric(body):
-    for he, sy in (("he", "sy"), ("hb", "sb"), ("un", "or")):
-        if body.startswith(he):
-            return sy + body[len(he):]
-    return body
+    """he -> sy, hb -> sb, un -> or at the start of a name and after its
+    first 2, which joins two matrix kinds: zhe2hb is dsy2sb."""
+    def start(piece):
+        for he, sy in (("he", "sy"), ("hb", "sb"), ("un", "or")):
+            if piece.startswith(he):
+                return sy + piece[len(he):]
+        return piece
+    head, two, tail = body.partition("2")
+    return start(head) + two + start(tail)
 
 
 def _part(part, precision, source):
@@ -119,6 +145,8 @@ def _part(part, precision, source):
         return word.upper() if part.isupper() else word
     if precision in "sc" and part.lower() in REAL_ROUTINES:
         return ("S" if part[0] == "D" else "s") + part[1:]
+    if precision in "sc" and part.lower() == "idamax":
+        return "ISAMAX" if part.isupper() else "isamax"
     return part
 
 
@@ -189,11 +217,11 @@ def automake(paths):
     """The fragment that lists the generated files and the rules that make them.
 
     Generated test programs (tests/test_*) get their own check program; other
-    files under tests/ go to the test helpers' library, the rest to the
-    library itself."""
+    files under tests/ go to the test helpers' library, headers under
+    include/ are installed, the rest goes to the library itself."""
     rules, programs = [], []
     # Not named *_SOURCES or *_HEADERS, which automake takes for its own.
-    lists = {"LIB_C": [], "LIB_H": [], "TESTING_C": [], "TESTING_H": []}
+    lists = {"INCLUDE_H": [], "LIB_C": [], "LIB_H": [], "TESTING_C": [], "TESTING_H": []}
     for path in sorted(paths):
         mark = precisions_of(path)
         if mark is None:
@@ -206,7 +234,8 @@ def automake(paths):
                 programs.append(out[:-2])
                 continue
             kind = "H" if out.endswith(".h") else "C"
-            lists[("TESTING_" if out.startswith("tests/") else "LIB_") + kind].append(out)
+            place = "TESTING_" if out.startswith("tests/") else "INCLUDE_" if out.startswith("include/") else "LIB_"
+            lists[place + kind].append(out)
     lines = ["# Generated by tools/codegen.py --automake from the files marked @precisions;",
              "# tests/check_precisions.sh fails while it is out of date.", ""]
     for kind, names in lists.items():

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Plots the CSV of startrd-bench: total time against n, one line per method,
-# GPU count and (for StarTRD) allreduce scheme, both axes logarithmic.  A
+# GPU count, (for StarTRD) allreduce scheme and, in a CSV of several
+# --precision, precision, both axes logarithmic.  A
 # CSV of --vectors or --subset runs also gives PLOT-phases.png: the same
 # totals, and StarTRD's reduction, tridiagonal vectors and
 # back-transformation as dashed lines.
@@ -23,8 +24,10 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# One data file per (method, GPUs, scheme) with "n total_s" lines; the columns are
-# found by name in the header.  series.txt: file and title of each series;
+# One data file per (precision, method, GPUs, scheme) with "n total_s" lines; the
+# columns are found by name in the header (a CSV older than the precision column
+# is all z).  series.txt: file and title of each series, the precision in
+# the title when the CSV holds several;
 # phases.txt: the same for StarTRD's phases, where the CSV has them;
 # range.txt: the smallest and largest n; xtics.txt: gnuplot's xtics list.
 awk -F, -v dir="$work" '
@@ -40,16 +43,21 @@ awk -F, -v dir="$work" '
     $col["total_s"] != "" && $col["total_s"] + 0 > 0 {
         n = $col["n"] + 0; m = $col["method"]; g = $col["gpus"] + 0
         a = ("allreduce" in col) ? $col["allreduce"] : ""
+        pr = ("precision" in col) ? $col["precision"] : "z"
         gsub(/[^A-Za-z0-9_.-]/, "", m)
         gsub(/[^A-Za-z0-9_.-]/, "", a)
-        key = m "/" g "/" a
+        gsub(/[^A-Za-z0-9_.-]/, "", pr)
+        if (!(pr in precs)) { precs[pr] = 1; nprecs++ }
+        if (pr == "s" || pr == "d") real = 1
+        key = pr "/" m "/" g "/" a
         if (!(key in file)) {
             file[key] = dir "/s" ++count ".dat"
             if (g > 0) title = m ", " g (g == 1 ? " GPU" : " GPUs")
             else title = m (m == "lapack" ? ", host cores" : ", CPU workers")
             if (a != "") title = title ", " a
             title_of[key] = title
-            print file[key] "\t" title > (dir "/series.txt")
+            prec_of[key] = pr
+            series[++nseries] = key
         }
         print n, $col["total_s"] > file[key]
         if (("tridiag_s" in col) && ("backtransform_s" in col) && $col["tridiag_s"] != "") {
@@ -61,7 +69,9 @@ awk -F, -v dir="$work" '
                 pkey = key "/" p
                 if (!(pkey in file)) {
                     file[pkey] = dir "/s" ++count ".dat"
-                    print file[pkey] "\t" title_of[key] ": " phase_name[p] > (dir "/phases.txt")
+                    phase_of[++nphases] = pkey
+                    phase_key[pkey] = key
+                    phase_title[pkey] = phase_name[p]
                 }
                 print n, phase[p] > file[pkey]
             }
@@ -73,6 +83,17 @@ awk -F, -v dir="$work" '
     END {
         if (bad) exit 1
         if (count == 0) { print "no results in the CSV" > "/dev/stderr"; exit 1 }
+        # Written here, once the precisions are known: "z: startrd, 1 GPU" only
+        # where a plot mixes precisions, the titles of before otherwise.
+        for (i = 1; i <= nseries; i++) {
+            k = series[i]
+            print file[k] "\t" (nprecs > 1 ? prec_of[k] ": " : "") title_of[k] > (dir "/series.txt")
+        }
+        for (i = 1; i <= nphases; i++) {
+            k = phase_of[i]; base = phase_key[k]
+            print file[k] "\t" (nprecs > 1 ? prec_of[base] ": " : "") title_of[base] ": " phase_title[k] > (dir "/phases.txt")
+        }
+        print (real ? "real" : "complex") > (dir "/kind.txt")
         print lo, hi > (dir "/range.txt")
         tics = ""
         for (i = 1; i <= nn; i++) tics = tics (i > 1 ? ", " : "") "\"" ns[i] "\" " ns[i]
@@ -90,6 +111,7 @@ terminal="pngcairo size 1000,650 font ',11'"
 gnuplot -e "set terminal pngcairo" >/dev/null 2>&1 || terminal="png size 1000,650"
 
 what='Complex Hermitian matrix to real tridiagonal form'
+[ "$(cat "$work/kind.txt")" = complex ] || what='Hermitian or real symmetric matrix to real tridiagonal form'
 phases=""
 if [ -s "$work/phases.txt" ]; then
     what='Eigenpairs of a complex Hermitian matrix'

@@ -1,12 +1,19 @@
 /* P = [W V W] through cuBLAS, on the calling worker's stream: the same
- * steps as cpu/kernel_zform_wvw.c. */
+ * steps as cpu/kernel_zform_wvw.c.
+ *
+ * @precisions normal z -> s d c
+ */
 #include "error.h"
-#include "kernels_stage1.h"
-#include "wvw_view.h"
+#include "kernels_stage1_z.h"
+#include "scalars.h"
+#include "wvw_view_z.h"
 
-void startrd_form_wvw_cuda(const startrd_wvw_operands_t *o)
+/* Compiled in every build, as its generated precisions are: empty without CUDA. */
+#ifdef STARTRD_USE_CUDA
+void startrd_zform_wvw_cuda(const startrd_wvw_operands_t *o)
 {
-    const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0}, mhalf = {-0.5, 0.0}, mone = {-1.0, 0.0};
+    const cuDoubleComplex one = STARTRD_Z_ONE, zero = STARTRD_Z_ZERO, mhalf = STARTRD_Z_CUDA(-0.5),
+                          mone = STARTRD_Z_MONE;
     struct form_view f = form_view(o);
     cublasHandle_t h = starpu_cublas_get_local_handle();
     cudaStream_t stream = starpu_cuda_get_local_stream();
@@ -61,3 +68,4 @@ void startrd_form_wvw_cuda(const startrd_wvw_operands_t *o)
     if (ce != cudaSuccess)
         startrd_kernel_failure("form_wvw", "cudaMemcpy2DAsync", ce);
 }
+#endif

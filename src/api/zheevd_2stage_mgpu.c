@@ -1,19 +1,25 @@
 /* Eigenvectors: the back-transformation entry point and the drivers that
  * chain the reduction, LAPACK's tridiagonal solvers and the
- * back-transformation. */
+ * back-transformation.  The tridiagonal is real in every precision: its
+ * solvers are double precision's for z and d, single precision's for c
+ * and s.
+ *
+ * @precisions normal z -> s d c
+ */
+#define COMPLEX
 #include "startrd.h"
 
-#include "apply_q.h"
+#include "zapply_q.h"
 #include "bulge_plan.h"
 #include "context.h"
 #include "descriptor.h"
 #include "device_memory.h"
 #include "error.h"
 #include "stats.h"
-#include "tridiag_dc.h"
+#include "tridiag_dstedc.h"
 #include "trace.h"
 #include "tuning.h"
-#include "tridiag_mrrr.h"
+#include "tridiag_dstemr.h"
 
 #include <ctype.h>
 #include <lapacke.h>
@@ -21,6 +27,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Q^H C as LAPACK names it: ZUNMTR's 'C', DORMTR's 'T'.  The library's
+ * own routines say 'C' in every precision. */
+#ifdef COMPLEX
+#define TRANS_ADJOINT 'C'
+#else
+#define TRANS_ADJOINT 'T'
+#endif
 
 static void report_argument(const char *routine, int info, const char *const *names)
 {
@@ -47,7 +61,7 @@ static int unmtr(const char *routine, char trans, char uplo, int64_t n, int64_t 
     /* Past the largest order the size would overflow: none is enough. */
     if (n >= 0 && n <= STARTRD_ORDER_MAX && startrd_bulge_plan_init(&plan, 'V', n, kd) == 0)
         lhmin = startrd_bulge_lhous(&plan);
-    if (trans != 'N' && trans != 'C')
+    if (trans != 'N' && trans != TRANS_ADJOINT)
         info = -1;
     else if (uplo != 'U' && uplo != 'L')
         info = -2;
@@ -86,7 +100,7 @@ static int unmtr(const char *routine, char trans, char uplo, int64_t n, int64_t 
         return info;
     kd = startrd_context_bandwidth(ctx, n, ngpu < 0 ? ctx->ncuda : (int)ngpu);
     startrd_trace_begin();
-    info = startrd_apply_q(trans, uplo, n, m, kd, A, lda, tau, hous2, C, ldc, STARTRD_Q2_AUTO, 0);
+    info = startrd_zapply_q(trans == 'N' ? 'N' : 'C', uplo, n, m, kd, A, lda, tau, hous2, C, ldc, STARTRD_Q2_AUTO, 0);
     startrd_trace_end();
     startrd_context_release();
     return info;
@@ -139,6 +153,7 @@ static int reduce(const char *routine, char jobz, char uplo, int64_t n, double _
     info = zhetrd_2stage_mgpu_64(jobz, uplo, n, A, lda, d, NULL, NULL, &query, -1, NULL, 0, ngpu);
     if (info != 0)
         return info;
+    /* In single precision the size comes back rounded up to a float. */
     r->lhous2 = (int64_t)creal(query);
     /* dstemr uses e[n-1] as workspace. */
     r->e = malloc((size_t)(n > 0 ? n : 1) * sizeof *r->e);
@@ -189,6 +204,15 @@ static int tridiagonal_failed(const char *solver, lapack_int info)
     return STARTRD_ERR_KERNEL;
 }
 
+static int entry_finite(double _Complex a)
+{
+#ifdef COMPLEX
+    return isfinite(creal(a)) && isfinite(cimag(a));
+#else
+    return isfinite(a);
+#endif
+}
+
 /* Whether a call with vectors goes to LAPACK on the caller's thread and
  * BLAS threads, no context opened: no GPU takes part and n is below
  * host_lapack_below.  If so, *info is 0 after the library's check of A for
@@ -208,7 +232,7 @@ static int on_host_lapack(char uplo, int64_t n, const double _Complex *A, int64_
     startrd_stats_record_host();
     for (int64_t j = 0; view.opt.check_finite && j < n; j++)
         for (int64_t i = uplo == 'L' ? j : 0; i < (uplo == 'L' ? n : j + 1); i++)
-            if (!isfinite(creal(A[i + j * lda])) || !isfinite(cimag(A[i + j * lda]))) {
+            if (!entry_finite(A[i + j * lda])) {
                 startrd_error("the matrix holds NaN or Inf; A is left unchanged");
                 *info = STARTRD_ERR_NONFINITE;
                 return 1;
@@ -252,7 +276,7 @@ static int check_matrix(char jobz, char uplo, int64_t n, const double _Complex *
 }
 
 /* Whether the library's divide and conquer runs, its merges' products on
- * the GPUs (tridiag_dc.h): the call asks for GPUs and the context has. */
+ * the GPUs (tridiag_dstedc.h): the call asks for GPUs and the context has. */
 static int dc_on_gpus(int64_t ngpu)
 {
     return ngpu != 0 && starpu_cuda_worker_get_count() > 0;
@@ -266,7 +290,7 @@ static int tridiagonal_vectors(int64_t n, double *d, double *e, double *Z, int64
     lapack_int st;
 
     if (dc_on_gpus(ngpu))
-        return startrd_tridiag_dc(n, d, e, Z, n, 0, NULL);
+        return startrd_dstedc(n, d, e, Z, n, 0, NULL);
     startrd_context_host_parallel(1);
     st = LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', (lapack_int)n, d, e, Z, (lapack_int)n);
     startrd_context_host_parallel(0);
@@ -274,20 +298,20 @@ static int tridiagonal_vectors(int64_t n, double *d, double *e, double *Z, int64
 }
 
 /* The divide and conquer with its vectors held on @p worker, a GPU's second
- * worker (tridiag_dc.h), the CPU workers held asleep meanwhile: the sorted
+ * worker (tridiag_dstedc.h), the CPU workers held asleep meanwhile: the sorted
  * vectors end in @p blocks, registered here with no home, @p width columns
  * each (the last narrower); Z is the host's workspace. */
 static int held_divide_and_conquer(int worker, int64_t n, int64_t width, double *d, double *e, double *Z,
                                    starpu_data_handle_t *blocks)
 {
-    const startrd_dc_beside_t beside = {worker, blocks, width};
+    const startrd_dstedc_beside_t beside = {worker, blocks, width};
     int info;
 
     for (int64_t c = 0; c < n; c += width)
         startrd_matrix_register(&blocks[c / width], -1, 0, n, n, n - c < width ? n - c : width, sizeof *Z);
     if ((info = startrd_context_cpu_workers_hold()) != 0)
         return info;
-    info = startrd_tridiag_dc(n, d, e, Z, n, 0, &beside);
+    info = startrd_dstedc(n, d, e, Z, n, 0, &beside);
     startrd_context_cpu_workers_release();
     return info;
 }
@@ -304,8 +328,9 @@ static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, c
 {
     const int gpus = ngpu < 0 || ngpu > ctx->ncuda ? ctx->ncuda : (int)ngpu;
     starpu_data_handle_t *z_blocks = NULL;
-    startrd_q_former_t *former = NULL;
-    double t0 = starpu_timing_now(), t1, *Z;
+    startrd_zq_former_t *former = NULL;
+    startrd_instant_t t0 = starpu_timing_now(), t1;
+    double *Z;
     int64_t nblocks = 0, width;
     int info;
 
@@ -314,13 +339,13 @@ static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, c
     for (int g = 0; g < gpus; g++)
         if (ctx->cuda_side_worker[g] == ctx->cuda_worker[g])
             return -1;
-    info = startrd_form_q_begin(uplo, n, startrd_context_bandwidth(ctx, n, gpus), A, lda, r->tau, r->hous2,
-                                ctx->cuda_worker, gpus, startrd_tridiag_dc_gpu_bytes(n), &former);
+    info = startrd_zform_q_begin(uplo, n, startrd_context_bandwidth(ctx, n, gpus), A, lda, r->tau, r->hous2,
+                                 ctx->cuda_worker, gpus, startrd_dstedc_gpu_bytes(n), &former);
     if (info != 0 || former == NULL)
         return info != 0 ? info : -1;
     /* The vectors go from the divide and conquer's GPU to Q's products in
      * blocks that live on the GPUs only; Z is the host's workspace. */
-    width = startrd_form_q_z_columns(former, n);
+    width = startrd_zform_q_block_columns(former, n);
     nblocks = (n + width - 1) / width;
     Z = malloc((size_t)n * (size_t)n * sizeof *Z);
     z_blocks = calloc((size_t)nblocks, sizeof *z_blocks);
@@ -332,8 +357,8 @@ static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, c
         info = held_divide_and_conquer(ctx->cuda_side_worker[0], n, width, w, r->e, Z, z_blocks);
     t1 = starpu_timing_now();
     if (info != 0)
-        startrd_form_q_end(former, 0, NULL, 0, NULL, NULL, 0);   /* waits for Q's tasks */
-    else if ((info = startrd_form_q_end(former, n, NULL, 0, z_blocks, A, lda)) == 0)
+        startrd_zform_q_end(former, 0, NULL, 0, NULL, NULL, 0);   /* waits for Q's tasks */
+    else if ((info = startrd_zform_q_end(former, n, NULL, 0, z_blocks, A, lda)) == 0)
         startrd_stats_record_vectors((t1 - t0) * 1e-6, (starpu_timing_now() - t0) * 1e-6);
     for (int64_t b = 0; z_blocks != NULL && b < nblocks; b++)
         if (z_blocks[b] != NULL)
@@ -382,7 +407,7 @@ static int heevd(const char *routine, char jobz, char uplo, int64_t n, double _C
         startrd_context_host_parallel(0);
         info = st != 0 ? tridiagonal_failed("dsterf", st) : 0;
     } else if (info == 0 && (info = vectors_beside_q(routine, ctx, uplo, n, A, lda, w, &r, ngpu)) < 0) {
-        double t0 = starpu_timing_now(), t1;
+        startrd_instant_t t0 = starpu_timing_now(), t1;
 
         /* C only after the solver, whose workspace it would add to. */
         Zr = malloc((size_t)n * (size_t)n * sizeof *Zr);
@@ -453,10 +478,10 @@ static int pairs_from_all(int64_t n, int64_t count, int64_t ngpu)
 enum { HELD_BLOCK_COLUMNS = 512 };
 
 /* Whether the divide and conquer can hold its vectors on the first GPU's
- * second worker (tridiag_dc.h) when nothing else runs beside it. */
+ * second worker (tridiag_dstedc.h) when nothing else runs beside it. */
 static int dc_can_hold(const startrd_context_t *ctx, int64_t n)
 {
-    const size_t bytes = startrd_tridiag_dc_gpu_bytes(n);
+    const size_t bytes = startrd_dstedc_gpu_bytes(n);
 
     return ctx->ncuda > 0 && bytes != SIZE_MAX &&
            startrd_device_memory_holds(starpu_worker_get_memory_node(ctx->cuda_side_worker[0]), bytes);
@@ -587,7 +612,7 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
                           (long long)(all ? n : count), (long long)n);
             info = STARTRD_ERR_MEMORY;
         } else {
-            double t0 = starpu_timing_now(), t1;
+            startrd_instant_t t0 = starpu_timing_now(), t1;
 
             if (all) {
                 info = selected_from_all(ctx, range, n, d, r.e, vl, vu, il, iu, Zr, ngpu, &first, &found);
@@ -597,11 +622,11 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
                 lapack_int st, stemr_found = 0;
 
                 /* With vectors, DSTEMR and, where it fails, ZHEEVR's
-                 * fallback (tridiag_mrrr.h). */
+                 * fallback (tridiag_dstemr.h). */
                 startrd_context_host_parallel(1);
                 if (jobz == 'V')
-                    st = startrd_tridiag_mrrr(range, n, d, r.e, vl, vu, il, iu, &found, w, Zr, n,
-                                              count > 0 ? count : 1, isuppz);
+                    st = startrd_dstemr(range, n, d, r.e, vl, vu, il, iu, &found, w, Zr, n,
+                                        count > 0 ? count : 1, isuppz);
                 else
                     st = LAPACKE_dstemr(LAPACK_COL_MAJOR, 'N', range, (lapack_int)n, d, r.e, vl, vu,
                                         (lapack_int)il, (lapack_int)iu, &stemr_found, w, d, 1, 1, isuppz, &tryrac);

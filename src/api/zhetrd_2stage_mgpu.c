@@ -1,6 +1,9 @@
 /* The LAPACK-style entry point: argument checks in LAPACK's order, workspace
  * queries, then stage 1 on the GPUs and stage 2 on the first GPU or the host
- * cores. */
+ * cores.
+ *
+ * @precisions normal z -> s d c
+ */
 #include "startrd.h"
 
 #include "bulge_plan.h"
@@ -8,44 +11,15 @@
 #include "descriptor.h"
 #include "error.h"
 #include "stats.h"
-#include "stage1.h"
-#include "stage2.h"
+#include "stage1_zhe2hb.h"
+#include "stage2_zhb2st.h"
 #include "trace.h"
 #include "tuning.h"
 
 #include <ctype.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* StarPU's task graph is shared by the whole process and the stages wait for
- * all its tasks, so concurrent reductions run one after the other. */
-static pthread_mutex_t reduction_lock = PTHREAD_MUTEX_INITIALIZER;
-static startrd_stats_t last_stats;
-
-/* Under the lock, like the reductions that write the rest and the readers. */
-void startrd_stats_record_vectors(double tridiag_seconds, double backtransform_seconds)
-{
-    pthread_mutex_lock(&reduction_lock);
-    last_stats.tridiag_seconds = tridiag_seconds;
-    last_stats.backtransform_seconds = backtransform_seconds;
-    pthread_mutex_unlock(&reduction_lock);
-}
-
-void startrd_stats_record_host(void)
-{
-    pthread_mutex_lock(&reduction_lock);
-    last_stats = (startrd_stats_t){0};
-    pthread_mutex_unlock(&reduction_lock);
-}
-
-void startrd_last_stats(startrd_stats_t *stats)
-{
-    pthread_mutex_lock(&reduction_lock);
-    *stats = last_stats;
-    pthread_mutex_unlock(&reduction_lock);
-}
 
 static int64_t hous2_size(char vect, int64_t n, int64_t kd)
 {
@@ -112,6 +86,16 @@ static void size_up(struct sizes *sz, const startrd_context_t *ctx, char vect, i
                                                          : 1;
 }
 
+/* A workspace size as the precision's real type holds it, rounded up where
+ * that type cannot hold it exactly (LAPACK's DROUNDUP_LWORK): in single
+ * precision a size rounded down would be too small. */
+static double roundup_lwork(int64_t size)
+{
+    double r = (double)size;
+
+    return (int64_t)r < size ? nextafter(r, INFINITY) : r;
+}
+
 /* Stage 1's distribution block where the dist_nb option is 0 (tuning.h). */
 static int64_t default_dist_nb(int64_t n, int64_t kd, int ngpu)
 {
@@ -130,10 +114,10 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
         ngpu2 = startrd_context_stage2_gpus(ctx, n, sz->kd, sz->ngpu), chased_on = 0;
     int64_t ldab = 2 * sz->kd + 1,
             dist_nb = ctx->opt.dist_nb > 0 ? ctx->opt.dist_nb : default_dist_nb(n, sz->kd, ngpu1);
-    double t0 = starpu_timing_now(), t1;
+    startrd_instant_t t0 = starpu_timing_now(), t1;
     startrd_allreduce_t scheme = startrd_context_allreduce(ctx);
-    startrd_stage1_t *s1 = NULL;
-    startrd_stage2_t *s2 = NULL;
+    startrd_zhe2hb_t *s1 = NULL;
+    startrd_zhb2st_chase_t *s2 = NULL;
     int ret = 0, stage1, stage2;
 
     /* A bandwidth clamped to n-1 may no longer divide the option's block. */
@@ -170,17 +154,17 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
     t1 = starpu_timing_now();
     /* Stage 1's copies back to A wrote the band too. */
     if (ret == 0 && sz->kd == 0)
-        startrd_stage2_band_from_dense(uplo, n, sz->kd, A, lda, band, ldab);
+        startrd_stage2_zband_from_dense(uplo, n, sz->kd, A, lda, band, ldab);
     if (ret == 0)
         ret = startrd_stage2_zhb2st_start(s2);
     startrd_stage1_zhe2hb_release(s1);
     stage2 = startrd_stage2_zhb2st_finish(s2, ret == 0, &chased_on);
     ret = ret != 0 ? ret : stage2;
     if (ret == 0)
-        last_stats = (startrd_stats_t){.stage1_seconds = (t1 - t0) * 1e-6,
-                                       .stage2_seconds = (starpu_timing_now() - t1) * 1e-6,
-                                       .ngpu = sz->ngpu, .nb = (int)sz->kd, .allreduce = scheme,
-                                       .stage1_ngpu = ngpu1, .stage2_ngpu = chased_on};
+        startrd_stats_record_reduction(&(startrd_stats_t){.stage1_seconds = (t1 - t0) * 1e-6,
+                                                          .stage2_seconds = (starpu_timing_now() - t1) * 1e-6,
+                                                          .ngpu = sz->ngpu, .nb = (int)sz->kd, .allreduce = scheme,
+                                                          .stage1_ngpu = ngpu1, .stage2_ngpu = chased_on});
 out:
     startrd_trace_end();
     if (hous != hous2)
@@ -191,7 +175,7 @@ out:
 }
 
 /* Both interfaces: @p routine names the one called in messages. */
-static int hetrd(const char *routine, char vect, char uplo, int64_t n, double _Complex *A, int64_t lda,
+static int zhetrd(const char *routine, char vect, char uplo, int64_t n, double _Complex *A, int64_t lda,
                  double *d, double *e, double _Complex *tau, double _Complex *hous2, int64_t lhous2,
                  double _Complex *work, int64_t lwork, int64_t ngpu)
 {
@@ -214,9 +198,9 @@ static int hetrd(const char *routine, char vect, char uplo, int64_t n, double _C
     }
     if (info == 0 && query) {
         if (work != NULL)
-            work[0] = (double)sz.lwmin;
+            work[0] = roundup_lwork(sz.lwmin);
         if (hous2 != NULL)
-            hous2[0] = (double)sz.lhmin;
+            hous2[0] = roundup_lwork(sz.lhmin);
         return 0;
     }
     if (info == 0 && n == 0)
@@ -229,7 +213,7 @@ static int hetrd(const char *routine, char vect, char uplo, int64_t n, double _C
     if (info == 0 && (info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
         return info;
     if (info == 0) {
-        pthread_mutex_lock(&reduction_lock);
+        startrd_reduction_lock();
         /* Another thread may have opened the context since the preview. */
         size_up(&sz, ctx, vect, n, ngpu);
         info = check_arguments(vect, uplo, n, A, lda, d, e, tau, hous2, lhous2, work, lwork, ngpu, &sz, 0);
@@ -238,11 +222,11 @@ static int hetrd(const char *routine, char vect, char uplo, int64_t n, double _C
                 sz.ngpu = (int)ngpu;
             info = reduce(vect, uplo, n, A, lda, d, e, tau, hous2, work, ctx, &sz);
             if (info == 0 && work != NULL)
-                work[0] = (double)sz.lwmin;
+                work[0] = roundup_lwork(sz.lwmin);
             if (info == 0 && hous2 != NULL && vect == 'N')
-                hous2[0] = (double)sz.lhmin;
+                hous2[0] = roundup_lwork(sz.lhmin);
         }
-        pthread_mutex_unlock(&reduction_lock);
+        startrd_reduction_unlock();
         startrd_context_release();
     }
     if (info < 0)
@@ -255,7 +239,7 @@ int zhetrd_2stage_mgpu(char vect, char uplo, int n, double _Complex *A, int lda,
                        double _Complex *hous2, int lhous2,
                        double _Complex *work, int lwork, int ngpu)
 {
-    return hetrd("zhetrd_2stage_mgpu", vect, uplo, n, A, lda, d, e, tau, hous2, lhous2, work, lwork, ngpu);
+    return zhetrd("zhetrd_2stage_mgpu", vect, uplo, n, A, lda, d, e, tau, hous2, lhous2, work, lwork, ngpu);
 }
 
 int zhetrd_2stage_mgpu_64(char vect, char uplo, int64_t n, double _Complex *A, int64_t lda,
@@ -263,5 +247,5 @@ int zhetrd_2stage_mgpu_64(char vect, char uplo, int64_t n, double _Complex *A, i
                           double _Complex *hous2, int64_t lhous2,
                           double _Complex *work, int64_t lwork, int64_t ngpu)
 {
-    return hetrd("zhetrd_2stage_mgpu_64", vect, uplo, n, A, lda, d, e, tau, hous2, lhous2, work, lwork, ngpu);
+    return zhetrd("zhetrd_2stage_mgpu_64", vect, uplo, n, A, lda, d, e, tau, hous2, lhous2, work, lwork, ngpu);
 }

@@ -1,13 +1,7 @@
-/* The back-transformation: Q = Q1 Q2 of a two-stage reduction applied to a
- * block of vectors. */
+/* What the back-transformation's precisions (zapply_q.h and its twins)
+ * share. */
 #ifndef STARTRD_APPLY_Q_H
 #define STARTRD_APPLY_Q_H
-
-#include <complex.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#include "starpu_include.h"
 
 /** How Q2 is applied: as the library sees fit, reflector by reflector on
  * the host, or in blocks of reflectors (q2_blocks.h), on any worker. */
@@ -16,56 +10,5 @@ typedef enum startrd_q2_method {
     STARTRD_Q2_REFLECTORS,
     STARTRD_Q2_BLOCKS,
 } startrd_q2_method_t;
-
-/**
- * C := Q C (trans 'N') or Q^H C (trans 'C') for the n x m matrix C, Q = Q1 Q2
- * from a reduction with bandwidth kd: Q1 from the reflectors in A (triangle
- * @p uplo, beyond the band) and tau, Q2 from HOUS2 (VECT = 'V' layout).
- * Tasks, two per block of columns of C; Q2 as @p method says, in blocks
- * whose V and Y are built in chunks of about @p q2_chunk_bytes (0: the
- * library's choice).  Blocks until done.  @return 0 or a positive
- * startrd_status.
- */
-int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, const double complex *A, int64_t lda,
-                    const double complex *tau, const double complex *hous2, double complex *C, int64_t ldc,
-                    startrd_q2_method_t method, size_t q2_chunk_bytes);
-
-/** Q formed by tasks, until it is multiplied into vectors. */
-typedef struct startrd_q_former startrd_q_former_t;
-
-/**
- * Submits the tasks that form Q = Q1 Q2 (factors as for startrd_apply_q(),
- * which must outlive the forming) in blocks of columns, each started as the
- * identity's, and returns without waiting: the caller computes the vectors
- * meanwhile.  On the GPUs where @p workers (one per GPU, @p nworkers) are
- * given, each block on one of them, Q2 blocked; on the CPU workers if
- * @p workers is NULL.  Q lives in the workers' memory.
- *
- * *@p former is left NULL where a GPU cannot hold its blocks of Q, the
- * factors and @p beside_bytes of the caller's own work (SIZE_MAX: more
- * than any GPU holds), or all of Q
- * afterwards, and where a leading dimension doubled would pass an int: the
- * caller then applies Q with startrd_apply_q().
- * @return 0 or a positive startrd_status (*@p former NULL).
- */
-int startrd_form_q_begin(char uplo, int64_t n, int64_t kd, const double complex *A, int64_t lda,
-                         const double complex *tau, const double complex *hous2, const int *workers, int nworkers,
-                         size_t beside_bytes, startrd_q_former_t **former);
-
-/** Columns per block of Z and R in startrd_form_q_end()'s products. */
-int64_t startrd_form_q_z_columns(const startrd_q_former_t *former, int64_t m);
-
-/**
- * R := Q Z for the real n x m matrix Z (m from 0 to n; 0 only ends the
- * forming), R n x m; R may be the array A of startrd_form_q_begin() for
- * uplo = 'L'.  Z is the host array @p Z (leading dimension ldz), or where
- * @p z_blocks is given, its blocks of startrd_form_q_z_columns() columns
- * (n rows each, the last narrower), wherever their data is: they stay
- * registered.  Waits for all tasks and frees @p former.
- * @return 0 or a positive startrd_status (::STARTRD_ERR_SIZE where ldr
- * doubled or ldz passes an int).
- */
-int startrd_form_q_end(startrd_q_former_t *former, int64_t m, const double *Z, int64_t ldz,
-                       const starpu_data_handle_t *z_blocks, double complex *R, int64_t ldr);
 
 #endif

@@ -8,7 +8,8 @@ static int64_t group_nj(const startrd_q2_blocks_t *qb, int64_t S)
     return startrd_bulge_nrefl_sweep(&qb->plan, S * qb->b);
 }
 
-int startrd_q2_blocks_init(startrd_q2_blocks_t *qb, const startrd_bulge_plan_t *plan, size_t chunk_bytes)
+int startrd_q2_blocks_init(startrd_q2_blocks_t *qb, const startrd_bulge_plan_t *plan, size_t chunk_bytes,
+                           size_t entry_bytes)
 {
     const int64_t kd = plan->kd;
     int64_t top, nL, g = 0;
@@ -46,7 +47,7 @@ int startrd_q2_blocks_init(startrd_q2_blocks_t *qb, const startrd_bulge_plan_t *
     qb->ngroups = g;
 
     /* Chunks of about equal numbers of groups. */
-    size_t group_bytes = 2 * (size_t)(qb->h * qb->b) * sizeof(double _Complex), per = chunk_bytes > 0 ? chunk_bytes : 1;
+    size_t group_bytes = 2 * (size_t)(qb->h * qb->b) * entry_bytes, per = chunk_bytes > 0 ? chunk_bytes : 1;
     int64_t wanted = (int64_t)(((size_t)qb->ngroups * group_bytes + per - 1) / per);
 
     qb->nchunks = wanted < 1 ? 1 : wanted > qb->nlevels ? qb->nlevels : wanted;

@@ -71,17 +71,19 @@ typedef struct startrd_q2_blocks {
 /**
  * Plans the blocks of the reflectors of @p plan (vect 'V', kd >= 1, at
  * least one sweep) in chunks whose V and Y take about @p chunk_bytes
- * (whole levels, one at least).
+ * (whole levels, one at least), with entries of @p entry_bytes (the
+ * precision's scalar).
  * @return 0, or -1 when out of memory.
  */
-int startrd_q2_blocks_init(startrd_q2_blocks_t *qb, const startrd_bulge_plan_t *plan, size_t chunk_bytes);
+int startrd_q2_blocks_init(startrd_q2_blocks_t *qb, const startrd_bulge_plan_t *plan, size_t chunk_bytes,
+                           size_t entry_bytes);
 
 void startrd_q2_blocks_free(startrd_q2_blocks_t *qb);
 
 /** Groups in chunk c. */
 int64_t startrd_q2_chunk_groups(const startrd_q2_blocks_t *qb, int64_t c);
 
-/** Entries (complex) of the scratch that builds any one chunk: V, Y, tau, T. */
+/** Entries (of the precision's scalar) of the scratch that builds any one chunk: V, Y, tau, T. */
 static inline int64_t startrd_q2_scratch_entries(const startrd_q2_blocks_t *qb)
 {
     return qb->maxchunk * (2 * qb->h * qb->b + qb->b + qb->b * qb->b);

@@ -4,7 +4,7 @@
 #include "cuda_lanes.h"
 #include "cuda_signal.h"
 #include "cuda_upload.h"
-#include "cuda_zgemm.h"
+#include "cuda_gemm.h"
 #include "device_memory.h"
 #include "error.h"
 #include "host_blas.h"
@@ -285,8 +285,8 @@ static int open_context(const startrd_options_t *opt)
 #endif
     startrd_tuning_select();
     if ((ret = startrd_cuda_lanes_open(opt->panel_sms < 0 ? startrd_tuning()->panel_sms : opt->panel_sms)) != 0 ||
-        (ret = startrd_cuda_zgemm_open()) != 0 || (ret = startrd_cuda_upload_open()) != 0) {
-        startrd_cuda_zgemm_close();
+        (ret = startrd_cuda_gemm_open()) != 0 || (ret = startrd_cuda_upload_open()) != 0) {
+        startrd_cuda_gemm_close();
         startrd_cuda_lanes_close();
         if (context.owns_starpu)
             stop_starpu();
@@ -378,7 +378,7 @@ static int close_context(void)
     if (context.owns_starpu)
         starpu_task_wait_for_all();
     startrd_cuda_upload_close();
-    startrd_cuda_zgemm_close();
+    startrd_cuda_gemm_close();
     startrd_cuda_lanes_close();
     if (context.owns_starpu) {
         stop_starpu();

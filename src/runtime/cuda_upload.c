@@ -15,7 +15,7 @@
 #define BUFFER_BYTES ((size_t)8 << 20)
 
 struct upload {
-    double complex *buf[2];
+    void *buf[2];
     cudaStream_t stream[STARPU_MAXCUDADEVS];
     cudaEvent_t moved[STARPU_MAXCUDADEVS][2];    /* the transfer to or from buf[i] has ended */
 };
@@ -47,7 +47,7 @@ static int create(void)
     cudaError_t st = cudaSuccess;
 
     for (int i = 0; i < 2 && st == cudaSuccess; i++)
-        st = cudaHostAlloc((void **)&u->buf[i], BUFFER_BYTES, cudaHostAllocPortable);
+        st = cudaHostAlloc(&u->buf[i], BUFFER_BYTES, cudaHostAllocPortable);
     for (int d = 0; d < STARPU_MAXCUDADEVS && st == cudaSuccess; d++) {
         cudaStream_t stream;
 
@@ -96,9 +96,10 @@ void startrd_cuda_upload_close(void)
 
 /* Columns per buffer into *per, for columns of @p rows entries on device
  * @p devid, which it selects. */
-static cudaError_t columns_per_buffer(const struct upload *u, int devid, int64_t rows, int64_t cols, int64_t *per)
+static cudaError_t columns_per_buffer(const struct upload *u, int devid, size_t entry_bytes, int64_t rows,
+                                      int64_t cols, int64_t *per)
 {
-    *per = rows > 0 ? (int64_t)(BUFFER_BYTES / ((size_t)rows * sizeof(double complex))) : cols;
+    *per = rows > 0 ? (int64_t)(BUFFER_BYTES / ((size_t)rows * entry_bytes)) : cols;
     if (devid < 0 || devid >= STARPU_MAXCUDADEVS || u->stream[devid] == NULL || *per < 1)
         return cudaErrorInvalidValue;
     return cudaSetDevice(devid);
@@ -106,11 +107,11 @@ static cudaError_t columns_per_buffer(const struct upload *u, int devid, int64_t
 
 /* Columns q0 .. q1-1 between buf[i] and the device, on the worker's stream
  * for that device, and the event that marks their end. */
-static cudaError_t move(struct upload *u, int devid, int i, int to_device, double complex *dev, int64_t ldd,
+static cudaError_t move(struct upload *u, int devid, int i, int to_device, size_t z, void *dev, int64_t ldd,
                         int64_t rows, int64_t q0, int64_t q1)
 {
-    const size_t z = sizeof(double complex), width = (size_t)rows * z;
-    double complex *d = dev + q0 * ldd;
+    const size_t width = (size_t)rows * z;
+    char *d = (char *)dev + (size_t)(q0 * ldd) * z;
     cudaError_t st = to_device ? cudaMemcpy2DAsync(d, (size_t)ldd * z, u->buf[i], width, width, (size_t)(q1 - q0),
                                                    cudaMemcpyHostToDevice, u->stream[devid])
                                : cudaMemcpy2DAsync(u->buf[i], width, d, (size_t)ldd * z, width, (size_t)(q1 - q0),
@@ -127,13 +128,13 @@ static cudaError_t drain(const struct upload *u, int devid, cudaError_t st)
     return st != cudaSuccess ? st : sync;
 }
 
-int startrd_cuda_upload(int devid, double complex *dst, int64_t ldd, int64_t rows, int64_t cols,
+int startrd_cuda_upload(int devid, size_t entry_bytes, void *dst, int64_t ldd, int64_t rows, int64_t cols,
                         startrd_cuda_columns_t pack, void *arg)
 {
     struct upload *u = &uploads[starpu_worker_get_id_check()];
     int64_t per;
     int filled[2] = {0, 0};
-    cudaError_t st = columns_per_buffer(u, devid, rows, cols, &per);
+    cudaError_t st = columns_per_buffer(u, devid, entry_bytes, rows, cols, &per);
 
     if (st != cudaSuccess)
         return st;
@@ -143,30 +144,30 @@ int startrd_cuda_upload(int devid, double complex *dst, int64_t ldd, int64_t row
         if (filled[i] && (st = cudaEventSynchronize(u->moved[devid][i])) != cudaSuccess)
             break;
         pack(arg, u->buf[i], rows, q0, q1);
-        st = move(u, devid, (int)i, 1, dst, ldd, rows, q0, q1);
+        st = move(u, devid, (int)i, 1, entry_bytes, dst, ldd, rows, q0, q1);
         filled[i] = 1;
     }
     return drain(u, devid, st);
 }
 
-int startrd_cuda_download(int devid, double complex *src, int64_t lds, int64_t rows, int64_t cols,
+int startrd_cuda_download(int devid, size_t entry_bytes, void *src, int64_t lds, int64_t rows, int64_t cols,
                           startrd_cuda_columns_t unpack, void *arg)
 {
     struct upload *u = &uploads[starpu_worker_get_id_check()];
     int64_t per;
-    cudaError_t st = columns_per_buffer(u, devid, rows, cols, &per);
+    cudaError_t st = columns_per_buffer(u, devid, entry_bytes, rows, cols, &per);
 
     if (st != cudaSuccess)
         return st;
     if (cols > 0)
-        st = move(u, devid, 0, 0, src, lds, rows, 0, per < cols ? per : cols);
+        st = move(u, devid, 0, 0, entry_bytes, src, lds, rows, 0, per < cols ? per : cols);
     /* The next columns come into the other buffer while these are unpacked;
      * that buffer was unpacked in the turn before. */
     for (int64_t q0 = 0, i = 0; q0 < cols && st == cudaSuccess; q0 += per, i ^= 1) {
         int64_t q1 = q0 + per < cols ? q0 + per : cols;
 
         if (q1 < cols)
-            st = move(u, devid, (int)(i ^ 1), 0, src, lds, rows, q1, q1 + per < cols ? q1 + per : cols);
+            st = move(u, devid, (int)(i ^ 1), 0, entry_bytes, src, lds, rows, q1, q1 + per < cols ? q1 + per : cols);
         if (st == cudaSuccess && (st = cudaEventSynchronize(u->moved[devid][i])) == cudaSuccess)
             unpack(arg, u->buf[i], rows, q0, q1);
     }

@@ -12,28 +12,29 @@
 #ifndef STARTRD_CUDA_UPLOAD_H
 #define STARTRD_CUDA_UPLOAD_H
 
-#include <complex.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "starpu_include.h"
 
 #ifdef STARTRD_USE_CUDA
 /** Fills (uploads) or empties (downloads) columns @p q0 .. @p q1 - 1 of
- *  what is copied, column q at @p buf + (q - q0) * @p ld. */
-typedef void (*startrd_cuda_columns_t)(void *arg, double complex *buf, int64_t ld, int64_t q0, int64_t q1);
+ *  what is copied, column q at entry (q - q0) * @p ld of @p buf. */
+typedef void (*startrd_cuda_columns_t)(void *arg, void *buf, int64_t ld, int64_t q0, int64_t q1);
 
-/** Inside a CPU codelet: @p cols columns of @p rows entries each, packed
- *  by @p pack, to device @p devid's memory at @p dst (leading dimension
- *  @p ldd); returns once they are there.  0, or the failing CUDA status
+/** Inside a CPU codelet: @p cols columns of @p rows entries of
+ *  @p entry_bytes each (the precision's scalar), packed by @p pack, to
+ *  device @p devid's memory at @p dst (leading dimension @p ldd); returns
+ *  once they are there.  0, or the failing CUDA status
  *  (cudaErrorInvalidValue for a column taller than a pinned buffer). */
-int startrd_cuda_upload(int devid, double complex *dst, int64_t ldd, int64_t rows, int64_t cols,
+int startrd_cuda_upload(int devid, size_t entry_bytes, void *dst, int64_t ldd, int64_t rows, int64_t cols,
                         startrd_cuda_columns_t pack, void *arg);
 
-/** Inside a CPU codelet: @p cols columns of @p rows entries each from
- *  device @p devid's memory at @p src (leading dimension @p lds), handed
- *  to @p unpack as they arrive; returns once all are unpacked.  0, or the
- *  failing CUDA status, as startrd_cuda_upload(). */
-int startrd_cuda_download(int devid, double complex *src, int64_t lds, int64_t rows, int64_t cols,
+/** Inside a CPU codelet: @p cols columns of @p rows entries of
+ *  @p entry_bytes each from device @p devid's memory at @p src (leading
+ *  dimension @p lds), handed to @p unpack as they arrive; returns once all
+ *  are unpacked.  0, or the failing CUDA status, as startrd_cuda_upload(). */
+int startrd_cuda_download(int devid, size_t entry_bytes, void *src, int64_t lds, int64_t rows, int64_t cols,
                           startrd_cuda_columns_t unpack, void *arg);
 #endif
 

@@ -25,9 +25,9 @@ static int pinned(const startrd_desc_t *A)
 static void register_tile(const startrd_desc_t *A, starpu_data_handle_t *h, const char *name,
                           int64_t row0, int64_t col0, int64_t rows, int64_t cols, int64_t ti, int64_t tj)
 {
-    double complex *ptr = A->mat + (size_t)col0 * (size_t)A->ld + (size_t)row0;
+    char *ptr = (char *)A->mat + ((size_t)col0 * (size_t)A->ld + (size_t)row0) * A->eltsize;
 
-    startrd_matrix_register(h, STARPU_MAIN_RAM, (uintptr_t)ptr, A->ld, rows, cols, sizeof(double complex));
+    startrd_matrix_register(h, STARPU_MAIN_RAM, (uintptr_t)ptr, A->ld, rows, cols, A->eltsize);
     starpu_data_set_coordinates(*h, 2, (int)ti, (int)tj);
     starpu_data_set_name(*h, name);
 }
@@ -42,7 +42,7 @@ static void register_tile(const startrd_desc_t *A, starpu_data_handle_t *h, cons
  * workspace. */
 static size_t workspace_margin(const startrd_desc_t *A)
 {
-    size_t column = (size_t)A->m * (size_t)A->nb * sizeof(double complex);
+    size_t column = (size_t)A->m * (size_t)A->nb * A->eltsize;
 
     return (size_t)(26 + 4 * A->nowners) * column + ((size_t)512 << 20);
 }
@@ -54,7 +54,7 @@ static size_t workspace_margin(const startrd_desc_t *A)
  * evicts what the tasks no longer need.  Says which GPU cannot. */
 static int gpus_hold_working_set(const startrd_desc_t *A, const char *name)
 {
-    size_t least = 8 * (size_t)A->m * (size_t)A->nb * sizeof(double complex);
+    size_t least = 8 * (size_t)A->m * (size_t)A->nb * A->eltsize;
 
     for (int p = 0; p < A->nowners; p++) {
         unsigned node = starpu_worker_get_memory_node((unsigned)A->owner_worker[p]);
@@ -105,7 +105,7 @@ static int home_columns_on_gpus(startrd_desc_t *A, const char *name)
             owned += startrd_desc_owner_index(A, j) == p;
         if (owned == 0)
             continue;
-        size_t bytes = (size_t)A->m * (size_t)(owned * A->nb) * sizeof(double complex);
+        size_t bytes = (size_t)A->m * (size_t)(owned * A->nb) * A->eltsize;
 
         if ((room >= 0 && (available < 0 || (size_t)available < bytes + workspace_margin(A))) ||
             startrd_device_memory_alloc(node, bytes, &A->gpu_mem[p]) != 0)
@@ -115,10 +115,9 @@ static int home_columns_on_gpus(startrd_desc_t *A, const char *name)
         int p = startrd_desc_owner_index(A, j);
         unsigned node = starpu_worker_get_memory_node((unsigned)A->owner_worker[p]);
         int64_t row0 = startrd_desc_column_row0(A, j);
-        uintptr_t ptr = A->gpu_mem[p].ptr + ((size_t)(local[p]++ * A->nb) * (size_t)A->m + (size_t)row0) *
-                                            sizeof(double complex);
+        uintptr_t ptr = A->gpu_mem[p].ptr + ((size_t)(local[p]++ * A->nb) * (size_t)A->m + (size_t)row0) * A->eltsize;
 
-        startrd_matrix_register(&A->handles[j], (int)node, ptr, A->m, A->m - row0, A->nb, sizeof(double complex));
+        startrd_matrix_register(&A->handles[j], (int)node, ptr, A->m, A->m - row0, A->nb, A->eltsize);
         starpu_data_set_coordinates(A->handles[j], 2, (int)j, (int)j);
         starpu_data_set_name(A->handles[j], name);
     }
@@ -129,8 +128,8 @@ fail:
     return 0;
 }
 
-int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t layout,
-                      double complex *mat, int64_t ld, int64_t m, int64_t n,
+int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t layout, size_t eltsize,
+                      void *mat, int64_t ld, int64_t m, int64_t n,
                       int64_t mb, int64_t nb, int64_t dist_nb,
                       int nowners, const int *owner_worker)
 {
@@ -138,12 +137,13 @@ int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t
     /* StarPU's matrix interface stores ld, rows and columns as uint32_t. */
     if (m < 0 || n < 0 || mb < 1 || nb < 1 || ld < (m > 1 ? m : 1) || ld > UINT32_MAX ||
         dist_nb < nb || dist_nb % nb != 0 || nowners < 0 || nowners > STARPU_NMAXWORKERS ||
-        (layout != STARTRD_DESC_TILES && mb != nb)) {
+        (layout != STARTRD_DESC_TILES && mb != nb) || eltsize == 0) {
         startrd_error("invalid descriptor %s: m=%lld n=%lld ld=%lld tiles %lldx%lld dist %lld",
                       name, (long long)m, (long long)n, (long long)ld, (long long)mb,
                       (long long)nb, (long long)dist_nb);
         return STARTRD_ERR_STATE;
     }
+    A->eltsize = eltsize;
     A->ld = ld;
     A->m = m;
     A->n = n;
@@ -171,7 +171,7 @@ int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t
 
     A->mat = mat;
     if (mat == NULL && ld * n > 0) {
-        size_t bytes = (size_t)ld * (size_t)n * sizeof(double complex);
+        size_t bytes = (size_t)ld * (size_t)n * eltsize;
 
         /* Pinned (when CUDA workers exist) for tiles that may go to a GPU,
          * so that host<->GPU copies run asynchronously at full speed; block
@@ -222,7 +222,7 @@ void startrd_desc_finish(startrd_desc_t *A)
     }
     free_gpu_columns(A);
     if (A->owns_mat)
-        starpu_free_flags(A->mat, (size_t)A->ld * (size_t)A->n * sizeof(double complex),
+        starpu_free_flags(A->mat, (size_t)A->ld * (size_t)A->n * A->eltsize,
                           pinned(A) ? STARPU_MALLOC_PINNED : 0);
     memset(A, 0, sizeof *A);
 }
@@ -247,27 +247,29 @@ int startrd_desc_owner(const startrd_desc_t *A, int64_t j)
     return A->nowners == 0 ? -1 : A->owner_worker[startrd_desc_owner_index(A, j)];
 }
 
-void startrd_workspace_register(starpu_data_handle_t *h, const char *name, int64_t rows, int64_t cols)
+void startrd_workspace_register(starpu_data_handle_t *h, const char *name, size_t eltsize, int64_t rows,
+                                int64_t cols)
 {
-    startrd_matrix_register(h, -1, 0, rows, rows, cols, sizeof(double complex));
+    startrd_matrix_register(h, -1, 0, rows, rows, cols, eltsize);
     starpu_data_set_name(*h, name);
 }
 
-uintptr_t startrd_workspace_register_on(starpu_data_handle_t *h, const char *name, int64_t rows, int64_t cols,
-                                        unsigned node)
+uintptr_t startrd_workspace_register_on(starpu_data_handle_t *h, const char *name, size_t eltsize, int64_t rows,
+                                        int64_t cols, unsigned node)
 {
-    uintptr_t ptr = starpu_malloc_on_node(node, (size_t)rows * (size_t)cols * sizeof(double complex));
+    uintptr_t ptr = starpu_malloc_on_node(node, (size_t)rows * (size_t)cols * eltsize);
 
     if (ptr == 0)
         return 0;
-    startrd_matrix_register(h, (int)node, ptr, rows, rows, cols, sizeof(double complex));
+    startrd_matrix_register(h, (int)node, ptr, rows, rows, cols, eltsize);
     starpu_data_set_name(*h, name);
     return ptr;
 }
 
 void startrd_workspace_unregister_on(starpu_data_handle_t h, unsigned node, uintptr_t ptr)
 {
-    size_t bytes = (size_t)starpu_matrix_get_nx(h) * (size_t)starpu_matrix_get_ny(h) * sizeof(double complex);
+    size_t bytes = (size_t)starpu_matrix_get_nx(h) * (size_t)starpu_matrix_get_ny(h) *
+                   starpu_matrix_get_elemsize(h);
 
     starpu_data_unregister_no_coherency(h);
     starpu_free_on_node(node, ptr, bytes);

@@ -1,10 +1,12 @@
 /* Tile descriptors: a column-major matrix in main memory whose tiles are
  * registered as StarPU matrix handles, with the 1-D block-column cyclic map
- * that says which CUDA worker owns (and alone writes) each block column. */
+ * that says which CUDA worker owns (and alone writes) each block column.
+ * The descriptors serve every precision: they know their elements' size,
+ * not their type. */
 #ifndef STARTRD_DESCRIPTOR_H
 #define STARTRD_DESCRIPTOR_H
 
-#include <complex.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "device_memory.h"
@@ -46,7 +48,8 @@ typedef enum startrd_desc_layout {
 } startrd_desc_layout_t;
 
 typedef struct startrd_desc {
-    double complex *mat;      /* home copy, column-major, leading dimension ld */
+    void *mat;                /* home copy, column-major, leading dimension ld */
+    size_t eltsize;           /* bytes per element */
     int64_t ld;
     int64_t m, n;             /* matrix size */
     int64_t mb, nb;           /* tile size */
@@ -65,7 +68,7 @@ typedef struct startrd_desc {
 } startrd_desc_t;
 
 /**
- * Describe an m x n matrix stored at @p mat (or, if @p mat is NULL, in
+ * Describe an m x n matrix of @p eltsize-byte elements stored at @p mat (or, if @p mat is NULL, in
  * uninitialised memory allocated here: for block columns owned
  * by GPUs with room for it, on those GPUs only; otherwise a host buffer
  * with leading dimension @p ld, pinned unless it holds block columns without
@@ -73,8 +76,8 @@ typedef struct startrd_desc {
  * Block column j belongs to owner_worker[(j*nb / dist_nb) % nowners]; with
  * nowners = 0 no tile has an owner.  @return 0, or a positive startrd_status.
  */
-int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t layout,
-                      double complex *mat, int64_t ld, int64_t m, int64_t n,
+int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t layout, size_t eltsize,
+                      void *mat, int64_t ld, int64_t m, int64_t n,
                       int64_t mb, int64_t nb, int64_t dist_nb,
                       int nowners, const int *owner_worker);
 
@@ -101,16 +104,17 @@ int startrd_desc_owner_index(const startrd_desc_t *A, int64_t j);
 /** Worker that owns block column j, or -1 when tasks on it may run anywhere. */
 int startrd_desc_owner(const startrd_desc_t *A, int64_t j);
 
-/** Register a rows x cols scratch matrix with no home copy: StarPU allocates
- *  it on whichever memory node first writes it. */
-void startrd_workspace_register(starpu_data_handle_t *h, const char *name, int64_t rows, int64_t cols);
+/** Register a rows x cols scratch matrix of @p eltsize-byte elements with no
+ *  home copy: StarPU allocates it on whichever memory node first writes it. */
+void startrd_workspace_register(starpu_data_handle_t *h, const char *name, size_t eltsize, int64_t rows,
+                                int64_t cols);
 
-/** A rows x cols scratch matrix whose home is memory node @p node, allocated
+/** A rows x cols scratch matrix (as above) whose home is memory node @p node, allocated
  *  there now, so that its address is known before any task runs (for tasks
  *  of another GPU that read it in place).  Returns that address, or 0 when
  *  the node lacks the room (nothing registered). */
-uintptr_t startrd_workspace_register_on(starpu_data_handle_t *h, const char *name, int64_t rows, int64_t cols,
-                                        unsigned node);
+uintptr_t startrd_workspace_register_on(starpu_data_handle_t *h, const char *name, size_t eltsize, int64_t rows,
+                                        int64_t cols, unsigned node);
 
 /** Unregister, discarding its contents, and free a workspace of
  *  startrd_workspace_register_on() at @p ptr. */

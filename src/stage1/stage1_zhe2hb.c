@@ -25,11 +25,14 @@
  * Each worker's share of the HEMM and of the update is one task over all
  * the block columns it owns: per-column tasks cost more in the runtime than
  * the GPU spends on them.
- * Workspaces are double-buffered on k % 2 so that panel k+1 can be factored
- * while step k still reads V and T. */
-#include "stage1.h"
+ * Workspaces come in two buffers, used on k % 2, so that panel k+1 can be
+ * factored while step k still reads V and T.
+ *
+ * @precisions normal z -> s d c
+ */
+#include "stage1_zhe2hb.h"
 
-#include "codelets.h"
+#include "codelets_z.h"
 #include "descriptor.h"
 #include "device_memory.h"
 #include "error.h"
@@ -42,7 +45,10 @@
 
 enum { PRIO_UPDATE = 1, PRIO_PRODUCT = 2, PRIO_CRITICAL = 3 };
 
-/* Each partial product is a full-height workspace, double buffered. */
+/* Bytes per element of the matrix and of every workspace. */
+#define ELTSIZE sizeof(double complex)
+
+/* Each partial product is a full-height workspace, in two buffers (k % 2). */
 enum { MAX_CPU_PARTS = 64 };
 
 /* Block columns a step that defers its update still updates, so that panel
@@ -79,7 +85,7 @@ struct gpu_chain {
     uintptr_t y[2][CHAIN_MAX_GPUS];                           /* on two GPUs, the partial products' */
 };
 
-struct startrd_stage1 {
+struct startrd_zhe2hb {
     startrd_desc_t A;
     const int *part_group;             /* group of each partial product; NULL: one each */
     startrd_allreduce_t allreduce;
@@ -110,25 +116,25 @@ struct startrd_stage1 {
     starpu_data_handle_t scanned;          /* orders copies out after all copies in */
     double complex *tau_work;              /* TAU until the reduction succeeded */
     double complex *tau_out;               /* the caller's TAU */
-    startrd_band_out_t band;               /* band.ab NULL: the copies back fill no band */
+    startrd_zband_out_t band;               /* band.ab NULL: the copies back fill no band */
     int ret;                               /* the submission's status */
     int registered;                        /* the workspaces are registered */
     int succeeded;                         /* TAU gets tau_work */
 };
 
 /* Which partial product (and, with GPUs, which GPU) block column j feeds. */
-static int part_of(const struct startrd_stage1 *s, int64_t j)
+static int part_of(const struct startrd_zhe2hb *s, int64_t j)
 {
     return s->A.nowners == 0 ? (int)(j % s->nparts) : startrd_desc_owner_index(&s->A, j);
 }
 
 /* Which copy of W partial product p's block columns are updated with. */
-static int copy_of_part(const struct startrd_stage1 *s, int p)
+static int copy_of_part(const struct startrd_zhe2hb *s, int p)
 {
     return s->A.nowners == 0 ? 0 : p;
 }
 
-static int copy_of(const struct startrd_stage1 *s, int64_t j)
+static int copy_of(const struct startrd_zhe2hb *s, int64_t j)
 {
     return copy_of_part(s, part_of(s, j));
 }
@@ -138,7 +144,7 @@ static int copy_of(const struct startrd_stage1 *s, int64_t j)
  * The parts are equal, and a scheduler placing them by uncalibrated models
  * (every panel's sizes are new) left one of two workers idle half of the
  * time. */
-static startrd_place_t on_part(const struct startrd_stage1 *s, int p, int priority)
+static startrd_place_t on_part(const struct startrd_zhe2hb *s, int p, int priority)
 {
     int cpu = s->A.nowners == 0;
     int worker = cpu ? (s->ncpu > 0 ? s->cpu_worker[p % s->ncpu] : -1) : s->A.owner_worker[p];
@@ -150,20 +156,20 @@ static startrd_place_t on_part(const struct startrd_stage1 *s, int p, int priori
 /* The short chain from the partial products to W: on the GPU of the copy,
  * or on whichever CPU worker is free (pinned, it waited behind that
  * worker's share of the products). */
-static startrd_place_t on_copy(const struct startrd_stage1 *s, int c, int priority)
+static startrd_place_t on_copy(const struct startrd_zhe2hb *s, int c, int priority)
 {
     startrd_place_t anywhere = {.worker = -1, .priority = priority, .cpu_only = 1};
 
     return s->A.nowners == 0 ? anywhere : on_part(s, c, priority);
 }
 
-static startrd_place_t on_owner(const struct startrd_stage1 *s, int64_t j, int priority)
+static startrd_place_t on_owner(const struct startrd_zhe2hb *s, int64_t j, int priority)
 {
     return on_part(s, part_of(s, j), priority);
 }
 
 /* Beside the owner's updates, on its GPU's second stream. */
-static startrd_place_t on_owner_side(const struct startrd_stage1 *s, int64_t j, int priority)
+static startrd_place_t on_owner_side(const struct startrd_zhe2hb *s, int64_t j, int priority)
 {
     startrd_place_t place = on_owner(s, j, priority);
 
@@ -172,7 +178,7 @@ static startrd_place_t on_owner_side(const struct startrd_stage1 *s, int64_t j, 
     return place;
 }
 
-static void register_workspaces(struct startrd_stage1 *s, double complex *tau)
+static void register_workspaces(struct startrd_zhe2hb *s, double complex *tau)
 {
     int64_t N = s->A.m, nb = s->A.nb;
 
@@ -184,29 +190,29 @@ static void register_workspaces(struct startrd_stage1 *s, double complex *tau)
                                     (uint32_t)ntau, sizeof *tau);
     }
 
-    startrd_workspace_register(&s->ZM, "Z M", nb, 2 * nb);
+    startrd_workspace_register(&s->ZM, "Z M", ELTSIZE, nb, 2 * nb);
     for (int b = 0; b < 2; b++) {
         for (int p = 0; s->full && p < s->nparts; p++) {
             int64_t owned = 0;
 
             for (int64_t j = 1; j < s->A.nt; j++)
                 owned += part_of(s, j) == p;
-            startrd_workspace_register(&s->X[b * s->nparts + p], "X rows", owned > 0 ? owned * nb : nb, nb);
+            startrd_workspace_register(&s->X[b * s->nparts + p], "X rows", ELTSIZE, owned > 0 ? owned * nb : nb, nb);
         }
-        startrd_workspace_register(&s->V[b], "V", N, nb);
-        startrd_workspace_register(&s->T[b], "T", nb, nb);
+        startrd_workspace_register(&s->V[b], "V", ELTSIZE, N, nb);
+        startrd_workspace_register(&s->T[b], "T", ELTSIZE, nb, nb);
         for (int p = 0; p < s->nparts; p++)
             if (s->Y[b * s->nparts + p] == NULL)   /* not homed on a GPU (open_chain()) */
-                startrd_workspace_register(&s->Y[b * s->nparts + p], "Y", N, nb);
+                startrd_workspace_register(&s->Y[b * s->nparts + p], "Y", ELTSIZE, N, nb);
         for (int c = 0; c < s->ncopies; c++) {
-            startrd_workspace_register(&s->P[b * s->ncopies + c], "WVW", N, 3 * nb);
+            startrd_workspace_register(&s->P[b * s->ncopies + c], "WVW", ELTSIZE, N, 3 * nb);
         }
     }
     for (int c = 0; !s->full && c < s->ncopies; c++)
-        startrd_workspace_register(&s->pair[c], "WVW pair", N, 6 * nb);
+        startrd_workspace_register(&s->pair[c], "WVW pair", ELTSIZE, N, 6 * nb);
 }
 
-static void close_chain(struct startrd_stage1 *s)
+static void close_chain(struct startrd_zhe2hb *s)
 {
     struct gpu_chain *c = &s->chain;
 
@@ -236,7 +242,7 @@ static void close_chain(struct startrd_stage1 *s)
  * where the block columns only visit the GPUs: there a worker's HEMM may
  * be split over several tasks, of which only the last forms P and so reads
  * the previous step's. */
-static void open_chain(struct startrd_stage1 *s, int nowners, const int *owner_worker)
+static void open_chain(struct startrd_zhe2hb *s, int nowners, const int *owner_worker)
 {
     struct gpu_chain *c = &s->chain;
     int64_t N = s->A.m, nb = s->A.nb;
@@ -257,17 +263,18 @@ static void open_chain(struct startrd_stage1 *s, int nowners, const int *owner_w
              (c->t_done[g] = startrd_cuda_signal_create()) != NULL &&
              (nowners == 1 || (c->y_done[g] = startrd_cuda_signal_create()) != NULL);
         for (int b = 0; b < 2 && ok; b++) {
-            ok = (c->v[b][g] = startrd_workspace_register_on(&c->V[b][g], "V copy", N, nb, c->node[g])) != 0 &&
-                 (c->t[b][g] = startrd_workspace_register_on(&c->T[b][g], "T copy", nb, nb, c->node[g])) != 0 &&
-                 (nowners == 1 ||
-                  (c->y[b][g] = startrd_workspace_register_on(&s->Y[b * s->nparts + g], "Y", N, nb, c->node[g])) != 0);
+            starpu_data_handle_t *y = &s->Y[b * s->nparts + g];
+
+            ok = (c->v[b][g] = startrd_workspace_register_on(&c->V[b][g], "V copy", ELTSIZE, N, nb, c->node[g])) &&
+                 (c->t[b][g] = startrd_workspace_register_on(&c->T[b][g], "T copy", ELTSIZE, nb, nb, c->node[g])) &&
+                 (nowners == 1 || (c->y[b][g] = startrd_workspace_register_on(y, "Y", ELTSIZE, N, nb, c->node[g])));
         }
     }
     if (!ok)
         close_chain(s);
 }
 
-static void unregister_workspaces(struct startrd_stage1 *s)
+static void unregister_workspaces(struct startrd_zhe2hb *s)
 {
     for (int64_t k = 0; k + 1 < s->A.nt; k++)
         starpu_data_unregister(s->tau[k]);
@@ -289,13 +296,13 @@ static void unregister_workspaces(struct startrd_stage1 *s)
 }
 
 /* Step k's P for copy c. */
-static starpu_data_handle_t step_p(const struct startrd_stage1 *s, int64_t k, int c)
+static starpu_data_handle_t step_p(const struct startrd_zhe2hb *s, int64_t k, int c)
 {
     return s->P[(k % 2) * s->ncopies + c];
 }
 
 /* The previous step's update that step k's Y did not see, for copy c. */
-static startrd_deferred_update_t deferred_update(const struct startrd_stage1 *s, int64_t k, int c)
+static startrd_deferred_update_t deferred_update(const struct startrd_zhe2hb *s, int64_t k, int c)
 {
     startrd_deferred_update_t none = {NULL, NULL, 0};
 
@@ -306,7 +313,7 @@ static startrd_deferred_update_t deferred_update(const struct startrd_stage1 *s,
 
 /* The partial products that block columns k+1 .. nt-1 feed, in increasing
  * order, into @p active; returns how many. */
-static int active_parts(const struct startrd_stage1 *s, int64_t k, int *active)
+static int active_parts(const struct startrd_zhe2hb *s, int64_t k, int *active)
 {
     char fed[STARPU_NMAXWORKERS] = {0};
     int nactive = 0;
@@ -323,7 +330,7 @@ static int active_parts(const struct startrd_stage1 *s, int64_t k, int *active)
  * nactive-1] (none without GPUs, or on one): where outputs forwarded at
  * their writer's end start moving before StarPU releases the writer's
  * dependencies (forward.h). */
-static void forward_to_parts(const struct startrd_stage1 *s, const int *active, int nactive, startrd_forward_t *f)
+static void forward_to_parts(const struct startrd_zhe2hb *s, const int *active, int nactive, startrd_forward_t *f)
 {
     f->nnodes = 0;
     for (int i = 0; i < nactive && s->A.nowners > 1; i++)
@@ -342,7 +349,7 @@ static void release_tau(void *tau)
  * as they exist: fetched one by one when unregistered, each waited for a GPU
  * driver round trip, and the round trips added up (docs/experiments.md,
  * "Figures moved from the code"). */
-static int panel(struct startrd_stage1 *s, int64_t k, starpu_data_handle_t P)
+static int panel(struct startrd_zhe2hb *s, int64_t k, starpu_data_handle_t P)
 {
     startrd_place_t place = on_owner_side(s, k, PRIO_CRITICAL);
     startrd_forward_t vt = {.handle = {s->V[k % 2], s->T[k % 2]}, .nhandles = 2};
@@ -370,7 +377,7 @@ static int panel(struct startrd_stage1 *s, int64_t k, starpu_data_handle_t P)
 
 /* The block columns j0 .. j1-1 that feed partial product p, in @p cols,
  * and their indices in s->jcols. */
-static int columns_of_part(struct startrd_stage1 *s, int p, int64_t j0, int64_t j1, starpu_data_handle_t *cols)
+static int columns_of_part(struct startrd_zhe2hb *s, int p, int64_t j0, int64_t j1, starpu_data_handle_t *cols)
 {
     int count = 0;
 
@@ -383,7 +390,7 @@ static int columns_of_part(struct startrd_stage1 *s, int p, int64_t j0, int64_t 
 }
 
 /* How many of the @p count block columns from cols[0] one task takes. */
-static int chunk(const struct startrd_stage1 *s, const starpu_data_handle_t *cols, int count)
+static int chunk(const struct startrd_zhe2hb *s, const starpu_data_handle_t *cols, int count)
 {
     size_t bytes = starpu_data_get_size(cols[0]);
     int c = 1;
@@ -396,7 +403,7 @@ static int chunk(const struct startrd_stage1 *s, const starpu_data_handle_t *col
 /* Y[parts[0]] += Y[parts[i]] for i > 0, pairwise: a tree of depth
  * log2(n), in a fixed order, so the result does not vary from run to run.
  * On the GPUs that hold the sums, or on host cores for the host variant. */
-static void tree_sum(struct startrd_stage1 *s, starpu_data_handle_t *Y, const int *parts, int n, int *ret)
+static void tree_sum(struct startrd_zhe2hb *s, starpu_data_handle_t *Y, const int *parts, int n, int *ret)
 {
     for (int stride = 1; stride < n; stride *= 2)
         for (int i = 0; i + stride < n; i += 2 * stride) {
@@ -408,7 +415,7 @@ static void tree_sum(struct startrd_stage1 *s, starpu_data_handle_t *Y, const in
         }
 }
 
-static int group_of(const struct startrd_stage1 *s, int p)
+static int group_of(const struct startrd_zhe2hb *s, int p)
 {
     return s->part_group != NULL ? s->part_group[p] : p;
 }
@@ -427,7 +434,7 @@ static int group_of(const struct startrd_stage1 *s, int p)
  * P; otherwise each task of W adds both, so that each product crosses
  * once, both ways at once, instead of going to one GPU and the sum coming
  * back after a task there. */
-static void hemm(struct startrd_stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
+static void hemm(struct startrd_zhe2hb *s, int64_t k, starpu_data_handle_t *cols, int *ret)
 {
     int active[STARPU_NMAXWORKERS], masters[STARPU_NMAXWORKERS];
     int b = k % 2, nmasters = 0, nactive = active_parts(s, k, active), sole = nactive == 1 ? active[0] : -1;
@@ -499,7 +506,7 @@ static void hemm(struct startrd_stage1 *s, int64_t k, starpu_data_handle_t *cols
 }
 
 /* needed[c]: copy c of W updates some block column of step k. */
-static void copies_needed(const struct startrd_stage1 *s, int64_t k, char *needed)
+static void copies_needed(const struct startrd_zhe2hb *s, int64_t k, char *needed)
 {
     memset(needed, 0, STARPU_NMAXWORKERS);
     for (int64_t j = k + 1; j < s->A.nt; j++)
@@ -509,7 +516,7 @@ static void copies_needed(const struct startrd_stage1 *s, int64_t k, char *neede
 /* Y = A22 * V with both triangles kept: each part's block rows, then on
  * every copy that needs it, the gathered Y.  The rows of a run of
  * consecutive block columns move as one segment. */
-static void hemm_rows(struct startrd_stage1 *s, int64_t k, const char *needed, starpu_data_handle_t *cols, int *ret)
+static void hemm_rows(struct startrd_zhe2hb *s, int64_t k, const char *needed, starpu_data_handle_t *cols, int *ret)
 {
     int b = k % 2, nsources = 0, nsegments = 0;
     int64_t nb = s->A.nb, row0 = (k + 1) * nb;
@@ -546,7 +553,7 @@ static void hemm_rows(struct startrd_stage1 *s, int64_t k, const char *needed, s
 
 /* P = [W V W] with W = X - 1/2 V T^H V^H X, X = Y T, on every copy some
  * column needs. */
-static void compute_w(struct startrd_stage1 *s, int64_t k, const char *needed, int *ret)
+static void compute_w(struct startrd_zhe2hb *s, int64_t k, const char *needed, int *ret)
 {
     int b = k % 2;
 
@@ -561,7 +568,7 @@ static void compute_w(struct startrd_stage1 *s, int64_t k, const char *needed, i
 
 /* The update of @p count block columns (indices jcol) at step k, @p narrow
  * where panel k+1 is factored beside it. */
-static int update_columns(const struct startrd_stage1 *s, startrd_place_t place, int64_t k, starpu_data_handle_t P,
+static int update_columns(const struct startrd_zhe2hb *s, startrd_place_t place, int64_t k, starpu_data_handle_t P,
                           int count, const starpu_data_handle_t *cols, const int64_t *jcol, int narrow)
 {
     return s->full ? startrd_task_zher2k_full_columns(place, P, (k + 1) * s->A.nb, count, cols, jcol)
@@ -570,7 +577,7 @@ static int update_columns(const struct startrd_stage1 *s, startrd_place_t place,
 
 /* Block columns j0 .. j1-1 at step k, with its P or, where @p paired, with
  * the pair of the previous step and this one. */
-static void update_range(struct startrd_stage1 *s, int64_t k, int64_t j0, int64_t j1, int paired,
+static void update_range(struct startrd_zhe2hb *s, int64_t k, int64_t j0, int64_t j1, int paired,
                          starpu_data_handle_t *cols, int *ret)
 {
     /* On the GPU of panel k+1 the update leaves the panel multiprocessors of
@@ -601,7 +608,7 @@ static void update_range(struct startrd_stage1 *s, int64_t k, int64_t j0, int64_
  * waited for (docs/experiments.md, "Where stage 1's time goes").  Block
  * column k+1 is never deferred (EAGER_COLUMNS > 0), so it takes step k's P
  * alone. */
-static void update(struct startrd_stage1 *s, int64_t k, starpu_data_handle_t *cols, int *ret)
+static void update(struct startrd_zhe2hb *s, int64_t k, starpu_data_handle_t *cols, int *ret)
 {
     const int64_t nt = s->A.nt, jnext = k + 1, from = s->deferred_from;
     const int64_t defer_from = !s->full && from >= nt && k + 2 + EAGER_COLUMNS < nt ? k + 2 + EAGER_COLUMNS : nt;
@@ -649,10 +656,10 @@ static size_t task_budget(const startrd_desc_t *A)
  * meanwhile (docs/experiments.md, "Figures moved from the code").  The
  * copies in check what they copy for NaN and Inf; the copies out also fill
  * stage 2's band. */
-static int copy_columns(struct startrd_stage1 *s, int to_user, char uplo, double complex *a, int64_t lda,
+static int copy_columns(struct startrd_zhe2hb *s, int to_user, char uplo, double complex *a, int64_t lda,
                         atomic_int *nonfinite, int priority)
 {
-    const startrd_band_out_t *band = s->band.ab != NULL ? &s->band : NULL;
+    const startrd_zband_out_t *band = s->band.ab != NULL ? &s->band : NULL;
     startrd_place_t host = {.worker = -1, .priority = priority, .cpu_only = 1};
     int ret = 0;
 
@@ -662,7 +669,7 @@ static int copy_columns(struct startrd_stage1 *s, int to_user, char uplo, double
     return ret;
 }
 
-static int insert_tasks(struct startrd_stage1 *s, char uplo, double complex *a, int64_t lda, int check_finite)
+static int insert_tasks(struct startrd_zhe2hb *s, char uplo, double complex *a, int64_t lda, int check_finite)
 {
     atomic_int *nonfinite = check_finite ? &s->nonfinite : NULL;
     int64_t nt = s->A.nt;
@@ -687,7 +694,7 @@ static int insert_tasks(struct startrd_stage1 *s, char uplo, double complex *a, 
 
 /* Unmapping the block columns (device_memory.h) leaves the GPUs running:
  * stage 2's chase may have started.  The chain was closed by the wait. */
-void startrd_stage1_zhe2hb_release(startrd_stage1_t *s)
+void startrd_stage1_zhe2hb_release(startrd_zhe2hb_t *s)
 {
     if (s == NULL)
         return;
@@ -715,10 +722,10 @@ int startrd_stage1_zhe2hb_submit(char uplo, int64_t n, int64_t nb, int64_t dist_
                                  int nowners, const int *owner_worker, const int *side_worker,
                                  const int *part_group, startrd_allreduce_t allreduce,
                                  double complex *A, int64_t lda, double complex *tau, double complex *AB,
-                                 int64_t ldab, int check_finite, startrd_stage1_t **out)
+                                 int64_t ldab, int check_finite, startrd_zhe2hb_t **out)
 {
     int64_t N = (n + nb - 1) / nb * nb;
-    struct startrd_stage1 *s;
+    struct startrd_zhe2hb *s;
     int ret;
 
     *out = NULL;
@@ -728,14 +735,14 @@ int startrd_stage1_zhe2hb_submit(char uplo, int64_t n, int64_t nb, int64_t dist_
         startrd_error("stage 1: cannot allocate its state");
         return STARTRD_ERR_MEMORY;
     }
-    *s = (struct startrd_stage1){.n = n, .part_group = part_group, .allreduce = allreduce,
+    *s = (struct startrd_zhe2hb){.n = n, .part_group = part_group, .allreduce = allreduce,
                                  .side_worker = side_worker, .full = allreduce == STARTRD_ALLREDUCE_FULL,
                                  .band = {AB, nb, ldab}, .ypair = -1, .deferred_from = INT64_MAX,
                                  .tau_out = tau};
     /* A zero-padded copy to whole tiles: the padding stays exactly zero
      * through the reduction, so every task sees full nb-wide blocks. */
-    ret = startrd_desc_init(&s->A, "A", s->full ? STARTRD_DESC_FULL_COLUMNS : STARTRD_DESC_LOWER_COLUMNS, NULL,
-                            N, N, N, nb, nb, dist_nb, nowners, owner_worker);
+    ret = startrd_desc_init(&s->A, "A", s->full ? STARTRD_DESC_FULL_COLUMNS : STARTRD_DESC_LOWER_COLUMNS, ELTSIZE,
+                            NULL, N, N, N, nb, nb, dist_nb, nowners, owner_worker);
     if (ret != 0) {
         free(s);
         return ret;
@@ -775,7 +782,7 @@ int startrd_stage1_zhe2hb_submit(char uplo, int64_t n, int64_t nb, int64_t dist_
     return 0;
 }
 
-int startrd_stage1_zhe2hb_wait(startrd_stage1_t *s)
+int startrd_stage1_zhe2hb_wait(startrd_zhe2hb_t *s)
 {
     int ret;
 
@@ -801,7 +808,7 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
                           double complex *A, int64_t lda, double complex *tau, double complex *AB, int64_t ldab,
                           int check_finite)
 {
-    startrd_stage1_t *s;
+    startrd_zhe2hb_t *s;
     int ret = startrd_stage1_zhe2hb_submit(uplo, n, nb, dist_nb, nowners, owner_worker, side_worker, part_group,
                                            allreduce, A, lda, tau, AB, ldab, check_finite, &s);
 

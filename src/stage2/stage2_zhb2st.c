@@ -5,10 +5,13 @@
  * run together, sweep by sweep, and window M of group S then waits only for
  * window M-1 of S and window M+1 of S-1.  The CPU workers share the groups
  * round robin and follow each other through progress counters
- * (codelet_zhb2st_sweeps.c). */
-#include "stage2.h"
+ * (codelet_zhb2st_sweeps.c).
+ *
+ * @precisions normal z -> s d c
+ */
+#include "stage2_zhb2st.h"
 
-#include "codelets.h"
+#include "codelets_z.h"
 #include "device_memory.h"
 #include "error.h"
 #include "kernels_stage2.h"
@@ -24,7 +27,7 @@
  * once: G = 2 leaves the CPU workers enough of them until the last sweeps. */
 enum { SWEEPS_PER_GROUP = 2 };
 
-void startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const double complex *A, int64_t lda,
+void startrd_stage2_zband_from_dense(char uplo, int64_t n, int64_t kd, const double complex *A, int64_t lda,
                                     double complex *AB, int64_t ldab)
 {
     startrd_kernel_zband_from_dense(uplo, n, kd, 0, n, A, lda, AB, ldab);
@@ -36,15 +39,15 @@ void startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const doub
  * 257 rows reach only beyond n = 2^24. */
 static int fits_on_gpu(const startrd_bulge_plan_t *plan, int64_t ldab, int cuda_worker)
 {
-    double bytes = 2.0 * (double)(ldab * plan->n) * sizeof(double complex);
+    size_t bytes = 2 * (size_t)(ldab * plan->n) * sizeof(double complex);
     starpu_ssize_t room = startrd_device_memory_room(starpu_worker_get_memory_node((unsigned)cuda_worker));
 
     if (plan->vect == 'V') {
         if (startrd_bulge_lhous(plan) > UINT32_MAX)
             return 0;
-        bytes += (double)startrd_bulge_lhous(plan) * sizeof(double complex);
+        bytes += (size_t)startrd_bulge_lhous(plan) * sizeof(double complex);
     }
-    return room < 0 || bytes <= 0.5 * (double)room;   /* < 0: StarPU knows no limit */
+    return room < 0 || bytes <= (size_t)room / 2;   /* < 0: StarPU knows no limit */
 }
 
 /*
@@ -69,7 +72,7 @@ static void unpin(int pinned, const void *p, size_t bytes, const char *what)
 /* Where the chase runs, chosen before it starts. */
 enum chase_where { CHASE_ON_HOST, CHASE_ON_ONE_GPU, CHASE_SPLIT };
 
-struct startrd_stage2 {
+struct startrd_zhb2st_chase {
     startrd_bulge_plan_t plan;
     enum chase_where where;
     char uplo;
@@ -82,19 +85,19 @@ struct startrd_stage2 {
     int band_pinned, hous_pinned, submitted;
 };
 
-static size_t band_bytes(const struct startrd_stage2 *s)
+static size_t band_bytes(const struct startrd_zhb2st_chase *s)
 {
     return (size_t)(s->ldab * s->plan.n) * sizeof *s->AB;
 }
 
-static size_t hous_bytes(const struct startrd_stage2 *s)
+static size_t hous_bytes(const struct startrd_zhb2st_chase *s)
 {
     return (size_t)startrd_bulge_lhous(&s->plan) * sizeof *s->hous;
 }
 
 /* The GPU chase is one task, the band in and (d, e) and HOUS out: its
  * buffers pinned and registered ahead of it. */
-static void one_gpu_register(struct startrd_stage2 *s)
+static void one_gpu_register(struct startrd_zhb2st_chase *s)
 {
     const startrd_bulge_plan_t *plan = &s->plan;
     int64_t n = plan->n;
@@ -112,7 +115,7 @@ static void one_gpu_register(struct startrd_stage2 *s)
                                     (uint32_t)startrd_bulge_lhous(plan), sizeof *s->hous);
 }
 
-static int one_gpu_submit(struct startrd_stage2 *s)
+static int one_gpu_submit(struct startrd_zhb2st_chase *s)
 {
     int ret = startrd_task_zhb2st_chase(s->cuda_worker, &s->plan, s->uplo, s->hab, s->hd, s->he, s->hwork,
                                         s->hprogress, s->hhous);
@@ -126,7 +129,7 @@ static int one_gpu_submit(struct startrd_stage2 *s)
 }
 
 /* Waits for the task, if submitted, and gives its buffers back. */
-static int one_gpu_finish(struct startrd_stage2 *s)
+static int one_gpu_finish(struct startrd_zhb2st_chase *s)
 {
     if (s->submitted)
         starpu_task_wait_for_all();
@@ -290,16 +293,16 @@ out:
 
 int startrd_stage2_zhb2st_prepare(char vect, char uplo, int64_t n, int64_t kd, double complex *AB, int64_t ldab,
                                   double *d, double *e, double complex *hous, const int *cuda_workers, int ngpu,
-                                  startrd_stage2_t **out)
+                                  startrd_zhb2st_chase_t **out)
 {
-    struct startrd_stage2 *s = malloc(sizeof *s);
+    struct startrd_zhb2st_chase *s = malloc(sizeof *s);
 
     *out = NULL;
     if (s == NULL) {
         startrd_error("stage 2: cannot allocate its state");
         return STARTRD_ERR_MEMORY;
     }
-    *s = (struct startrd_stage2){.where = CHASE_ON_HOST, .uplo = uplo, .AB = AB, .hous = hous, .ldab = ldab,
+    *s = (struct startrd_zhb2st_chase){.where = CHASE_ON_HOST, .uplo = uplo, .AB = AB, .hous = hous, .ldab = ldab,
                                  .d = d, .e = e};
     if (startrd_bulge_plan_init(&s->plan, vect, n, kd) != 0) {
         startrd_error("stage 2: invalid band n=%lld kd=%lld", (long long)n, (long long)kd);
@@ -310,7 +313,7 @@ int startrd_stage2_zhb2st_prepare(char vect, char uplo, int64_t n, int64_t kd, d
         startrd_zhb2st_split_t *sp = &s->sp;
         int fits = fits_on_gpu(&s->plan, ldab, cuda_workers[0]), all_fit = fits;
 
-        sp->ngpu = ngpu < STARTRD_ZHB2ST_MAX_GPUS ? ngpu : STARTRD_ZHB2ST_MAX_GPUS;
+        sp->ngpu = ngpu < STARTRD_CHASE_MAX_GPUS ? ngpu : STARTRD_CHASE_MAX_GPUS;
         for (int g = 0; g < sp->ngpu; g++) {
             sp->workers[g] = cuda_workers[g];
             sp->devices[g] = starpu_worker_get_devid(cuda_workers[g]);
@@ -330,12 +333,12 @@ int startrd_stage2_zhb2st_prepare(char vect, char uplo, int64_t n, int64_t kd, d
     return 0;
 }
 
-int startrd_stage2_zhb2st_start(startrd_stage2_t *s)
+int startrd_stage2_zhb2st_start(startrd_zhb2st_chase_t *s)
 {
     return s->where == CHASE_ON_ONE_GPU && !s->submitted ? one_gpu_submit(s) : 0;
 }
 
-int startrd_stage2_zhb2st_finish(startrd_stage2_t *s, int run, int *chased_on)
+int startrd_stage2_zhb2st_finish(startrd_zhb2st_chase_t *s, int run, int *chased_on)
 {
     int ret = 0;
 
@@ -373,7 +376,7 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
                           int64_t ldab, double *d, double *e, double complex *hous, const int *cuda_workers,
                           int ngpu, int *chased_on)
 {
-    startrd_stage2_t *s;
+    startrd_zhb2st_chase_t *s;
     int ret = startrd_stage2_zhb2st_prepare(vect, uplo, n, kd, AB, ldab, d, e, hous, cuda_workers, ngpu, &s);
 
     if (chased_on != NULL)

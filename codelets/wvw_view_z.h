@@ -1,9 +1,13 @@
 /* How the kernels that form P = [W V W] and apply it to a piece
- * (kernels_stage1.h) see their operands, on the host (cpu/kernel_zform_wvw.c,
- * cpu/kernel_zher2k_piece.c) and through cuBLAS
- * (cuda/kernel_zform_wvw_cublas.c, cuda/kernel_zher2k_piece_cublas.c). */
-#ifndef STARTRD_WVW_VIEW_H
-#define STARTRD_WVW_VIEW_H
+ * (kernels_stage1_z.h) see their operands, on the host
+ * (cpu/kernel_zform_wvw.c, cpu/kernel_zher2k_piece.c) and through cuBLAS
+ * (cuda/kernel_zform_wvw_cublas.c, cuda/kernel_zher2k_piece_cublas.c), in
+ * one precision.
+ *
+ * @precisions normal z -> s d c
+ */
+#ifndef STARTRD_WVW_VIEW_Z_H
+#define STARTRD_WVW_VIEW_Z_H
 
 #include <complex.h>
 #include <stddef.h>

@@ -1,8 +1,11 @@
 /* Selected eigenpairs of a real symmetric tridiagonal matrix as LAPACK's
  * ZHEEVR computes them: MRRR (DSTEMR), and bisection and inverse iteration
- * where MRRR fails. */
-#ifndef STARTRD_TRIDIAG_MRRR_H
-#define STARTRD_TRIDIAG_MRRR_H
+ * where MRRR fails.
+ *
+ * @precisions normal d -> s
+ */
+#ifndef STARTRD_TRIDIAG_DSTEMR_H
+#define STARTRD_TRIDIAG_DSTEMR_H
 
 #include <lapacke.h>
 #include <stdint.h>
@@ -18,8 +21,8 @@
  * failing step's INFO (DSTEBZ's or DSTEIN's after DSTEMR's failure), or
  * LAPACK_WORK_MEMORY_ERROR.
  */
-lapack_int startrd_tridiag_mrrr(char range, int64_t n, double *d, double *e, double vl, double vu, int64_t il,
-                                int64_t iu, int64_t *m, double *w, double *Z, int64_t ldz, int64_t nzc,
-                                lapack_int *isuppz);
+lapack_int startrd_dstemr(char range, int64_t n, double *d, double *e, double vl, double vu, int64_t il,
+                          int64_t iu, int64_t *m, double *w, double *Z, int64_t ldz, int64_t nzc,
+                          lapack_int *isuppz);
 
 #endif

@@ -1,5 +1,5 @@
 /* Cuppen's divide and conquer as LAPACK's DSTEDC and DLAED0 run it, with
- * deflation taking DLAED2's decisions (tridiag_deflate.h), LAPACK's secular
+ * deflation taking DLAED2's decisions (tridiag_dlaed2.h), LAPACK's secular
  * equations (DLAED4) and merging of the eigenvalues' order (DLAMRG), so
  * that the eigenvalues and vectors are LAPACK's to rounding.  What changes
  * is where the work runs:
@@ -21,16 +21,19 @@
  * reads the two rows z comes from, lists the deflation's rotations and
  * moves for that worker, and sends the secular equations' roots, from
  * which the worker forms S, so that no level waits on copies of O(n^2)
- * over the bus beside the uploads Q's forming makes. */
-#include "tridiag_dc.h"
+ * over the bus beside the uploads Q's forming makes.
+ *
+ * @precisions normal d -> s
+ */
+#include "tridiag_dstedc.h"
 
-#include "codelets.h"
+#include "codelets_dstedc.h"
 #include "context.h"
 #include "descriptor.h"
 #include "device_memory.h"
 #include "error.h"
 #include "startrd.h"
-#include "tridiag_deflate.h"
+#include "tridiag_dlaed2.h"
 
 #include <cblas.h>
 #include <lapacke.h>
@@ -54,7 +57,7 @@ struct merge {
     double rho;
     size_t q2, s;           /* offsets of its Q2 (m^2) and S (k^2) in the level's buffers */
     int64_t first;          /* its first item among the level's (columns, rows) */
-    startrd_deflation_t deflation;  /* its non-deflated count k, column types and moves */
+    startrd_dlaed2_t deflation;  /* its non-deflated count k, column types and moves */
 };
 
 /* Where the vectors stay on one worker: Z (n x n, every unreduced block's
@@ -78,15 +81,15 @@ struct block {
     double *z, *dlamda, *w, *wsave, *q2, *s;
     int *indxq, *indx, *indxc, *indxp, *coltyp, *item;
     size_t s_size;
-    const startrd_dc_beside_t *beside;
+    const startrd_dstedc_beside_t *beside;
     atomic_int failed;
     /* Where Q is held: the level's rotations (m), moves (3m), secular
      * entries (m) and small merges' S (4 per merge, moved by small_moves),
      * the leaves as DSTEDC left them, and the handles of host arrays the
      * level's tasks read (held->reads). */
-    startrd_rotation_t *rot;
+    startrd_drotation_t *rot;
     startrd_move_t *moves, *small_moves;
-    startrd_secular_entry_t *entries;
+    startrd_dsecular_entry_t *entries;
     double *small_s;            /* S of the merges with k <= 2, which the host forms */
     double *leaves;
 };
@@ -104,7 +107,7 @@ static int64_t held_at(const struct block *b, int64_t row, int64_t col)
 }
 
 /* The host steps pause StarPU's workers, unless tasks run beside them. */
-static void host_steps(const startrd_dc_beside_t *beside, int on)
+static void host_steps(const startrd_dstedc_beside_t *beside, int on)
 {
     if (beside == NULL)
         startrd_context_host_parallel(on);
@@ -146,13 +149,13 @@ static void deflate(struct block *b, struct merge *v)
             b->z[a + j] = q[v->n1 + j * ldq];
     }
     v->rho = b->e[a + v->n1 - 1];
-    info = startrd_deflation_plan((int)v->m, (int)v->n1, b->d + a, held ? NULL : q, (int)(held ? b->held->n : ldq),
-                                  b->indxq + a, &v->rho, b->z + a, b->dlamda + a, b->w + a, b->indx + a,
-                                  b->indxc + a, b->indxp + a, b->coltyp + a, held ? b->rot + a : NULL,
-                                  &v->deflation);
+    info = startrd_dlaed2_plan((int)v->m, (int)v->n1, b->d + a, held ? NULL : q, (int)(held ? b->held->n : ldq),
+                               b->indxq + a, &v->rho, b->z + a, b->dlamda + a, b->w + a, b->indx + a,
+                               b->indxc + a, b->indxp + a, b->coltyp + a, held ? b->rot + a : NULL,
+                               &v->deflation);
     if (info != 0) {
         failed(b, "DLAED2's deflation", info);
-        v->deflation = (startrd_deflation_t){0};
+        v->deflation = (startrd_dlaed2_t){0};
     }
     memcpy(b->wsave + a, b->w + a, (size_t)v->deflation.k * sizeof *b->wsave);
 }
@@ -222,7 +225,7 @@ static void secular_entry(struct block *b, struct merge *v, int64_t j, double *t
 
     (void)tmp;
     if (k > 2)
-        b->entries[a + j] = (startrd_secular_entry_t){b->dlamda[a + j], b->w[a + j], u[origin], origin,
+        b->entries[a + j] = (startrd_dsecular_entry_t){b->dlamda[a + j], b->w[a + j], u[origin], origin,
                                                       b->indxc[a + j] - 1};
 }
 
@@ -245,7 +248,7 @@ static size_t merge_bytes(int64_t n1, int64_t n12, int64_t n2, int64_t n23, int6
     return ((size_t)n1 * (size_t)n12 + (size_t)n2 * (size_t)n23 + (size_t)(k + m) * (size_t)k) * sizeof(double);
 }
 
-size_t startrd_tridiag_dc_gpu_bytes(int64_t n)
+size_t startrd_dstedc_gpu_bytes(int64_t n)
 {
     /* A level's S goes as one host array, whose length StarPU counts in 32 bits. */
     if ((uint64_t)n * (uint64_t)n > UINT32_MAX)
@@ -253,9 +256,9 @@ size_t startrd_tridiag_dc_gpu_bytes(int64_t n)
     return 3 * (size_t)n * (size_t)n * sizeof(double) + (size_t)n * DEFAULT_LEAF * sizeof(double);
 }
 
-static startrd_merge_gemm_t merge_product(const struct merge *v, int64_t cols)
+static startrd_dmerge_gemm_t merge_product(const struct merge *v, int64_t cols)
 {
-    return (startrd_merge_gemm_t){.m = v->m, .n1 = v->n1, .n12 = top_columns(v), .n23 = bottom_columns(v),
+    return (startrd_dmerge_gemm_t){.m = v->m, .n1 = v->n1, .n12 = top_columns(v), .n23 = bottom_columns(v),
                                   .k = v->deflation.k, .s_bottom = v->deflation.ctot[0], .cols = cols};
 }
 
@@ -306,7 +309,7 @@ static int products(struct block *b, struct merge *level, int64_t count)
                                 packed > 0 ? packed : 1, 1, sizeof(double));
         for (int64_t c = 0; c < chunks && ret == 0; c++) {
             int64_t j0 = k * c / chunks, cols = k * (c + 1) / chunks - j0;
-            startrd_merge_gemm_t g = merge_product(v, cols);
+            startrd_dmerge_gemm_t g = merge_product(v, cols);
 
             startrd_matrix_register(&handles[h], STARPU_MAIN_RAM, (uintptr_t)(b->s + v->s + j0 * k), k, k, cols,
                                     sizeof(double));
@@ -429,7 +432,7 @@ static int held_moves(struct block *b, struct merge *level, int64_t count)
 
         for (int64_t c = 0; c < v->m; c++) {
             startrd_move_t *mv = b->moves + gathers;
-            int moves = startrd_deflation_gather_moves(&v->deflation, c, mv);
+            int moves = startrd_dlaed2_gather_moves(&v->deflation, c, mv);
 
             for (int t = 0; t < moves; t++) {
                 mv[t].src += q0;
@@ -441,8 +444,8 @@ static int held_moves(struct block *b, struct merge *level, int64_t count)
     for (int64_t i = 0; i < count; i++) {
         const struct merge *v = &level[i];
 
-        for (int64_t j = 0; j < startrd_deflation_returns(&v->deflation); j++) {
-            startrd_move_t mv = startrd_deflation_return_move(&v->deflation, j);
+        for (int64_t j = 0; j < startrd_dlaed2_returns(&v->deflation); j++) {
+            startrd_move_t mv = startrd_dlaed2_return_move(&v->deflation, j);
 
             b->moves[gathers + returns++] = (startrd_move_t){mv.src + (int64_t)v->q2,
                                                              mv.dst + held_at(b, v->start, v->start), mv.len};
@@ -491,7 +494,7 @@ static int held_products(struct block *b, struct merge *level, int64_t count)
     }
     for (int64_t i = 0; i < count && ret == 0; i++) {
         const struct merge *v = &level[i];
-        startrd_merge_gemm_t g = merge_product(v, v->deflation.k);
+        startrd_dmerge_gemm_t g = merge_product(v, v->deflation.k);
 
         if (g.k == 0)
             continue;
@@ -529,13 +532,13 @@ static void for_each_item(struct block *b, struct merge *level, int64_t items,
 static void gather_step(struct block *b, struct merge *v, int64_t i, double *tmp)
 {
     (void)tmp;
-    startrd_deflation_gather(&v->deflation, b->q + v->start + v->start * b->ldq, b->q2 + v->q2, i);
+    startrd_dlaed2_gather(&v->deflation, b->q + v->start + v->start * b->ldq, b->q2 + v->q2, i);
 }
 
 static void return_step(struct block *b, struct merge *v, int64_t j, double *tmp)
 {
     (void)tmp;
-    startrd_deflation_return(&v->deflation, b->q + v->start + v->start * b->ldq, b->q2 + v->q2, j);
+    startrd_dlaed2_return(&v->deflation, b->q + v->start + v->start * b->ldq, b->q2 + v->q2, j);
 }
 
 /* Numbers the level's items, @p per_merge(v) of merge v, merge after merge;
@@ -560,7 +563,7 @@ static int64_t columns_of(const struct merge *v)
 
 static int64_t returns_of(const struct merge *v)
 {
-    return startrd_deflation_returns(&v->deflation);
+    return startrd_dlaed2_returns(&v->deflation);
 }
 
 static int64_t eigenvalues_of(const struct merge *v)
@@ -804,7 +807,7 @@ static int scale(double from, double to, int64_t len, double *x)
  * (order m, leading dimension ldq) is the secular equations' workspace,
  * and only blocks above @p leaf rows come here. */
 static int solve_block(int64_t m, int64_t start, double *d, double *e, double *q, int64_t ldq, int64_t leaf,
-                       int *order, const startrd_dc_beside_t *beside, struct held *held)
+                       int *order, const startrd_dstedc_beside_t *beside, struct held *held)
 {
     struct block b = {.m = m, .ldq = ldq, .leaf = leaf, .start = start, .held = held, .d = d, .e = e, .q = q,
                       .beside = beside};
@@ -898,7 +901,7 @@ static int permute(int64_t n, const int64_t *perm, double *d, double *Z, int64_t
 
 /* Where the vectors are held: Z, Q2 and S on the worker, Z zero but
  * where the blocks go. */
-static int hold(struct held *held, int64_t n, const startrd_dc_beside_t *beside)
+static int hold(struct held *held, int64_t n, const startrd_dstedc_beside_t *beside)
 {
     startrd_move_t none = {0, 0, 0};
     double nothing = 0.0;
@@ -954,7 +957,7 @@ static int small_blocks(struct held *held, int64_t n, double *d, double *e, cons
 
 /* The held Z's columns in the order @p perm, into the caller's blocks;
  * then the host waits for every task. */
-static int release_held(struct held *held, const int64_t *perm, const startrd_dc_beside_t *beside, int ret)
+static int release_held(struct held *held, const int64_t *perm, const startrd_dstedc_beside_t *beside, int ret)
 {
     const int64_t n = held->n, width = beside->z_columns;
     startrd_move_t *moves = ret == 0 ? malloc((size_t)(n > 0 ? n : 1) * sizeof *moves) : NULL;
@@ -978,8 +981,8 @@ static int release_held(struct held *held, const int64_t *perm, const startrd_dc
     return held_status(ret);
 }
 
-int startrd_tridiag_dc(int64_t n, double *d, double *e, double *Z, int64_t ldz, int64_t leaf,
-                       const startrd_dc_beside_t *beside)
+int startrd_dstedc(int64_t n, double *d, double *e, double *Z, int64_t ldz, int64_t leaf,
+                   const startrd_dstedc_beside_t *beside)
 {
     const double eps = LAPACKE_dlamch('E');
     const int64_t leaf_rows = leaf > 0 ? leaf : DEFAULT_LEAF;

@@ -1,6 +1,11 @@
-/* Stage 2 of the two-stage reduction: Hermitian band -> real tridiagonal. */
-#ifndef STARTRD_STAGE2_H
-#define STARTRD_STAGE2_H
+/**
+ * @file stage2_zhb2st.h
+ * @brief Stage 2 of the two-stage reduction: Hermitian band -> real tridiagonal.
+ *
+ * @precisions normal z -> s d c
+ */
+#ifndef STARTRD_STAGE2_ZHB2ST_H
+#define STARTRD_STAGE2_ZHB2ST_H
 
 #include <complex.h>
 #include <stdint.h>
@@ -13,18 +18,18 @@
  * the band already (startrd_stage1_zhe2hb()); this serves a matrix stage 1
  * did not reduce.
  */
-void startrd_stage2_band_from_dense(char uplo, int64_t n, int64_t kd, const double complex *A, int64_t lda,
+void startrd_stage2_zband_from_dense(char uplo, int64_t n, int64_t kd, const double complex *A, int64_t lda,
                                     double complex *AB, int64_t ldab);
 
 /**
- * Chase the band AB (as left by startrd_stage2_band_from_dense, ldab =
+ * Chase the band AB (as left by startrd_stage2_zband_from_dense, ldab =
  * 2kd+1) down to the real tridiagonal (d, e), keeping the reflectors in
  * HOUS in the layout of bulge_plan.h (startrd_bulge_lhous() entries; for
  * vect = 'V' those no reflector occupies are set to zero).  With @p ngpu >
  * 0 CUDA workers of distinct GPUs in @p cuda_workers, kd <=
  * STARTRD_CHASE_GPU_MAX_KD (codelets.h) and the band and HOUS within half of a GPU's
  * memory, the chase runs on the GPUs and AB is left as it was: split over
- * all of them (at most 8) when ngpu > 1, vect = 'N', kd >= 2 and each can
+ * all of them (at most STARTRD_CHASE_MAX_GPUS) when ngpu > 1, vect = 'N', kd >= 2 and each can
  * reach the others' memory, else one task on the first.  Otherwise it runs as ranks
  * on every CPU worker, in place in AB.  Blocks until done.  @p chased_on, if
  * not NULL, receives how many GPUs the chase ran on (0: the CPU workers).
@@ -35,7 +40,7 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
                           int ngpu, int *chased_on);
 
 /** A chase made ready ahead of its band. */
-typedef struct startrd_stage2 startrd_stage2_t;
+typedef struct startrd_zhb2st_chase startrd_zhb2st_chase_t;
 
 /**
  * startrd_stage2_zhb2st() in three steps, so that the chase's buffers are
@@ -51,8 +56,8 @@ typedef struct startrd_stage2 startrd_stage2_t;
  */
 int startrd_stage2_zhb2st_prepare(char vect, char uplo, int64_t n, int64_t kd, double complex *AB, int64_t ldab,
                                   double *d, double *e, double complex *hous, const int *cuda_workers, int ngpu,
-                                  startrd_stage2_t **s);
-int startrd_stage2_zhb2st_start(startrd_stage2_t *s);
-int startrd_stage2_zhb2st_finish(startrd_stage2_t *s, int run, int *chased_on);
+                                  startrd_zhb2st_chase_t **s);
+int startrd_stage2_zhb2st_start(startrd_zhb2st_chase_t *s);
+int startrd_stage2_zhb2st_finish(startrd_zhb2st_chase_t *s, int run, int *chased_on);
 
 #endif

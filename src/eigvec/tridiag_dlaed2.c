@@ -1,17 +1,19 @@
 /* The deflation of Cuppen's divide and conquer as Dongarra and Sorensen
  * gave it, with LAPACK's tolerance and LAPACK's order of operations, so
  * that the library's merges take the same decisions as LAPACK's DLAED2 to
- * the last bit (test_tridiag_dc compares them).  Indices of columns and
+ * the last bit (test_dstedc compares them).  Indices of columns and
  * eigenvalues are 0-based here; INDXQ, INDX, INDXC and INDXP keep LAPACK's
- * 1-based values, which DLAMRG and DLAED3's steps read. */
-#include "tridiag_deflate.h"
+ * 1-based values, which DLAMRG and DLAED3's steps read.
+ *
+ * @precisions normal d -> s
+ */
+#include "tridiag_dlaed2.h"
 
 #include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
 #include <string.h>
 
-double dlapy2_(const double *x, const double *y);
 void dlamrg_(const int *n1, const int *n2, const double *a, const int *dtrd1, const int *dtrd2, int *index);
 
 enum { TYPE_TOP = 1, TYPE_BOTH = 2, TYPE_BOTTOM = 3, TYPE_DEFLATED = 4 };
@@ -29,9 +31,9 @@ static void insert_deflated(const double *d, int *indxp, int n, int k2, int p)
     indxp[i - 1] = p + 1;
 }
 
-int startrd_deflation_plan(int n, int n1, double *d, double *q, int ldq, int *indxq, double *rho, double *z,
-                           double *dlamda, double *w, int *indx, int *indxc, int *indxp, int *coltyp,
-                           startrd_rotation_t *rotations, startrd_deflation_t *plan)
+int startrd_dlaed2_plan(int n, int n1, double *d, double *q, int ldq, int *indxq, double *rho, double *z,
+                        double *dlamda, double *w, int *indx, int *indxc, int *indxp, int *coltyp,
+                        startrd_drotation_t *rotations, startrd_dlaed2_t *plan)
 {
     const int n2 = n - n1, one = 1;
     int k = 0, k2 = n, j = 0, p = -1, ctot[4] = {0}, next[4];
@@ -43,14 +45,14 @@ int startrd_deflation_plan(int n, int n1, double *d, double *q, int ldq, int *in
         return -6;
     if ((1 < n / 2 ? 1 : n / 2) > n1 || n / 2 < n1)
         return -3;
-    *plan = (startrd_deflation_t){.n = n, .n1 = n1, .ldq = ldq, .indx = indx};
+    *plan = (startrd_dlaed2_t){.n = n, .n1 = n1, .ldq = ldq, .indx = indx};
     if (n == 0)
         return 0;
     /* The updating vector, normalized with rho made positive. */
     if (*rho < 0.0)
         cblas_dscal(n2, -1.0, z + n1, 1);
     cblas_dscal(n, 1.0 / sqrt(2.0), z, 1);
-    *rho = fabs(2.0 * *rho);
+    *rho = fabs(2 * *rho);
     /* Both halves' eigenvalues in one ascending order. */
     for (int i = n1; i < n; i++)
         indxq[i] += n1;
@@ -95,7 +97,7 @@ int startrd_deflation_plan(int n, int n1, double *d, double *q, int ldq, int *in
             indxp[--k2] = c + 1;
             continue;
         }
-        double sn = z[p], cs = z[c], tau = dlapy2_(&cs, &sn), gap = d[c] - d[p];
+        double sn = z[p], cs = z[c], tau = LAPACKE_dlapy2_work(cs, sn), gap = d[c] - d[p];
 
         cs = cs / tau;
         sn = -sn / tau;
@@ -108,7 +110,7 @@ int startrd_deflation_plan(int n, int n1, double *d, double *q, int ldq, int *in
             if (q != NULL)
                 cblas_drot(n, q + (int64_t)p * ldq, 1, q + (int64_t)c * ldq, 1, cs, sn);
             else
-                rotations[plan->nrot++] = (startrd_rotation_t){p, c, cs, sn};
+                rotations[plan->nrot++] = (startrd_drotation_t){p, c, cs, sn};
             gap = d[p] * (cs * cs) + d[c] * (sn * sn);
             d[c] = d[p] * (sn * sn) + d[c] * (cs * cs);
             d[p] = gap;
@@ -146,7 +148,7 @@ int startrd_deflation_plan(int n, int n1, double *d, double *q, int ldq, int *in
     return 0;
 }
 
-int startrd_deflation_gather_moves(const startrd_deflation_t *p, int64_t i, startrd_move_t moves[2])
+int startrd_dlaed2_gather_moves(const startrd_dlaed2_t *p, int64_t i, startrd_move_t moves[2])
 {
     const int64_t n = p->n, n1 = p->n1, n2 = n - n1, c1 = p->ctot[0], c12 = c1 + p->ctot[1];
     const int64_t c123 = c12 + p->ctot[2], bottom = c12 * n1, col = (int64_t)(p->indx[i] - 1) * p->ldq;
@@ -165,12 +167,12 @@ int startrd_deflation_gather_moves(const startrd_deflation_t *p, int64_t i, star
     return count;
 }
 
-int64_t startrd_deflation_returns(const startrd_deflation_t *p)
+int64_t startrd_dlaed2_returns(const startrd_dlaed2_t *p)
 {
     return p->all ? p->n : p->ctot[3];
 }
 
-startrd_move_t startrd_deflation_return_move(const startrd_deflation_t *p, int64_t j)
+startrd_move_t startrd_dlaed2_return_move(const startrd_dlaed2_t *p, int64_t j)
 {
     const int64_t n = p->n, n1 = p->n1, c1 = p->ctot[0], c123 = c1 + p->ctot[1] + p->ctot[2];
     const int64_t first = p->all ? 0 : (c1 + p->ctot[1]) * n1 + (c123 - c1) * (n - n1);
@@ -178,18 +180,18 @@ startrd_move_t startrd_deflation_return_move(const startrd_deflation_t *p, int64
     return (startrd_move_t){first + j * n, (p->k + j) * p->ldq, n};
 }
 
-void startrd_deflation_gather(const startrd_deflation_t *p, const double *q, double *q2, int64_t i)
+void startrd_dlaed2_gather(const startrd_dlaed2_t *p, const double *q, double *q2, int64_t i)
 {
     startrd_move_t moves[2];
-    int count = startrd_deflation_gather_moves(p, i, moves);
+    int count = startrd_dlaed2_gather_moves(p, i, moves);
 
     for (int t = 0; t < count; t++)
         memcpy(q2 + moves[t].dst, q + moves[t].src, (size_t)moves[t].len * sizeof *q);
 }
 
-void startrd_deflation_return(const startrd_deflation_t *p, double *q, const double *q2, int64_t j)
+void startrd_dlaed2_return(const startrd_dlaed2_t *p, double *q, const double *q2, int64_t j)
 {
-    startrd_move_t mv = startrd_deflation_return_move(p, j);
+    startrd_move_t mv = startrd_dlaed2_return_move(p, j);
 
     memcpy(q + mv.dst, q2 + mv.src, (size_t)mv.len * sizeof *q);
 }

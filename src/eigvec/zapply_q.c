@@ -9,10 +9,14 @@
  *
  * Q can also be formed, by the same tasks on blocks of the identity, and
  * multiplied into real vectors later: the tasks then run while the caller
- * computes those vectors. */
-#include "apply_q.h"
+ * computes those vectors.
+ *
+ * @precisions normal z -> s d c
+ */
+#define COMPLEX
+#include "zapply_q.h"
 
-#include "codelets.h"
+#include "codelets_z.h"
 #include "context.h"
 #include "descriptor.h"
 #include "device_memory.h"
@@ -36,6 +40,16 @@ enum {
     PRODUCT_BLOCKS_PER_GPU = 16,
     TRANSPOSE_BLOCK = 64
 };
+
+#ifdef COMPLEX
+#define CONJ(x) conj(x)
+/* The products R = Q Z read Q and R as real matrices of twice their rows
+ * and leading dimensions (codelet_zgemm_real.c). */
+enum { REAL_PER_ENTRY = 2 };
+#else
+#define CONJ(x) (x)
+enum { REAL_PER_ENTRY = 1 };
+#endif
 
 /* V's pieces (codelet_zunmqr_q1.c) are a whole number of the GPUs'
  * blocks of reflectors wide. */
@@ -96,7 +110,8 @@ static int q_factors_plan(struct q_factors *f, int64_t n, int64_t kd, int blocke
     }
     f->blocked = blocked && f->plan.nsweeps > 0;
     if (f->blocked && startrd_q2_blocks_init(&f->groups.qb, &f->plan,
-                                             q2_chunk_bytes > 0 ? q2_chunk_bytes : Q2_CHUNK_BYTES) != 0) {
+                                             q2_chunk_bytes > 0 ? q2_chunk_bytes : Q2_CHUNK_BYTES,
+                                             sizeof(double complex)) != 0) {
         f->blocked = 0;
         startrd_error("back-transformation: cannot allocate the plan of Q2's blocks");
         return STARTRD_ERR_MEMORY;
@@ -194,7 +209,8 @@ static int q_factors_register(struct q_factors *f, char uplo, const double compl
 
     if (uplo == 'U' && mq > 0) {
         if ((f->vcopy = calloc((size_t)mq * (size_t)mq, sizeof *f->vcopy)) == NULL) {
-            startrd_error("back-transformation: cannot allocate %lld bytes", (long long)(mq * mq * 16));
+            startrd_error("back-transformation: cannot allocate %lld bytes",
+                          (long long)(mq * mq * (int64_t)sizeof *f->vcopy));
             return STARTRD_ERR_MEMORY;
         }
         /* By square blocks, so that neither side is walked with a stride
@@ -206,7 +222,7 @@ static int q_factors_register(struct q_factors *f, char uplo, const double compl
             for (int64_t r0 = j0; r0 < mq; r0 += TRANSPOSE_BLOCK)
                 for (int64_t r = r0; r < r0 + TRANSPOSE_BLOCK && r < mq; r++)
                     for (int64_t j = j0; j < j0 + TRANSPOSE_BLOCK && j < r; j++)
-                        f->vcopy[j * mq + r] = conj(A[(f->kd + r) * lda + j]);
+                        f->vcopy[j * mq + r] = CONJ(A[(f->kd + r) * lda + j]);
         startrd_context_host_parallel(0);
         v = f->vcopy;
         ldv = mq;
@@ -286,9 +302,9 @@ static int status_after_tasks(int ret)
     return startrd_kernel_failures_take() > 0 && ret == 0 ? STARTRD_ERR_KERNEL : ret;
 }
 
-int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, const double complex *A, int64_t lda,
-                    const double complex *tau, const double complex *hous2, double complex *C, int64_t ldc,
-                    startrd_q2_method_t method, size_t q2_chunk_bytes)
+int startrd_zapply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, const double complex *A, int64_t lda,
+                     const double complex *tau, const double complex *hous2, double complex *C, int64_t ldc,
+                     startrd_q2_method_t method, size_t q2_chunk_bytes)
 {
     const unsigned ncuda = starpu_cuda_worker_get_count();
     unsigned long long where = STARPU_CPU;
@@ -342,7 +358,7 @@ int startrd_apply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, con
     return status_after_tasks(ret);
 }
 
-struct startrd_q_former {
+struct startrd_zq_former {
     struct q_factors f;
     unsigned long long where;
     int ngpu;                      /* GPUs Q is formed on, or 0 */
@@ -384,18 +400,18 @@ static void assign_workers(const struct q_factors *f, int64_t width, int64_t nbl
     }
 }
 
-int startrd_form_q_begin(char uplo, int64_t n, int64_t kd, const double complex *A, int64_t lda,
-                         const double complex *tau, const double complex *hous2, const int *workers, int nworkers,
-                         size_t beside_bytes, startrd_q_former_t **former)
+int startrd_zform_q_begin(char uplo, int64_t n, int64_t kd, const double complex *A, int64_t lda,
+                          const double complex *tau, const double complex *hous2, const int *workers, int nworkers,
+                          size_t beside_bytes, startrd_zq_former_t **former)
 {
     const int on_gpus = workers != NULL && nworkers > 0;
-    startrd_q_former_t *q;
+    startrd_zq_former_t *q;
     int64_t width;
     int *block_worker;
     int ret;
 
     *former = NULL;
-    if (n <= 1 || 2 * (n > lda ? n : lda) > INT_MAX || nworkers > STARPU_NMAXWORKERS)
+    if (n <= 1 || REAL_PER_ENTRY * (n > lda ? n : lda) > INT_MAX || nworkers > STARPU_NMAXWORKERS)
         return 0;
     if ((q = calloc(1, sizeof *q)) == NULL) {
         startrd_error("back-transformation: cannot allocate the state of Q's forming");
@@ -446,22 +462,22 @@ int startrd_form_q_begin(char uplo, int64_t n, int64_t kd, const double complex 
     free(block_worker);
     if (ret != 0) {
         /* Waits for what was submitted. */
-        startrd_form_q_end(q, 0, NULL, 0, NULL, NULL, 0);
+        startrd_zform_q_end(q, 0, NULL, 0, NULL, NULL, 0);
         return ret;
     }
     *former = q;
     return 0;
 }
 
-int64_t startrd_form_q_z_columns(const startrd_q_former_t *former, int64_t m)
+int64_t startrd_zform_q_block_columns(const startrd_zq_former_t *former, int64_t m)
 {
     return former->ngpu > 0 ? gpu_block_columns(m, PRODUCT_BLOCKS_PER_GPU * former->ngpu) : cpu_block_columns(m);
 }
 
-int startrd_form_q_end(startrd_q_former_t *former, int64_t m, const double *Z, int64_t ldz,
-                       const starpu_data_handle_t *z_blocks, double complex *R, int64_t ldr)
+int startrd_zform_q_end(startrd_zq_former_t *former, int64_t m, const double *Z, int64_t ldz,
+                        const starpu_data_handle_t *z_blocks, double complex *R, int64_t ldr)
 {
-    const int64_t n = former->f.plan.n, width = startrd_form_q_z_columns(former, m),
+    const int64_t n = former->f.plan.n, width = startrd_zform_q_block_columns(former, m),
                   nblocks = m > 0 ? (m + width - 1) / width : 0;
     /* Per block of columns, its Z (registered here unless given) then its R. */
     starpu_data_handle_t *zr = calloc((size_t)(nblocks > 0 ? 2 * nblocks : 1), sizeof *zr);
@@ -470,7 +486,7 @@ int startrd_form_q_end(startrd_q_former_t *former, int64_t m, const double *Z, i
     if (zr == NULL) {
         startrd_error("back-transformation: cannot allocate %lld handles", 2 * (long long)nblocks);
         ret = STARTRD_ERR_MEMORY;
-    } else if (m > 0 && (2 * ldr > INT_MAX || ldz > INT_MAX)) {
+    } else if (m > 0 && (REAL_PER_ENTRY * ldr > INT_MAX || ldz > INT_MAX)) {
         startrd_error("back-transformation: leading dimensions %lld and %lld are too large for Q's products",
                       (long long)ldr, (long long)ldz);
         ret = STARTRD_ERR_SIZE;

@@ -1,7 +1,10 @@
 /* The real symmetric tridiagonal eigenproblem with vectors by divide and
- * conquer, with the products of its merges on the GPUs. */
-#ifndef STARTRD_TRIDIAG_DC_H
-#define STARTRD_TRIDIAG_DC_H
+ * conquer, with the products of its merges on the GPUs.
+ *
+ * @precisions normal d -> s
+ */
+#ifndef STARTRD_TRIDIAG_DSTEDC_H
+#define STARTRD_TRIDIAG_DSTEDC_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -10,11 +13,11 @@
 
 /** The worker that holds the vectors while other tasks hold the GPUs'
  *  first ones, and where the vectors go. */
-typedef struct startrd_dc_beside {
+typedef struct startrd_dstedc_beside {
     int worker;
     const starpu_data_handle_t *z_blocks;   /**< n x z_columns each (the last narrower), only written */
     int64_t z_columns;
-} startrd_dc_beside_t;
+} startrd_dstedc_beside_t;
 
 /**
  * LAPACK's DSTEDC with COMPZ = 'I': on return d holds the eigenvalues of
@@ -34,7 +37,7 @@ typedef struct startrd_dc_beside {
  * workers are left running, and the vectors stay on beside->worker (a
  * GPU's second stream), where the merges' moves and products run as
  * tasks, from the leaves to the end; it needs
- * startrd_tridiag_dc_gpu_bytes(n) there.  They end in beside->z_blocks,
+ * startrd_dstedc_gpu_bytes(n) there.  They end in beside->z_blocks,
  * sorted, and Z is only the host's workspace (the secular equations' n x n
  * solutions).  The caller may hold the CPU workers
  * (startrd_context_cpu_workers_hold()) unless beside->worker is one.
@@ -43,11 +46,11 @@ typedef struct startrd_dc_beside {
  * fails (a secular equation that does not converge), or
  * ::STARTRD_ERR_RUNTIME.
  */
-int startrd_tridiag_dc(int64_t n, double *d, double *e, double *Z, int64_t ldz, int64_t leaf,
-                       const startrd_dc_beside_t *beside);
+int startrd_dstedc(int64_t n, double *d, double *e, double *Z, int64_t ldz, int64_t leaf,
+                   const startrd_dstedc_beside_t *beside);
 
 /** The bytes beside->worker holds at order n: Q, the packed Q2 and S;
  *  SIZE_MAX past the orders where Q can be held (n^2 >= 2^32). */
-size_t startrd_tridiag_dc_gpu_bytes(int64_t n);
+size_t startrd_dstedc_gpu_bytes(int64_t n);
 
 #endif

@@ -1,6 +1,11 @@
-/* Stage 1 of the two-stage reduction: dense Hermitian -> Hermitian band. */
-#ifndef STARTRD_STAGE1_H
-#define STARTRD_STAGE1_H
+/**
+ * @file stage1_zhe2hb.h
+ * @brief Stage 1 of the two-stage reduction: dense Hermitian -> Hermitian band.
+ *
+ * @precisions normal z -> s d c
+ */
+#ifndef STARTRD_STAGE1_ZHE2HB_H
+#define STARTRD_STAGE1_ZHE2HB_H
 
 #include <complex.h>
 #include <stdint.h>
@@ -8,7 +13,7 @@
 #include "startrd.h"
 
 /** A stage-1 reduction in flight. */
-typedef struct startrd_stage1 startrd_stage1_t;
+typedef struct startrd_zhe2hb startrd_zhe2hb_t;
 
 /**
  * Start reducing the n x n Hermitian matrix A (triangle @p uplo, leading
@@ -43,15 +48,15 @@ int startrd_stage1_zhe2hb_submit(char uplo, int64_t n, int64_t nb, int64_t dist_
                                  int nowners, const int *owner_worker, const int *side_worker,
                                  const int *part_group, startrd_allreduce_t allreduce,
                                  double complex *A, int64_t lda, double complex *tau, double complex *AB,
-                                 int64_t ldab, int check_finite, startrd_stage1_t **s);
+                                 int64_t ldab, int check_finite, startrd_zhe2hb_t **s);
 
 /** Wait for the reduction @p s (NULL: none) to end; on success A and AB
  *  hold its results.  0 or a positive startrd_status. */
-int startrd_stage1_zhe2hb_wait(startrd_stage1_t *s);
+int startrd_stage1_zhe2hb_wait(startrd_zhe2hb_t *s);
 
 /** After startrd_stage1_zhe2hb_wait(): on success give tau its values, and
  *  free @p s (NULL: nothing) without waiting for the GPUs. */
-void startrd_stage1_zhe2hb_release(startrd_stage1_t *s);
+void startrd_stage1_zhe2hb_release(startrd_zhe2hb_t *s);
 
 /** The three calls above in a row: blocks until done.  0 or a positive
  *  startrd_status. */

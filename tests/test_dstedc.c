@@ -8,14 +8,19 @@
  * there is one).  The deflation, LAPACK's DLAED2 cut into its decisions
  * and its column moves, bit for bit against DLAED2 itself, with its
  * rotations applied on the spot or listed for later.  And selected
- * pairs (tridiag_mrrr.h) by index, by value and all, against DSTERF's
+ * pairs (tridiag_dstemr.h) by index, by value and all, against DSTERF's
  * eigenvalues with the same residual and orthogonality bounds, also where
- * DSTEMR fails and bisection and inverse iteration take over. */
+ * DSTEMR fails and bisection and inverse iteration take over.  The bounds
+ * are in units of the precision's eps; the single precision twin
+ * (test_sstedc) serves the s and c eigensolvers.
+ *
+ * @precisions normal d -> s
+ */
 #include "testing.h"
 #include "testing_context.h"
-#include "tridiag_dc.h"
-#include "tridiag_deflate.h"
-#include "tridiag_mrrr.h"
+#include "tridiag_dstedc.h"
+#include "tridiag_dlaed2.h"
+#include "tridiag_dstemr.h"
 #include "descriptor.h"
 
 #include <cblas.h>
@@ -33,11 +38,17 @@ typedef enum {
     GLUED_WILKINSON,   /* W21+ blocks glued by 1e-9: pairs of eigenvalues agree to many digits */
     PAIRS,             /* blocks [0 1; 1 0] split by zeros: eigenvalues +-1, n/2 times each */
     SPLIT,             /* random with e zero at a few places, blocks of every size */
-    TINY,              /* random scaled by 1e-150 */
-    HUGE_VALUES,       /* random scaled by 1e150 */
+    TINY,              /* random scaled by NEAR */
+    HUGE_VALUES,       /* random scaled by FAR */
     ZERO,
     NKINDS
 } kind_t;
+
+/* Far outside the solvers' safe range, below and above ([sqrt(safmin/eps),
+ * safmin^(-1/4)] for DSTEMR), with room left for the residuals' products:
+ * about 1e-153 and 1e150 in double precision, 1e-18 and 2e15 in single. */
+#define NEAR (sqrt(DBL_MIN) * 10)
+#define FAR (sqrt(DBL_MAX) * 1e-4)
 
 static const char *const kind_names[] = {"random", "toeplitz", "glued-wilkinson", "pairs",
                                          "split", "tiny", "huge", "zero"};
@@ -65,7 +76,7 @@ static void generate(kind_t kind, int64_t n, uint64_t seed, double *d, double *e
         break;
     case GLUED_WILKINSON:
         for (int64_t i = 0; i < n; i++) {
-            d[i] = fabs((double)(i % 21) - 10.0);
+            d[i] = fabs((double)(i % 21 - 10));
             e[i] = i % 21 == 20 ? 1e-9 : 1.0;
         }
         break;
@@ -82,8 +93,8 @@ static void generate(kind_t kind, int64_t n, uint64_t seed, double *d, double *e
     case TINY:
     case HUGE_VALUES:
         for (int64_t i = 0; i < n; i++) {
-            d[i] *= kind == TINY ? 1e-150 : 1e150;
-            e[i] *= kind == TINY ? 1e-150 : 1e150;
+            d[i] *= kind == TINY ? NEAR : FAR;
+            e[i] *= kind == TINY ? NEAR : FAR;
         }
         break;
     case ZERO:
@@ -138,7 +149,7 @@ static void ratios(int64_t n, int64_t m, const double *d, const double *e, const
                 (int)m);
     for (int64_t j = 0; j < m; j++)
         for (int64_t i = 0; i < m; i++)
-            o = tst_max_nan(o, fabs(G[i + j * m] - (i == j ? 1.0 : 0.0)));
+            o = tst_max_nan(o, fabs(G[i + j * m] - (i == j)));
     *orth = o / ((double)n * eps);
     free(G);
 }
@@ -185,7 +196,7 @@ static void run_case(kind_t kind, int64_t n, int64_t leaf, uint64_t seed, int th
     double *d0 = buf, *e0 = buf + n, *d = buf + 2 * n, *e = buf + 3 * n, *wref = buf + 4 * n, *eref = buf + 5 * n,
            *Z = buf + 6 * n, *V = Z + n * n;
     starpu_data_handle_t *blocks = calloc((size_t)nblocks, sizeof *blocks);
-    const startrd_dc_beside_t beside = {held_worker(), blocks, HELD_COLUMNS};
+    const startrd_dstedc_beside_t beside = {held_worker(), blocks, HELD_COLUMNS};
     double diff = 0.0, resid = INFINITY, orth = INFINITY;
     bool sorted = true;
     int info = -1;
@@ -205,7 +216,7 @@ static void run_case(kind_t kind, int64_t n, int64_t leaf, uint64_t seed, int th
     /* Unless Q is held, StarPU's workers are paused inside the call: the
      * threads are the test's. */
     omp_set_num_threads(threads);
-    info = startrd_tridiag_dc(n, d, e, Z, n, leaf, held ? &beside : NULL);
+    info = startrd_dstedc(n, d, e, Z, n, leaf, held ? &beside : NULL);
     omp_set_num_threads(1);
     for (int64_t b = 0; held && b < nblocks; b++)
         starpu_data_unregister(blocks[b]);
@@ -255,7 +266,7 @@ static void mrrr_case(kind_t kind, int64_t n, char range, int64_t il, int64_t iu
                          &found, w, Z, (lapack_int)n, (lapack_int)n, isuppz, &tryrac);
     memcpy(d, d0, (size_t)n * sizeof *d);
     memcpy(e, e0, (size_t)n * sizeof *e);
-    info = startrd_tridiag_mrrr(range, n, d, e, vl, vu, il, iu, &m, w, Z, n, n, isuppz);
+    info = startrd_dstemr(range, n, d, e, vl, vu, il, iu, &m, w, Z, n, n, isuppz);
     if (info == 0 && m == iu - il + 1) {
         diff = eig_diff(n, m, d0, e0, w, wref + il - 1);
         ratios(n, m, d0, e0, w, Z, &resid, &orth);
@@ -274,7 +285,7 @@ void dlaed2_(int *k, const int *n, const int *n1, double *d, double *q, const in
              double *z, double *dlamda, double *w, double *q2, int *indx, int *indxc, int *indxp, int *coltyp,
              int *info);
 
-static int by_double(const void *x, const void *y)
+static int by_value(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;
 
@@ -294,8 +305,8 @@ static void deflation_case(int n, int n1, double small, double close, double sig
     int *iq[3], *ix[3], *ixc[3], *ixp[3], *ct[3], k[3] = {-1, -1, -1}, info[3] = {-1, -1, -1};
     uint64_t state = seed;
     bool same = true;
-    startrd_deflation_t plan[3];
-    startrd_rotation_t *rot = malloc((size_t)n * sizeof *rot);
+    startrd_dlaed2_t plan[3];
+    startrd_drotation_t *rot = malloc((size_t)n * sizeof *rot);
 
     for (int s = 0; s < 3; s++) {
         d[s] = malloc((size_t)n * sizeof(double));
@@ -315,11 +326,11 @@ static void deflation_case(int n, int n1, double small, double close, double sig
         d[0][i] = uniform(&state);
         z[0][i] = uniform(&state) * (0.5 * (uniform(&state) + 1.0) < small ? 1e-18 : 1.0);
     }
-    qsort(d[0], (size_t)n1, sizeof(double), by_double);
+    qsort(d[0], (size_t)n1, sizeof(double), by_value);
     for (int i = 0; i < n2; i++)
         if (0.5 * (uniform(&state) + 1.0) < close)
             d[0][n1 + i] = d[0][(i * 7) % n1] + 1e-17;
-    qsort(d[0] + n1, (size_t)n2, sizeof(double), by_double);
+    qsort(d[0] + n1, (size_t)n2, sizeof(double), by_value);
     for (size_t i = 0; i < qsize; i++)
         q[0][i] = uniform(&state);
     for (int i = 0; i < n; i++)
@@ -336,15 +347,15 @@ static void deflation_case(int n, int n1, double small, double close, double sig
     dlaed2_(&k[0], &n, &n1, d[0], q[0], &ldq, iq[0], &rho[0], z[0], dl[0], w[0], q2[0], ix[0], ixc[0], ixp[0],
             ct[0], &info[0]);
     for (int s = 1; s < 3; s++) {
-        info[s] = startrd_deflation_plan(n, n1, d[s], s == 1 ? q[s] : NULL, ldq, iq[s], &rho[s], z[s], dl[s], w[s],
-                                         ix[s], ixc[s], ixp[s], ct[s], s == 1 ? NULL : rot, &plan[s]);
+        info[s] = startrd_dlaed2_plan(n, n1, d[s], s == 1 ? q[s] : NULL, ldq, iq[s], &rho[s], z[s], dl[s], w[s],
+                                      ix[s], ixc[s], ixp[s], ct[s], s == 1 ? NULL : rot, &plan[s]);
         k[s] = plan[s].k;
         for (int64_t t = 0; s == 2 && t < plan[s].nrot; t++)
             cblas_drot(n, q[s] + rot[t].p * ldq, 1, q[s] + rot[t].c * ldq, 1, rot[t].cs, rot[t].sn);
         for (int64_t i = 0; i < n; i++)
-            startrd_deflation_gather(&plan[s], q[s], q2[s], i);
-        for (int64_t j = 0; j < startrd_deflation_returns(&plan[s]); j++)
-            startrd_deflation_return(&plan[s], q[s], q2[s], j);
+            startrd_dlaed2_gather(&plan[s], q[s], q2[s], i);
+        for (int64_t j = 0; j < startrd_dlaed2_returns(&plan[s]); j++)
+            startrd_dlaed2_return(&plan[s], q[s], q2[s], j);
     }
     for (int s = 1; s < 3 && same; s++) {
         same = info[0] == 0 && info[s] == 0 && k[0] == k[s] && rho[0] == rho[s] &&
@@ -387,10 +398,10 @@ int main(void)
     if (ctx == NULL)
         return tst_summary();
     /* A held Q's bytes, and the orders past which it cannot be held. */
-    tst_check(startrd_tridiag_dc_gpu_bytes(65535) == (3 * (size_t)65535 * 65535 + (size_t)65535 * 1024) * 8 &&
-                  startrd_tridiag_dc_gpu_bytes(65536) == SIZE_MAX,
+    tst_check(startrd_dstedc_gpu_bytes(65535) == (3 * (size_t)65535 * 65535 + (size_t)65535 * 1024) * sizeof(double) &&
+                  startrd_dstedc_gpu_bytes(65536) == SIZE_MAX,
               "held vectors' bytes: %zu at n = 65535, %zu at 65536 (SIZE_MAX: not held)",
-              startrd_tridiag_dc_gpu_bytes(65535), startrd_tridiag_dc_gpu_bytes(65536));
+              startrd_dstedc_gpu_bytes(65535), startrd_dstedc_gpu_bytes(65536));
     deflation_case(40, 20, 0.0, 0.0, 1.0, 101);
     deflation_case(41, 20, 0.3, 0.0, -1.0, 102);
     deflation_case(64, 32, 0.1, 0.5, 1.0, 103);

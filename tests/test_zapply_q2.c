@@ -6,13 +6,17 @@
  * by tasks on blocks of the identity (skipping the sweeps that leave them
  * alone) and multiplied into a real Z, on the CPU workers and on each GPU's
  * first worker; and Q1 Q2 of a whole reduction formed so, against it applied
- * to Z, for both triangles. */
-#include "apply_q.h"
+ * to Z, for both triangles.  The bounds are in units of the precision's eps.
+ *
+ * @precisions normal z -> s d c
+ */
+#include "zapply_q.h"
 #include "bulge_plan.h"
 #include "context.h"
 #include "descriptor.h"
+#include "scalars.h"
 #include "startrd.h"
-#include "stage2.h"
+#include "stage2_zhb2st.h"
 #include "testing.h"
 #include "testing_context.h"
 
@@ -48,7 +52,7 @@ static struct q2_fixture q2_fixture(int64_t n, int64_t kd, uint64_t seed)
         ok = f.hous != NULL && f.Q2 != NULL && tst_zgen(TST_KIND_RANDOM, n, A, n, seed) == 0;
     }
     if (ok) {
-        startrd_stage2_band_from_dense('L', n, kd, A, n, AB, ldab);
+        startrd_stage2_zband_from_dense('L', n, kd, A, n, AB, ldab);
         ok = startrd_stage2_zhb2st('V', 'L', n, kd, AB, ldab, d, e, f.hous, NULL, 0, NULL) == 0 &&
              tst_zform_q2(n, kd, f.hous, f.Q2, n, NULL) == 0;
     }
@@ -81,13 +85,13 @@ static void q2_case(int64_t n, int64_t kd, int64_t m, char trans, startrd_q2_met
     /* C: the first m <= n columns of a random matrix. */
     if (f.Q2 != NULL && C != NULL && C0 != NULL && zeros != NULL && tst_zgen(TST_KIND_RANDOM, n, C, n, seed + 1) == 0) {
         memcpy(C0, C, (size_t)(n * m) * sizeof *C);
-        info = startrd_apply_q(trans, 'L', n, m, kd, zeros, n, zeros, f.hous, C, n, method, chunk_bytes);
+        info = startrd_zapply_q(trans, 'L', n, m, kd, zeros, n, zeros, f.hous, C, n, method, chunk_bytes);
     }
     if (info == 0) {
         const double complex one = 1.0, mone = -1.0;
 
         cblas_zgemm(CblasColMajor, trans == 'N' ? CblasNoTrans : CblasConjTrans, CblasNoTrans, (int)n, (int)m,
-                    (int)n, &mone, f.Q2, (int)n, C0, (int)n, &one, C, (int)n);
+                    (int)n, STARTRD_Z_CBLAS(mone), f.Q2, (int)n, C0, (int)n, STARTRD_Z_CBLAS(one), C, (int)n);
         err = tst_zfrobenius(n, m, C, n) / (tst_max_nan(tst_zfrobenius(n, m, C0, n), DBL_MIN) * (double)n * tst_zeps());
     }
     tst_check(info == 0 && err < 30.0,
@@ -100,12 +104,12 @@ static void q2_case(int64_t n, int64_t kd, int64_t m, char trans, startrd_q2_met
     free(zeros);
 }
 
-/* R = Q Z through startrd_form_q_begin() and _end(), against the explicit
+/* R = Q Z through startrd_zform_q_begin() and _end(), against the explicit
  * Q2 times Z (widened to complex), Z real random. */
 static void form_case(int64_t n, int64_t kd, int64_t m, const int *workers, int nworkers, uint64_t seed)
 {
     struct q2_fixture f = q2_fixture(n, kd, seed);
-    startrd_q_former_t *former = NULL;
+    startrd_zq_former_t *former = NULL;
     double complex *Zc = malloc((size_t)(n * n) * sizeof *Zc), *R = malloc((size_t)(n * m) * sizeof *R),
                    *R0 = malloc((size_t)(n * m) * sizeof *R0), *zeros = calloc((size_t)(n * n), sizeof *zeros);
     double *Z = malloc((size_t)(n * m) * sizeof *Z), err = NAN;
@@ -116,17 +120,17 @@ static void form_case(int64_t n, int64_t kd, int64_t m, const int *workers, int 
         /* Z: the real parts of the first m columns of a random matrix. */
         for (int64_t i = 0; i < n * m; i++)
             Zc[i] = Z[i] = creal(Zc[i]);
-        info = startrd_form_q_begin('L', n, kd, zeros, n, zeros, f.hous, workers, nworkers, 0, &former);
+        info = startrd_zform_q_begin('L', n, kd, zeros, n, zeros, f.hous, workers, nworkers, 0, &former);
     }
     if (info == 0 && former == NULL)
         info = -2;
     if (info == 0)
-        info = startrd_form_q_end(former, m, Z, n, NULL, R, n);
+        info = startrd_zform_q_end(former, m, Z, n, NULL, R, n);
     if (info == 0) {
         const double complex one = 1.0, zero = 0.0;
 
-        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)m, (int)n, &one, f.Q2, (int)n, Zc,
-                    (int)n, &zero, R0, (int)n);
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)m, (int)n, STARTRD_Z_CBLAS(one), f.Q2,
+                    (int)n, Zc, (int)n, STARTRD_Z_CBLAS(zero), R0, (int)n);
         for (int64_t i = 0; i < n * m; i++)
             R[i] -= R0[i];
         err = tst_zfrobenius(n, m, R, n) / (tst_max_nan(tst_zfrobenius(n, m, Zc, n), DBL_MIN) * (double)n * tst_zeps());
@@ -156,7 +160,7 @@ static void reduction_case(startrd_context_t *ctx, char uplo, int64_t n, int64_t
     double *d = malloc((size_t)n * sizeof *d), *e = malloc((size_t)n * sizeof *e),
            *Z = malloc((size_t)(n * m) * sizeof *Z), err = NAN;
     double complex *hous2 = NULL;
-    startrd_q_former_t *former = NULL;
+    startrd_zq_former_t *former = NULL;
     starpu_data_handle_t *blocks = NULL;
     int info = -1;
 
@@ -172,15 +176,15 @@ static void reduction_case(startrd_context_t *ctx, char uplo, int64_t n, int64_t
             state = state * 6364136223846793005ULL + 1442695040888963407ULL;
             C[i] = Z[i] = (double)(state >> 11) * 0x1.0p-53 - 0.5;
         }
-        info = startrd_apply_q('N', uplo, n, m, kd, A, lda, tau, hous2, C, n, STARTRD_Q2_AUTO, 0);
+        info = startrd_zapply_q('N', uplo, n, m, kd, A, lda, tau, hous2, C, n, STARTRD_Q2_AUTO, 0);
     }
     if (info == 0)
-        info = startrd_form_q_begin(uplo, n, kd, A, lda, tau, hous2, workers, nworkers, 0, &former);
+        info = startrd_zform_q_begin(uplo, n, kd, A, lda, tau, hous2, workers, nworkers, 0, &former);
     if (info == 0 && former == NULL)
         info = -2;
     /* For 'U', Z comes as the products' blocks, registered here. */
     if (info == 0 && uplo == 'U') {
-        const int64_t width = startrd_form_q_z_columns(former, m), nblocks = (m + width - 1) / width;
+        const int64_t width = startrd_zform_q_block_columns(former, m), nblocks = (m + width - 1) / width;
 
         if ((blocks = calloc((size_t)nblocks, sizeof *blocks)) == NULL)
             info = -3;
@@ -188,11 +192,11 @@ static void reduction_case(startrd_context_t *ctx, char uplo, int64_t n, int64_t
             startrd_matrix_register(&blocks[b], STARPU_MAIN_RAM, (uintptr_t)(Z + b * width * n), n, n,
                                     m - b * width < width ? m - b * width : width, sizeof *Z);
         if (info == 0)
-            info = startrd_form_q_end(former, m, NULL, 0, blocks, R, n);
+            info = startrd_zform_q_end(former, m, NULL, 0, blocks, R, n);
         for (int64_t b = 0; blocks != NULL && b < nblocks; b++)
             starpu_data_unregister(blocks[b]);
     } else if (info == 0) {
-        info = startrd_form_q_end(former, m, Z, n, NULL, R, n);
+        info = startrd_zform_q_end(former, m, Z, n, NULL, R, n);
     }
     if (info == 0) {
         for (int64_t i = 0; i < n * m; i++)

@@ -3,8 +3,11 @@
  * returns INFO 22 where DLARRF finds no representation for a tight
  * cluster (glued Wilkinson matrices, random ones scaled by 1e150), where
  * ZHEEVR goes on with DSTEBZ and ZSTEIN; the library used to stop with an
- * error there. */
-#include "tridiag_mrrr.h"
+ * error there.
+ *
+ * @precisions normal d -> s
+ */
+#include "tridiag_dstemr.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -88,9 +91,9 @@ static lapack_int bisect_and_iterate(char range, int64_t n, double *d, double *e
     return info;
 }
 
-lapack_int startrd_tridiag_mrrr(char range, int64_t n, double *d, double *e, double vl, double vu, int64_t il,
-                                int64_t iu, int64_t *m, double *w, double *Z, int64_t ldz, int64_t nzc,
-                                lapack_int *isuppz)
+lapack_int startrd_dstemr(char range, int64_t n, double *d, double *e, double vl, double vu, int64_t il,
+                          int64_t iu, int64_t *m, double *w, double *Z, int64_t ldz, int64_t nzc,
+                          lapack_int *isuppz)
 {
     double *saved = malloc((size_t)(n > 0 ? 2 * n : 1) * sizeof *saved);
     lapack_int info, found = 0, tryrac = 1;
