@@ -23,7 +23,8 @@
  *
  * Return values follow LAPACK: 0 on success, -i when the i-th argument is
  * wrong, a positive code (see ::startrd_status) for a run-time failure, with
- * a one-line message on stderr.
+ * a one-line message on stderr (none with the quiet option or
+ * $STARTRD_QUIET=1).
  */
 #ifndef STARTRD_H
 #define STARTRD_H
@@ -34,19 +35,78 @@
 extern "C" {
 #endif
 
-/** Positive run-time error codes returned by the library. */
+/**
+ * Positive run-time error codes returned by the library.  Each comes with one
+ * line on stderr, "startrd: <what failed>", unless the quiet option or
+ * $STARTRD_QUIET silences it (see startrd_options_t::quiet); the line names
+ * the call or phase, the GPU or the size involved.  Argument errors are not
+ * among them: they return -i, also with one line.
+ */
 enum startrd_status {
     STARTRD_SUCCESS = 0,
-    STARTRD_ERR_RUNTIME = 1,     /**< StarPU could not be started or refused a call. */
-    STARTRD_ERR_NO_GPU = 2,      /**< More GPUs were requested than StarPU can drive. */
-    STARTRD_ERR_MEMORY = 3,      /**< A host or device allocation failed, or a GPU has too little free
-                                      memory for one task. */
-    STARTRD_ERR_KERNEL = 4,      /**< A BLAS, LAPACK, cuBLAS or CUDA call inside a task failed. */
-    STARTRD_ERR_STATE = 5,       /**< The call does not fit the library's state (e.g. finalize without init). */
-    STARTRD_ERR_NONFINITE = 6,   /**< A holds NaN or Inf; nothing was written. */
-    STARTRD_ERR_SIZE = 7         /**< The order needs an array longer than StarPU's 32-bit data sizes
-                                      describe (HOUS2 with VECT = 'V' above n of about 90000), or
-                                      is above 2^31 - 1.  Nothing was written. */
+    /** StarPU could not be started (no worker; tracing asked of a StarPU
+     *  built without FxT), refused a task or a data access, a worker could
+     *  not set up its CUDA streams, cuBLAS handles or pinned buffers when
+     *  the context opened, an application's StarPU has no CPU worker, or
+     *  the process's BLAS keeps one thread count for all its threads
+     *  (OpenBLAS threaded by pthreads); at startrd_finalize(), the trace
+     *  could not be converted.
+     *  When it happens while a call computes, the arrays it writes are
+     *  unspecified; when the context opens, nothing was written.  What to
+     *  do: read the line; link the OpenMP OpenBLAS or set
+     *  OPENBLAS_NUM_THREADS=1 when it names the BLAS; otherwise check
+     *  StarPU's installation and its own messages (STARPU_NCPU,
+     *  STARPU_NCUDA, a GPU already full). */
+    STARTRD_ERR_RUNTIME = 1,
+    /** The options ask for more GPUs (ngpu > 0) than StarPU drives: fewer
+     *  are visible (CUDA_VISIBLE_DEVICES, STARPU_NCUDA) or the library was
+     *  built without CUDA.  Returned when the context opens, before any
+     *  array is touched.  What to do: ask fewer GPUs, or -1 for every
+     *  visible one, or 0 for the host cores alone.  (A call's own ngpu
+     *  argument above the context's GPUs is an argument error instead.) */
+    STARTRD_ERR_NO_GPU = 2,
+    /** A host allocation failed (workspace, reflectors, eigenvectors), or a
+     *  GPU has too little free memory for the least one task holds (the
+     *  line names the GPU, its room and the need; memory other programs and
+     *  the application hold on it counts against StarPU's share).  When the
+     *  failure comes before the reduction starts, A is unchanged; once it
+     *  ran (stage 2, the eigenvectors), the arrays the call writes are
+     *  unspecified.  What to do: free host or GPU memory held elsewhere,
+     *  raise STARPU_LIMIT_CUDA_MEM if it is set, leave out a GPU that others
+     *  fill (CUDA_VISIBLE_DEVICES, fewer GPUs), take a narrower band (the
+     *  nb option), run on the host cores (ngpu = 0), or a smaller n. */
+    STARTRD_ERR_MEMORY = 3,
+    /** A BLAS, LAPACK, cuBLAS or CUDA call inside a task failed, or a
+     *  tridiagonal solver (DSTERF, DSTEDC, DSTEMR) did not converge; the
+     *  line names the kernel, the call and its status (only the first
+     *  failure is printed).  The arrays the call writes are unspecified.
+     *  What to do: a CUDA error usually means a GPU fault or a driver
+     *  problem (check nvidia-smi, retry with fewer GPUs or with ngpu = 0);
+     *  a solver's failure, an ill-posed matrix: check its scaling. */
+    STARTRD_ERR_KERNEL = 4,
+    /** The call does not fit the library's state: startrd_finalize()
+     *  without a matching startrd_init(); startrd_init() with other options
+     *  than the context open; gpu_groups that do not name each GPU once;
+     *  an environment variable that gives an option an invalid default
+     *  (STARTRD_STAGE1_NGPU or STARTRD_STAGE2_NGPU below 0).  Nothing was
+     *  written.  What to do: match each startrd_init() with one
+     *  startrd_finalize(), finalize the open context before asking for
+     *  other options, correct the option or variable the line names. */
+    STARTRD_ERR_STATE = 5,
+    /** The referenced triangle of A holds NaN or Inf (found while copying it
+     *  in; the check_finite option or STARTRD_CHECK_FINITE=0 turns the scan
+     *  off).  Nothing was written: A and the output arrays are as they
+     *  were (the drivers' count m is 0).  What
+     *  to do: clean the input (it usually comes from an earlier step that
+     *  diverged). */
+    STARTRD_ERR_NONFINITE = 6,
+    /** The order needs an array longer than StarPU's 32-bit data sizes
+     *  describe (HOUS2 with VECT = 'V' above n of about 90000), or is above
+     *  2^31 - 1.  Returned before any array is written.  What to do: a
+     *  smaller n, or VECT = 'N' / JOBZ = 'N' when the eigenvectors are not
+     *  needed.  The _64 interface does not lift this bound (it lifts the
+     *  int bound on lhous2, which is an argument error). */
+    STARTRD_ERR_SIZE = 7
 };
 
 /** How stage 1 combines the GPUs' shares of A*V (the paper's three schemes). */
@@ -113,6 +173,14 @@ typedef struct startrd_options {
                                  most 16384 rows: < 0 chooses (12), 0 keeps none, and so does a
                                  count the GPU cannot spare.  Needs a driver with CUDA green
                                  contexts; $STARTRD_PANEL_SMS sets the default. */
+    int quiet;              /**< 1: the library writes nothing on stderr, its error messages
+                                 included (the return values still say what failed); for
+                                 applications that keep their own logs.  Applies to the
+                                 startrd_init() that passes it and while the context it opens
+                                 is open; while no context is open (argument errors, a call
+                                 that opens the default context) $STARTRD_QUIET decides, set
+                                 and not "0" meaning quiet, and it sets this default too.
+                                 StarPU's own messages are StarPU's (STARPU_SILENT=1). */
 } startrd_options_t;
 
 /**
@@ -150,7 +218,9 @@ const char *startrd_allreduce_name(startrd_allreduce_t scheme);
  *         nb, an allreduce or stage2 value outside its enumeration, a
  *         negative stage1_ngpu or stage2_ngpu; the library says which on
  *         stderr); ::STARTRD_ERR_STATE when a context with other options is
- *         open (opened by an earlier startrd_init(), or in use by a call);
+ *         open (opened by an earlier startrd_init(), or in use by a call),
+ *         or @p opt is NULL and a $STARTRD_* variable sets an invalid
+ *         default;
  *         ::STARTRD_ERR_RUNTIME when StarPU cannot start or the process's
  *         BLAS keeps one thread count for the whole process (OpenBLAS
  *         threaded by pthreads, unless OPENBLAS_NUM_THREADS=1); another

@@ -11,7 +11,9 @@ that no replacement is translated twice):
 
 - the scalar types: double complex, double _Complex and cuDoubleComplex
   become float complex, double or float; double, the real type, becomes
-  float in s and c;
+  float in s and c; in Fortran, complex(c_double_complex) becomes
+  complex(c_float_complex), real(c_double) or real(c_float), and the real
+  kind c_double becomes c_float in s and c;
 - the limits of <float.h> (DBL_EPSILON, DBL_MIN, DBL_MAX, DBL_MIN_EXP,
   DBL_MAX_EXP) become the FLT_ ones in s and c;
 - routine names with a precision letter after the start or an underscore
@@ -99,10 +101,17 @@ WORDS = [
     ("nextafterf", "nextafter", "nextafterf", "nextafter"),
     ("symmetric", "symmetric", "Hermitian", "Hermitian"),
     ("symmetric", "symmetric", "hermitian", "hermitian"),
+    # Fortran (iso_c_binding): the type with its kind is one token, since a
+    # complex type becomes a real one; the kinds alone, as in real(c_double).
+    ("real(c_float)", "real(c_double)", "complex(c_float_complex)", "complex(c_double_complex)"),
+    ("c_float", "c_double", "c_float_complex", "c_double_complex"),
+    ("c_float", "c_double", "c_float", "c_double"),
 ]
 
-# Multi-word types first, so that "double complex" is one token.
-_TOKEN = re.compile(r"float complex|double complex|float _Complex|double _Complex|[A-Za-z_][A-Za-z0-9_]*")
+# Multi-word types first, so that "double complex" is one token, and so is
+# Fortran's complex(c_double_complex).
+_TOKEN = re.compile(r"float complex|double complex|float _Complex|double _Complex"
+                    r"|complex\(c_(?:float|double)_complex\)|[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _word_table(precision, source):
@@ -173,7 +182,7 @@ def translate(text, precision, source):
         word = m.group(0)
         if word in table:
             return table[word]
-        if " " in word:
+        if " " in word or "(" in word:
             return word
         return _identifier(word, precision, source)
 
@@ -218,10 +227,11 @@ def automake(paths):
 
     Generated test programs (tests/test_*) get their own check program; other
     files under tests/ go to the test helpers' library, headers under
-    include/ are installed, the rest goes to the library itself."""
+    include/ are installed, Fortran sources (.f90) make the installed Fortran
+    modules, the rest goes to the library itself."""
     rules, programs = [], []
     # Not named *_SOURCES or *_HEADERS, which automake takes for its own.
-    lists = {"INCLUDE_H": [], "LIB_C": [], "LIB_H": [], "TESTING_C": [], "TESTING_H": []}
+    lists = {"INCLUDE_H": [], "LIB_C": [], "LIB_H": [], "TESTING_C": [], "TESTING_H": [], "FORTRAN_F90": []}
     for path in sorted(paths):
         mark = precisions_of(path)
         if mark is None:
@@ -232,6 +242,9 @@ def automake(paths):
                          f"\t$(AM_V_GEN)$(CODEGEN) -p {p} -o $@ $(top_srcdir)/{path}\n")
             if out.startswith("tests/test_"):
                 programs.append(out[:-2])
+                continue
+            if out.endswith(".f90"):
+                lists["FORTRAN_F90"].append(out)
                 continue
             kind = "H" if out.endswith(".h") else "C"
             place = "TESTING_" if out.startswith("tests/") else "INCLUDE_" if out.startswith("include/") else "LIB_"

@@ -22,8 +22,9 @@ openblas_source=0.3.29+ds-3
 lapack_source=3.12.1-6
 openblas_prefix=$prefix/openblas-$openblas_version
 cuda_dir=${CUDA_HOME:-/usr/local/cuda}
+# cmake: make check builds the README's example with find_package(StarTRD).
 packages=(build-essential gfortran autoconf automake libtool pkgconf dpkg-dev
-          libhwloc-dev hwloc libfxt-dev libnuma-dev xz-utils python3)
+          libhwloc-dev hwloc libfxt-dev libnuma-dev xz-utils python3 cmake)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }

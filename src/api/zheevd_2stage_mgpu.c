@@ -410,12 +410,14 @@ static int heevd(const char *routine, char jobz, char uplo, int64_t n, double _C
         startrd_instant_t t0 = starpu_timing_now(), t1;
 
         /* C only after the solver, whose workspace it would add to. */
-        Zr = malloc((size_t)n * (size_t)n * sizeof *Zr);
-        info = Zr == NULL ? STARTRD_ERR_MEMORY : tridiagonal_vectors(n, w, r.e, Zr, ngpu);
+        int short_of_memory = (Zr = malloc((size_t)n * (size_t)n * sizeof *Zr)) == NULL;
+
+        /* The solver reports its own failures, its memory's included. */
+        info = short_of_memory ? STARTRD_ERR_MEMORY : tridiagonal_vectors(n, w, r.e, Zr, ngpu);
         t1 = starpu_timing_now();
-        if (info == 0 && (C = malloc((size_t)n * (size_t)n * sizeof *C)) == NULL)
+        if (info == 0 && (short_of_memory = (C = malloc((size_t)n * (size_t)n * sizeof *C)) == NULL))
             info = STARTRD_ERR_MEMORY;
-        if (info == STARTRD_ERR_MEMORY)
+        if (short_of_memory)
             startrd_error("%s: cannot allocate the eigenvectors of order %lld", routine, (long long)n);
         if (info == 0)
             info = back_transform(uplo, n, n, &Zr, 0, A, lda, &r, C, n, ngpu);

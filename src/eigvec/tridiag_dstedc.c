@@ -701,6 +701,12 @@ static int held_lists(struct block *b, const int64_t *bounds, int64_t count)
 }
 
 
+static int short_of_workspace(int64_t m)
+{
+    startrd_error("tridiagonal eigenvectors: cannot allocate the workspace of order %lld", (long long)m);
+    return STARTRD_ERR_MEMORY;
+}
+
 /* Divide and conquer on one unreduced block of order m > b->leaf, scaled to
  * norm 1 (DLAED0): on return d is in the order of b->indxq. */
 static int divide_and_conquer(struct block *b)
@@ -717,7 +723,7 @@ static int divide_and_conquer(struct block *b)
     b->z = malloc(4 * (size_t)m * sizeof *b->z);
     b->indxq = malloc(6 * (size_t)m * sizeof *b->indxq);
     if (bounds == NULL || level == NULL || b->z == NULL || b->indxq == NULL) {
-        ret = STARTRD_ERR_MEMORY;
+        ret = short_of_workspace(m);
         goto out;
     }
     b->dlamda = b->z + m;
@@ -739,8 +745,10 @@ static int divide_and_conquer(struct block *b)
         ret = held_lists(b, bounds, count);
     else if ((b->q2 = malloc((size_t)m * (size_t)m * sizeof *b->q2)) == NULL)
         ret = STARTRD_ERR_MEMORY;
-    if (ret != 0)
+    if (ret != 0) {
+        ret = short_of_workspace(m);
         goto out;
+    }
     /* Tear the matrix at the leaves' bounds (rank-one cuts, DLAED0). */
     for (int64_t i = 1; i < count; i++) {
         int64_t p = bounds[i];
@@ -781,12 +789,11 @@ static int divide_and_conquer(struct block *b)
         bounds[count / 2] = m;
         ret = merge_level(b, level, count / 2);
     }
+    /* merge_level() reported its own failures. */
 out:
     /* The host arrays the tasks read are freed with the block. */
     if (q_held(b))
         release_reads(b->held);
-    if (ret == STARTRD_ERR_MEMORY)
-        startrd_error("tridiagonal eigenvectors: cannot allocate the workspace of order %lld", (long long)m);
     free(bounds);
     free(level);
     return ret;
@@ -908,8 +915,10 @@ static int hold(struct held *held, int64_t n, const startrd_dstedc_beside_t *bes
     int ret;
 
     *held = (struct held){.worker = beside->worker, .n = n, .max_reads = n + 64};
-    if ((held->reads = malloc((size_t)held->max_reads * sizeof *held->reads)) == NULL)
+    if ((held->reads = malloc((size_t)held->max_reads * sizeof *held->reads)) == NULL) {
+        startrd_error("tridiagonal eigenvectors: cannot allocate the list of %lld reads", (long long)held->max_reads);
         return STARTRD_ERR_MEMORY;
+    }
     startrd_matrix_register(&held->z, -1, 0, n, n, n, sizeof(double));
     startrd_matrix_register(&held->q2, -1, 0, n, n, n, sizeof(double));
     startrd_matrix_register(&held->s, -1, 0, n, n, n, sizeof(double));
@@ -931,6 +940,7 @@ static int small_blocks(struct held *held, int64_t n, double *d, double *e, cons
     if (moves == NULL || small == NULL) {
         free(moves);
         free(small);
+        startrd_error("tridiagonal eigenvectors: cannot allocate the blocks of at most %lld rows", (long long)leaf);
         return STARTRD_ERR_MEMORY;
     }
     for (int64_t i = 0; i < count && ret == 0; i++) {
@@ -962,8 +972,10 @@ static int release_held(struct held *held, const int64_t *perm, const startrd_ds
     const int64_t n = held->n, width = beside->z_columns;
     startrd_move_t *moves = ret == 0 ? malloc((size_t)(n > 0 ? n : 1) * sizeof *moves) : NULL;
 
-    if (ret == 0 && moves == NULL)
+    if (ret == 0 && moves == NULL) {
+        startrd_error("tridiagonal eigenvectors: cannot allocate the moves of %lld columns", (long long)n);
         ret = STARTRD_ERR_MEMORY;
+    }
     /* Q2 and S go first, so that the worker holds at most Z twice. */
     starpu_data_unregister(held->q2);
     starpu_data_unregister(held->s);

@@ -14,6 +14,7 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,10 +50,12 @@ const char *startrd_allreduce_name(startrd_allreduce_t scheme)
 
 static startrd_allreduce_t allreduce_from_env(void)
 {
+    static atomic_int warned;
     const char *name = getenv("STARTRD_ALLREDUCE");
     int scheme = startrd_allreduce_by_name(name);
 
-    if (name != NULL && scheme < 0)
+    /* Once: the defaults are read by every call, which would say it again. */
+    if (name != NULL && scheme < 0 && !atomic_exchange(&warned, 1))
         startrd_error("STARTRD_ALLREDUCE=%s is not hierarchical, host, full or auto: ignored", name);
     return scheme < 0 ? STARTRD_ALLREDUCE_AUTO : (startrd_allreduce_t)scheme;
 }
@@ -78,6 +81,7 @@ void startrd_options_init(startrd_options_t *opt)
     opt->stage1_ngpu = getenv("STARTRD_STAGE1_NGPU") != NULL ? atoi(getenv("STARTRD_STAGE1_NGPU")) : 0;
     opt->stage2_ngpu = getenv("STARTRD_STAGE2_NGPU") != NULL ? atoi(getenv("STARTRD_STAGE2_NGPU")) : 0;
     opt->panel_sms = getenv("STARTRD_PANEL_SMS") != NULL ? atoi(getenv("STARTRD_PANEL_SMS")) : -1;
+    opt->quiet = startrd_quiet_from_env();
 }
 
 /* The cores this process may run on. */
@@ -244,7 +248,7 @@ static void stop_starpu(void)
     starpu_shutdown();
 }
 
-static int open_context(const startrd_options_t *opt)
+static int open_context_with(const startrd_options_t *opt)
 {
     static int cublas_ready;   /* handles created for an application's StarPU */
     int ret;
@@ -302,6 +306,19 @@ static int open_context(const startrd_options_t *opt)
     context.opt.trace_dir = context.trace_dir;
     context.opt.gpu_groups = context.gpu_groups;
     return 0;
+}
+
+/* The context's quiet option holds from its opening, whose failures are
+ * the caller's too, to its closing; a context that did not open leaves the
+ * environment to decide again. */
+static int open_context(const startrd_options_t *opt)
+{
+    int ret;
+
+    startrd_error_set_quiet(opt->quiet != 0);
+    if ((ret = open_context_with(opt)) != 0)
+        startrd_error_set_quiet(-1);
+    return ret;
 }
 
 /* CPU workers held in tasks of their own, asleep on a condition (see
@@ -388,6 +405,7 @@ static int close_context(void)
     free(context.trace_dir);
     free(context.gpu_groups);
     context.trace_dir = context.gpu_groups = NULL;
+    startrd_error_set_quiet(-1);
     return ret;
 }
 
@@ -427,8 +445,8 @@ static void release_implicit_at_exit(void)
 }
 
 /* Says which option is out of range, and its value, since startrd_init()
- * can only return -1 for any of them. */
-static int options_valid(const startrd_options_t *opt)
+ * can only return -1 for any of them; @p who names where they come from. */
+static int options_valid(const startrd_options_t *opt, const char *who)
 {
     /* The copies and the bulge chasing need CPU workers; nb up to 1024 keeps
      * the GPU panel's T factor within one thread block. */
@@ -453,11 +471,20 @@ static int options_valid(const startrd_options_t *opt)
 
     for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
         if (!checks[i].ok) {
-            startrd_error("startrd_init: option %s is %ld; it must be %s", checks[i].name, checks[i].value,
-                          checks[i].rule);
+            /* The options' own quiet covers the call that passes them. */
+            if (!opt->quiet)
+                startrd_error("%s: option %s is %ld; it must be %s", who, checks[i].name, checks[i].value,
+                              checks[i].rule);
             return 0;
         }
     return 1;
+}
+
+/* Only the environment can make the defaults wrong, when they are to open
+ * a context: no argument of the call is, so not -1. */
+static int defaults_valid(const startrd_options_t *defaults)
+{
+    return options_valid(defaults, "the options' defaults ($STARTRD_*)") ? 0 : STARTRD_ERR_STATE;
 }
 
 static int same_text(const char *a, const char *b)
@@ -475,7 +502,7 @@ static int same_options(const startrd_options_t *opt)
            same_text(opt->trace_dir, o->trace_dir) && opt->allreduce == o->allreduce &&
            same_text(opt->gpu_groups, o->gpu_groups) && opt->stage2 == o->stage2 &&
            opt->stage1_ngpu == o->stage1_ngpu && opt->stage2_ngpu == o->stage2_ngpu &&
-           opt->panel_sms == o->panel_sms;
+           opt->panel_sms == o->panel_sms && (opt->quiet != 0) == (o->quiet != 0);
 }
 
 int startrd_context_acquire(const startrd_options_t *opt, int implicit, startrd_context_t **ctx)
@@ -487,13 +514,15 @@ int startrd_context_acquire(const startrd_options_t *opt, int implicit, startrd_
     if (opt == NULL) {
         startrd_options_init(&defaults);
         opt = &defaults;
-    }
-    if (!options_valid(opt))
+    } else if (!options_valid(opt, "startrd_context_acquire")) {
         return -1;
+    }
 
     pthread_mutex_lock(&context_lock);
     if (context.refcount == 0) {
-        ret = open_context(opt);
+        ret = opt == &defaults ? defaults_valid(opt) : 0;
+        if (ret == 0)
+            ret = open_context(opt);
         /* An implicit context holds one extra reference until exit, so that
          * consecutive calls do not restart StarPU each time. */
         if (ret == 0 && implicit) {
@@ -505,8 +534,11 @@ int startrd_context_acquire(const startrd_options_t *opt, int implicit, startrd_
     }
     if (ret == 0) {
         context.refcount++;
-        if (calls++ == 0)
+        if (calls++ == 0) {
             startrd_device_memory_count_others();
+            /* Failures an earlier call left uncollected are not this one's. */
+            (void)startrd_kernel_failures_take();
+        }
         set_idle(0);
         *ctx = &context;
     }
@@ -555,7 +587,7 @@ int startrd_init(const startrd_options_t *opt)
     startrd_options_t defaults;
     int ret = 0;
 
-    if (opt != NULL && !options_valid(opt))
+    if (opt != NULL && !options_valid(opt, "startrd_init"))
         return -1;
 
     pthread_mutex_lock(&context_lock);
@@ -574,7 +606,9 @@ int startrd_init(const startrd_options_t *opt)
     if (ret == 0 && context.refcount == 0) {
         if (opt == NULL)
             startrd_options_init(&defaults);
-        ret = open_context(opt != NULL ? opt : &defaults);
+        ret = opt == NULL ? defaults_valid(&defaults) : 0;
+        if (ret == 0)
+            ret = open_context(opt != NULL ? opt : &defaults);
     }
     if (ret == 0) {
         context.refcount++;

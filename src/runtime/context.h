@@ -26,7 +26,9 @@ typedef struct startrd_context {
  * defaults) that closes with the last release, or with @p implicit at
  * process exit.  StarPU runs from here to the matching
  * startrd_context_release(), and is paused between calls when the library
- * started it.  On success *ctx points to the open context.
+ * started it.  On success *ctx points to the open context.  -1 when @p opt
+ * holds an invalid value; STARTRD_ERR_STATE when the defaults, which only
+ * the environment can make invalid, are to open a context and are invalid.
  */
 int startrd_context_acquire(const startrd_options_t *opt, int implicit, startrd_context_t **ctx);
 

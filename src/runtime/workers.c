@@ -1,5 +1,6 @@
 #include "workers.h"
 
+#include "error.h"
 #include "starpu_include.h"
 #include "startrd.h"
 
@@ -23,7 +24,10 @@ int startrd_on_each_worker(int (*set_up)(void), uint32_t where, void (*undo)(voi
     struct on_each_worker e = {.set_up = set_up};
 
     atomic_init(&e.failures, 0);
+    /* Every worker fails for the same cause (a driver, a full GPU): said once. */
+    startrd_error_burst_begin();
     starpu_execute_on_each_worker(run_set_up, &e, where);
+    startrd_error_burst_end();
     if (atomic_load(&e.failures) == 0)
         return 0;
     undo();

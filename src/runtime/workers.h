@@ -8,7 +8,8 @@
 
 /** Run @p set_up on every worker of the kinds @p where (STARPU_CPU,
  *  STARPU_CUDA), each on its own thread.  0 if it returned 0 everywhere,
- *  else STARTRD_ERR_RUNTIME (set_up reports its failures) after calling
+ *  else STARTRD_ERR_RUNTIME (set_up reports its failures, the first alone
+ *  printed) after calling
  *  @p undo, which releases what the workers that succeeded set up. */
 int startrd_on_each_worker(int (*set_up)(void), uint32_t where, void (*undo)(void));
 
