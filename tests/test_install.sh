@@ -77,7 +77,9 @@ run() {
 }
 # uses_installed NAME PROGRAM: its libstartrd is the prefix's shared one.
 uses_installed() {
-    ldd "$2" | grep -q "=> $prefix/lib/libstartrd\.so" ||
+    # grep reads ldd's whole output: with -q it could stop early, and ldd,
+    # killed by SIGPIPE, would fail the pipeline under pipefail.
+    ldd "$2" | grep "=> $prefix/lib/libstartrd\.so" > /dev/null ||
         { ldd "$2" >&2; die "$1 does not load $prefix/lib/libstartrd.so"; }
 }
 
@@ -97,7 +99,7 @@ if [ -f "$prefix/lib/libstartrd.a" ]; then
     "$cc" $cflags "$example" $("$pkg_config" --static --define-variable=libdir="$tmp/static-lib" --cflags --libs startrd) $ldflags -lm \
         -o "$tmp/example-static" 2> "$tmp/static.err" ||
         { cat "$tmp/static.err" >&2; die "pkg-config --static gives an incomplete link line for libstartrd.a"; }
-    ! ldd "$tmp/example-static" | grep -q libstartrd || die "the static example loads a shared libstartrd"
+    ! ldd "$tmp/example-static" | grep libstartrd > /dev/null || die "the static example loads a shared libstartrd"
     run pkg-config-static "$tmp/example-static"
 else
     say "no libstartrd.a (configure --disable-static): the static link is not tried"
@@ -134,7 +136,7 @@ if [ -f "$prefix/lib/libstartrd.so" ]; then
 fi
 if [ -f "$prefix/lib/libstartrd.a" ]; then
     cmake_build cmake-static -DStarTRD_USE_STATIC_LIBS=ON
-    ! ldd "$tmp/cmake-static/example" | grep -q libstartrd || die "cmake-static: the example loads a shared libstartrd"
+    ! ldd "$tmp/cmake-static/example" | grep libstartrd > /dev/null || die "cmake-static: the example loads a shared libstartrd"
     run cmake-static "$tmp/cmake-static/example"
 fi
 
