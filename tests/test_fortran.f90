@@ -101,7 +101,7 @@ program test_fortran
     call startrd_last_stats(stats)
     call check(stats%nb == nb .and. stats%ngpu == 0 .and. stats%stage2_ngpu == 0, &
                "startrd_last_stats: the context's band and no GPU")
-    call identity_d(qd)
+    qd = identity()
     info = dormtr_2stage_mgpu('N', 'L', n, n, ad, n, taud, hd, lhous2, qd, n, 0)
     res = tridiagonal_residual_d(ad0, qd, dd, ed)
     orth = orthogonality_d(qd)
@@ -115,7 +115,7 @@ program test_fortran
     az = az0
     info = zhetrd_2stage_mgpu('V', 'U', n, az, n, dd, ed, tauz, hz, lhous2, workz, lwork, 0)
     call check(info == 0, "zhetrd_2stage_mgpu: vect = 'V', uplo = 'U'")
-    call identity_z(qz)
+    qz = identity()   ! real to complex by assignment
     info = zunmtr_2stage_mgpu('N', 'U', n, n, az, n, tauz, hz, lhous2, qz, n, 0)
     res = tridiagonal_residual_z(az0, qz, dd, ed)
     orth = orthogonality_z(qz)
@@ -422,23 +422,14 @@ contains
         end do
     end subroutine tridiagonal
 
-    subroutine identity_d(q)
-        real(dp), intent(out) :: q(:, :)
+    ! The n x n identity, which assignment turns complex where needed.
+    function identity() result(q)
+        real(dp) :: q(n, n)
         integer :: k
 
         q = 0
         do k = 1, n
             q(k, k) = 1
         end do
-    end subroutine identity_d
-
-    subroutine identity_z(q)
-        complex(dp), intent(out) :: q(:, :)
-        integer :: k
-
-        q = 0
-        do k = 1, n
-            q(k, k) = 1
-        end do
-    end subroutine identity_z
+    end function identity
 end program test_fortran
