@@ -1,9 +1,10 @@
-/* Host memory into a handle's buffer on one GPU, copied by a CPU worker
- * through its pinned buffers (cuda_upload.h).  StarPU copies a handle
- * registered on the caller's pageable memory itself, from the GPU's
- * worker, at a fraction of that rate, and the GPU's tasks wait for it
- * (docs/architecture.md, "Q's uploads"); split into pieces, several CPU
- * workers copy side by side.
+/* Host memory into a handle's buffer on one memory node, copied by a CPU
+ * worker: onto a GPU through the worker's pinned buffers (cuda_upload.h),
+ * into main memory directly.  StarPU copies a handle registered on the
+ * caller's pageable memory itself, from the GPU's worker, at a fraction
+ * of that rate, and the GPU's tasks wait for it (docs/architecture.md,
+ * "Q's uploads"); split into pieces, several CPU workers copy side by
+ * side.
  *
  * @precisions normal z -> s d c
  */
@@ -15,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef STARTRD_USE_CUDA
 /* A vector goes as columns of this many entries (a pinned buffer holds two
  * of them), its remainder as one shorter column. */
 #define VECTOR_COLUMN ((int64_t)1 << 18)
@@ -40,18 +40,30 @@ static void pack_columns(void *arg, void *packed, int64_t ld, int64_t q0, int64_
         memcpy(buf + (q - q0) * ld, s->src + q * s->lds, (size_t)s->rows * sizeof *buf);
 }
 
+/* devid < 0: dst is in main memory. */
 static int upload_columns(int devid, double complex *dst, int64_t ldd, const double complex *src, int64_t lds,
                           int64_t rows, int64_t cols)
 {
     struct pack_source s = {src, lds, rows};
 
-    return rows > 0 && cols > 0 ? startrd_cuda_upload(devid, sizeof *dst, dst, ldd, rows, cols, pack_columns, &s) : 0;
+    if (rows <= 0 || cols <= 0)
+        return 0;
+    if (devid < 0) {
+        pack_columns(&s, dst, ldd, 0, cols);
+        return 0;
+    }
+#ifdef STARTRD_USE_CUDA
+    return startrd_cuda_upload(devid, sizeof *dst, dst, ldd, rows, cols, pack_columns, &s);
+#else
+    return -1;
+#endif
 }
 
 static void upload_cpu(void *buffers[], void *cl_arg)
 {
     const struct upload_args *a = cl_arg;
-    int devid = starpu_memory_node_get_devid((unsigned)starpu_task_get_current_data_node(0));
+    const unsigned node = (unsigned)starpu_task_get_current_data_node(0);
+    const int devid = starpu_node_get_kind(node) == STARPU_CUDA_RAM ? starpu_memory_node_get_devid(node) : -1;
     const struct starpu_vector_interface *iface = buffers[0];
     int st;
 
@@ -97,7 +109,8 @@ int startrd_task_zupload(int node, const double complex *src, int64_t lds, starp
 {
     struct upload_args *args;
 
-    if (node < 0 || node >= STARPU_MAXNODES || starpu_node_get_kind((unsigned)node) != STARPU_CUDA_RAM)
+    if (node < 0 || node >= STARPU_MAXNODES ||
+        (starpu_node_get_kind((unsigned)node) != STARPU_CUDA_RAM && node != STARPU_MAIN_RAM))
         return -EINVAL;
     if ((args = malloc(sizeof *args)) == NULL)
         return -ENOMEM;
@@ -111,13 +124,3 @@ int startrd_task_zupload(int node, const double complex *src, int64_t lds, starp
                               STARPU_NAME, "upload",
                               0);
 }
-#else
-int startrd_task_zupload(int node, const double complex *src, int64_t lds, starpu_data_handle_t dst)
-{
-    (void)node;
-    (void)src;
-    (void)lds;
-    (void)dst;
-    return -EINVAL;
-}
-#endif

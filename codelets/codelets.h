@@ -11,6 +11,7 @@
 #include "forward.h"
 #include "q2_blocks.h"
 #include "starpu_include.h"
+#include "tile_conversion.h"
 
 /* A codelet's CUDA implementation, in builds with CUDA: its kernels are
  * queued on the worker's stream and StarPU waits on the stream, not on the
@@ -143,5 +144,10 @@ typedef struct startrd_progress {
 
 /** Most GPUs a bulge chase is split over. */
 #define STARTRD_CHASE_MAX_GPUS 8
+
+/** Where a Cholesky factorisation's tiles record the order of the first
+ *  leading minor found not positive definite, counted from the matrix's
+ *  first row; 0 while none failed. */
+typedef _Atomic int64_t startrd_minor_t;
 
 #endif

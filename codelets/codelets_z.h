@@ -203,11 +203,17 @@ int startrd_task_zapply_q2(const startrd_bulge_plan_t *plan, char trans, starpu_
 int startrd_task_zunmqr_q1(unsigned long long where, int worker, char trans, int64_t kd, int64_t npieces,
                            const starpu_data_handle_t *V, starpu_data_handle_t tau, starpu_data_handle_t C);
 
-/* @p dst's buffer on memory node @p node, a GPU's, := the host array
- * @p src: a vector's entries, or a matrix's columns read with leading
- * dimension @p lds; copied by a CPU worker through its pinned buffers
- * (codelet_zupload.c).  -EINVAL where @p node is not a GPU's. */
+/* @p dst's buffer on memory node @p node, a GPU's or main memory, := the
+ * host array @p src: a vector's entries, or a matrix's columns read with
+ * leading dimension @p lds; copied by a CPU worker, through its pinned
+ * buffers to a GPU (codelet_zupload.c).  -EINVAL for another kind of node. */
 int startrd_task_zupload(int node, const double complex *src, int64_t lds, starpu_data_handle_t dst);
+
+/* The host array @p dst (leading dimension @p ldd) := @p src's buffer on
+ * memory node @p node (a GPU's, or main memory): all of it (part 'A') or
+ * its triangle 'L' or 'U', the rest of dst untouched; copied by a CPU
+ * worker (codelet_zdownload.c).  -EINVAL for another kind of node. */
+int startrd_task_zdownload(int node, starpu_data_handle_t src, char part, double complex *dst, int64_t ldd);
 
 /* The blocked Q2 (q2_blocks.h): C := Q2 C or Q2^H C, the groups built
  * chunk by chunk from HOUS2 and the per-sweep table qb->sweeps
@@ -233,5 +239,31 @@ int startrd_task_zlaset_identity(unsigned long long where, int worker, int64_t r
  * doubled must fit an int. */
 int startrd_task_zgemm_real(unsigned long long where, int64_t nq, const starpu_data_handle_t *Q,
                             starpu_data_handle_t Z, starpu_data_handle_t R);
+
+/* The square tile A := its Cholesky factor in triangle @p uplo ('L' or
+ * 'U'; the other one is not touched); a tile that is not positive definite
+ * records row0 plus the order of its failing minor in *failed, which must
+ * outlive the task (codelet_zpotrf_tile.c). */
+int startrd_task_zpotrf(startrd_place_t place, char uplo, int64_t row0, starpu_data_handle_t A,
+                        startrd_minor_t *failed);
+
+/* B := alpha op(T)^-1 B (side 'L') or alpha B op(T)^-1 (side 'R'), T triangular
+ * in @p uplo with a non-unit diagonal, op 'N' or 'C' (codelet_ztile_blas3.c). */
+int startrd_task_ztrsm(startrd_place_t place, char side, char uplo, char trans, double complex alpha,
+                       starpu_data_handle_t T, starpu_data_handle_t B);
+
+/* The same with op(T) itself in place of its inverse: BLAS's TRMM. */
+int startrd_task_ztrmm(startrd_place_t place, char side, char uplo, char trans, double complex alpha,
+                       starpu_data_handle_t T, starpu_data_handle_t B);
+
+/* C's triangle @p uplo := alpha op(A) op(A)^H + beta C, op 'N' or 'C':
+ * BLAS's HERK (codelet_ztile_blas3.c). */
+int startrd_task_zherk(startrd_place_t place, char uplo, char trans, double alpha, starpu_data_handle_t A,
+                       double beta, starpu_data_handle_t C);
+
+/* B := A converted as @p how says (tile_conversion.h; codelet_ztile_convert.c);
+ * A == B converts in place, which STARTRD_TILE_FROM_LOWER and _UPPER allow. */
+int startrd_task_ztile_convert(startrd_place_t place, startrd_tile_conversion_t how, starpu_data_handle_t A,
+                               starpu_data_handle_t B);
 
 #endif

@@ -106,7 +106,16 @@ enum startrd_status {
      *  smaller n, or VECT = 'N' / JOBZ = 'N' when the eigenvectors are not
      *  needed.  The _64 interface does not lift this bound (it lifts the
      *  int bound on lhous2, which is an argument error). */
-    STARTRD_ERR_SIZE = 7
+    STARTRD_ERR_SIZE = 7,
+    /** The generalized drivers (zhegvd_2stage_mgpu(), zhegvx_2stage_mgpu()):
+     *  B is not positive definite, its Cholesky factorisation broke down
+     *  (the line names the order of the leading minor that is not
+     *  positive, as LAPACK's ZHEGVD returns it in INFO - N).  B's referenced
+     *  triangle holds the partial factorisation; A and the outputs were
+     *  not written.  What to do: check that B is the overlap or mass
+     *  matrix meant, Hermitian and definite; a nearly singular B (linearly
+     *  dependent basis functions) needs its null space removed first. */
+    STARTRD_ERR_NOT_DEFINITE = 8
 };
 
 /** How stage 1 combines the GPUs' shares of A*V (the paper's three schemes). */
@@ -275,6 +284,10 @@ typedef struct startrd_stats {
     int stage2_ngpu;         /**< GPUs the bulge chase ran on: 1, the count it was split over (see the
                                   stage2_ngpu option), or 0 for the host cores, where a band too wide
                                   for the GPU kernel or too large for a GPU's memory goes too */
+    double standard_form_seconds;  /**< the generalized drivers: B's factorisation (unless given) and the
+                                        reduction to the standard problem; else 0 */
+    double backsubstitution_seconds; /**< the generalized drivers with jobz = 'V': the eigenvectors'
+                                          back-substitution; else 0 */
 } startrd_stats_t;
 
 /**

@@ -230,6 +230,99 @@ int zheevr_2stage_mgpu_64(char jobz, char range, char uplo, int64_t n, double _C
                           double vl, double vu, int64_t il, int64_t iu, int64_t *m, double *w,
                           double _Complex *Z, int64_t ldz, int64_t ngpu);
 
+/**
+ * @brief Eigenvalues and optionally eigenvectors of the generalized
+ *        Hermitian-definite problem, as LAPACK's ZHEGVD: A x = lambda B x
+ *        (itype 1), A B x = lambda x (itype 2) or B A x = lambda x (itype 3).
+ *
+ * B = U^H U (uplo 'U') or L L^H ('L') is factored by Cholesky, the problem
+ * is reduced to the standard one C y = lambda y (C = U^-H A U^-1 for itype
+ * 1, U A U^H for 2 and 3, and the same with L), which
+ * zheevd_2stage_mgpu() solves, and the eigenvectors are back-substituted:
+ * x = U^-1 y (itype 1 and 2) or U^H y (itype 3).  The factorisation, the
+ * reduction to C and the back-substitution run as tile tasks on the GPUs
+ * (and CPU workers).  To keep B's factor from one call to the next, as in
+ * a self-consistent loop where B stays fixed, call zhegvx_2stage_mgpu()
+ * with fact = 'F' on the B this call returns.
+ *
+ * @param itype 1, 2 or 3: the problem, as above.
+ * @param jobz  'N': eigenvalues; 'V': and eigenvectors, which overwrite A
+ *              (column j for w[j]), normalised as LAPACK's: Z^H B Z = I for
+ *              itype 1 and 2, Z^H B^-1 Z = I for itype 3.
+ * @param uplo  'U' or 'L': the triangle of A and of B stored and referenced.
+ * @param n     order of A and B, n >= 0.
+ * @param A     n x n, leading dimension lda; destroyed with 'N' (its
+ *              referenced triangle).
+ * @param lda   lda >= max(1, n).
+ * @param B     n x n Hermitian positive definite, leading dimension ldb; on
+ *              exit its referenced triangle holds the Cholesky factor U or
+ *              L, as ZPOTRF leaves it; the other triangle is not touched.
+ * @param ldb   ldb >= max(1, n).
+ * @param w     the n eigenvalues, ascending.
+ * @param ngpu  as for zhetrd_2stage_mgpu().
+ * @return as zheevd_2stage_mgpu(): 0; -i for argument i; a positive
+ *         ::startrd_status, ::STARTRD_ERR_NOT_DEFINITE when B is not
+ *         positive definite.
+ */
+int zhegvd_2stage_mgpu(int itype, char jobz, char uplo, int n, double _Complex *A, int lda, double _Complex *B,
+                       int ldb, double *w, int ngpu);
+
+/** zhegvd_2stage_mgpu() with 64-bit integers (see the 64-bit integer interface in
+ *  startrd.h). */
+int zhegvd_2stage_mgpu_64(int64_t itype, char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda,
+                          double _Complex *B, int64_t ldb, double *w, int64_t ngpu);
+
+/**
+ * @brief Selected eigenvalues and optionally their eigenvectors of the
+ *        generalized Hermitian-definite problem, by index or by value, B
+ *        factored here or by the caller: LAPACK's ZHEGVX without its
+ *        workspaces, tolerance and failure indices, plus fact (as LAPACK's
+ *        expert drivers name it) and ngpu.
+ *
+ * The reduction to the standard problem is zhegvd_2stage_mgpu()'s; the
+ * standard problem is solved by zheevr_2stage_mgpu() with the same range.
+ *
+ * @param itype 1, 2 or 3, as for zhegvd_2stage_mgpu().
+ * @param jobz  'N' or 'V'.
+ * @param range 'A': all eigenvalues; 'V': those in (vl, vu]; 'I': the
+ *              il-th through the iu-th, ascending (1-based).
+ * @param uplo  'U' or 'L': the triangle of A and of B stored and referenced.
+ * @param fact  'N': B is the matrix, factored here and overwritten by its
+ *              factor; 'F': B's referenced triangle already holds the
+ *              Cholesky factor (from ZPOTRF, or from an earlier call of
+ *              this function or of zhegvd_2stage_mgpu() with the same
+ *              uplo), which is used as it is and not written.
+ * @param n     order of A and B, n >= 0.
+ * @param A     n x n, leading dimension lda; its referenced triangle is
+ *              destroyed.
+ * @param lda   lda >= max(1, n).
+ * @param B     n x n, leading dimension ldb, as fact says.
+ * @param ldb   ldb >= max(1, n).
+ * @param vl,vu with range 'V', vl < vu (n > 0); not referenced otherwise.
+ * @param il,iu with range 'I', 1 <= il <= iu <= n (il = 1, iu = 0 for
+ *              n = 0); not referenced otherwise.
+ * @param m     set to the number of eigenvalues found.
+ * @param w     at least n entries; the first m hold the eigenvalues,
+ *              ascending.
+ * @param Z     with 'V', the n x m eigenvectors, leading dimension ldz,
+ *              normalised as zhegvd_2stage_mgpu()'s: room for n columns with
+ *              range 'A' or 'V', for iu - il + 1 with 'I'; not referenced
+ *              with 'N'.
+ * @param ldz   ldz >= max(1, n) with 'V', >= 1 otherwise.
+ * @param ngpu  as for zhetrd_2stage_mgpu().
+ * @return as zhegvd_2stage_mgpu(); -i for argument i, numbered as above.
+ */
+int zhegvx_2stage_mgpu(int itype, char jobz, char range, char uplo, char fact, int n, double _Complex *A, int lda,
+                       double _Complex *B, int ldb, double vl, double vu, int il, int iu, int *m, double *w,
+                       double _Complex *Z, int ldz, int ngpu);
+
+/** zhegvx_2stage_mgpu() with 64-bit integers (see the 64-bit integer interface in
+ *  startrd.h). */
+int zhegvx_2stage_mgpu_64(int64_t itype, char jobz, char range, char uplo, char fact, int64_t n,
+                          double _Complex *A, int64_t lda, double _Complex *B, int64_t ldb, double vl, double vu,
+                          int64_t il, int64_t iu, int64_t *m, double *w, double _Complex *Z, int64_t ldz,
+                          int64_t ngpu);
+
 #ifdef __cplusplus
 }
 #endif

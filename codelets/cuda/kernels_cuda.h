@@ -75,6 +75,20 @@ cudaError_t startrd_cuda_cq2_gather(int64_t n, int64_t kd, int64_t nsweeps, int6
                                     int64_t count, cuFloatComplex *V, cuFloatComplex *tau, cudaStream_t stream);
 
 /**
+ * The m x n tile B := A converted as @p how (a startrd_tile_conversion_t,
+ * tile_conversion.h) says.  The s, d and c variants do the same in float,
+ * double and cuFloatComplex.
+ */
+cudaError_t startrd_cuda_ztile_convert(int how, int64_t m, int64_t n, const cuDoubleComplex *A, int64_t lda,
+                                       cuDoubleComplex *B, int64_t ldb, cudaStream_t stream);
+cudaError_t startrd_cuda_stile_convert(int how, int64_t m, int64_t n, const float *A, int64_t lda, float *B,
+                                       int64_t ldb, cudaStream_t stream);
+cudaError_t startrd_cuda_dtile_convert(int how, int64_t m, int64_t n, const double *A, int64_t lda, double *B,
+                                       int64_t ldb, cudaStream_t stream);
+cudaError_t startrd_cuda_ctile_convert(int how, int64_t m, int64_t n, const cuFloatComplex *A, int64_t lda,
+                                       cuFloatComplex *B, int64_t ldb, cudaStream_t stream);
+
+/**
  * The m x cols matrix A (leading dimension lda) := @p offdiag everywhere
  * but at (row0 + j, j), which gets @p diag: with 0 and 1, columns row0..
  * of the identity (LAPACK's ZLASET, the diagonal shifted by row0).  The s,

@@ -33,6 +33,14 @@ void startrd_stats_record_vectors(double tridiag_seconds, double backtransform_s
     pthread_mutex_unlock(&reduction_lock);
 }
 
+void startrd_stats_record_generalized(double standard_form_seconds, double backsubstitution_seconds)
+{
+    pthread_mutex_lock(&reduction_lock);
+    last_stats.standard_form_seconds = standard_form_seconds;
+    last_stats.backsubstitution_seconds = backsubstitution_seconds;
+    pthread_mutex_unlock(&reduction_lock);
+}
+
 void startrd_stats_record_host(void)
 {
     pthread_mutex_lock(&reduction_lock);

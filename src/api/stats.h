@@ -20,6 +20,9 @@ void startrd_stats_record_reduction(const startrd_stats_t *stats);
 /** The eigenvector phases of the last eigensolver call, after its reduction. */
 void startrd_stats_record_vectors(double tridiag_seconds, double backtransform_seconds);
 
+/** The generalized drivers' own phases, after the standard problem's. */
+void startrd_stats_record_generalized(double standard_form_seconds, double backsubstitution_seconds);
+
 /** An eigensolver call that LAPACK handled whole: all timings zero. */
 void startrd_stats_record_host(void);
 

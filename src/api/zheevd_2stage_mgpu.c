@@ -9,6 +9,7 @@
 #define COMPLEX
 #include "startrd.h"
 
+#include "arguments.h"
 #include "zapply_q.h"
 #include "bulge_plan.h"
 #include "context.h"
@@ -35,11 +36,6 @@
 #else
 #define TRANS_ADJOINT 'T'
 #endif
-
-static void report_argument(const char *routine, int info, const char *const *names)
-{
-    startrd_error("%s: argument %d (%s) has an illegal value", routine, -info, names[-info - 1]);
-}
 
 static int unmtr(const char *routine, char trans, char uplo, int64_t n, int64_t m, const double _Complex *A,
                  int64_t lda, const double _Complex *tau, const double _Complex *hous2, int64_t lhous2,
@@ -86,7 +82,7 @@ static int unmtr(const char *routine, char trans, char uplo, int64_t n, int64_t 
     else if (ldc < (n > 1 ? n : 1))
         info = -11;
     if (info != 0) {
-        report_argument(routine, info, names);
+        startrd_report_argument(routine, info, names);
         return info;
     }
     if (n == 0 || m == 0)
@@ -250,15 +246,6 @@ static int lapack_status(const char *routine, int64_t n, lapack_int st)
     return st != 0 ? tridiagonal_failed(routine, st) : 0;
 }
 
-/* Whether ngpu names GPUs a call can have, without opening a context. */
-static int ngpu_valid(int64_t ngpu)
-{
-    startrd_context_t view;
-
-    startrd_context_preview(&view);
-    return ngpu <= view.ncuda;
-}
-
 /* The drivers' first five arguments, as LAPACK's ZHEEVD checks them. */
 static int check_matrix(char jobz, char uplo, int64_t n, const double _Complex *A, int64_t lda)
 {
@@ -383,10 +370,10 @@ static int heevd(const char *routine, char jobz, char uplo, int64_t n, double _C
     info = check_matrix(jobz, uplo, n, A, lda);
     if (info == 0 && w == NULL && n > 0)
         info = -6;
-    else if (info == 0 && !ngpu_valid(ngpu))
+    else if (info == 0 && !startrd_ngpu_valid(ngpu))
         info = -7;
     if (info != 0) {
-        report_argument(routine, info, names);
+        startrd_report_argument(routine, info, names);
         return info;
     }
     if (n == 0)
@@ -687,7 +674,7 @@ static int check_selected(char jobz, char range, char uplo, int64_t n, const dou
         return -13;
     if (ldz < (jobz == 'V' && n > 1 ? n : 1))
         return -14;
-    return ngpu_valid(ngpu) ? 0 : -15;
+    return startrd_ngpu_valid(ngpu) ? 0 : -15;
 }
 
 static int heevdx(const char *routine, char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda, int64_t il,
@@ -703,7 +690,7 @@ static int heevdx(const char *routine, char jobz, char uplo, int64_t n, double _
     /* zheevdx has no range, vl or vu: its numbers from uplo on are lower. */
     info = info <= -9 ? info + 3 : info <= -3 ? info + 1 : info;
     if (info != 0) {
-        report_argument(routine, info, names);
+        startrd_report_argument(routine, info, names);
         return info;
     }
     return selected_pairs(routine, jobz, 'I', uplo, n, A, lda, 0.0, 0.0, il, iu, m, w, Z, ldz, ngpu);
@@ -722,7 +709,7 @@ static int heevr(const char *routine, char jobz, char range, char uplo, int64_t 
     uplo = (char)toupper((unsigned char)uplo);
     info = check_selected(jobz, range, uplo, n, A, lda, vl, vu, il, iu, m, w, Z, ldz, ngpu);
     if (info != 0) {
-        report_argument(routine, info, names);
+        startrd_report_argument(routine, info, names);
         return info;
     }
     if (range != 'A')

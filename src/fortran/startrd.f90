@@ -44,7 +44,7 @@ module startrd
     enum, bind(C)
         enumerator :: STARTRD_SUCCESS = 0, STARTRD_ERR_RUNTIME = 1, STARTRD_ERR_NO_GPU = 2, &
                       STARTRD_ERR_MEMORY = 3, STARTRD_ERR_KERNEL = 4, STARTRD_ERR_STATE = 5, &
-                      STARTRD_ERR_NONFINITE = 6, STARTRD_ERR_SIZE = 7
+                      STARTRD_ERR_NONFINITE = 6, STARTRD_ERR_SIZE = 7, STARTRD_ERR_NOT_DEFINITE = 8
     end enum
 
     ! startrd_allreduce_t: how stage 1 combines the GPUs' shares of A*V.
@@ -89,6 +89,8 @@ module startrd
         real(c_double) :: backtransform_seconds
         integer(c_int) :: stage1_ngpu
         integer(c_int) :: stage2_ngpu
+        real(c_double) :: standard_form_seconds
+        real(c_double) :: backsubstitution_seconds
     end type startrd_stats_t
 
     interface

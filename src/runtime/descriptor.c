@@ -204,11 +204,38 @@ int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t
     return 0;
 }
 
+int startrd_desc_init_workspace(startrd_desc_t *A, const char *name, size_t eltsize, int64_t m, int64_t n,
+                                int64_t mb, int64_t nb)
+{
+    memset(A, 0, sizeof *A);
+    if (m < 0 || n < 0 || mb < 1 || nb < 1 || mb > UINT32_MAX || nb > UINT32_MAX || eltsize == 0) {
+        startrd_error("invalid descriptor %s: m=%lld n=%lld tiles %lldx%lld", name, (long long)m, (long long)n,
+                      (long long)mb, (long long)nb);
+        return STARTRD_ERR_STATE;
+    }
+    *A = (startrd_desc_t){.eltsize = eltsize, .ld = mb, .m = m, .n = n, .mb = mb, .nb = nb,
+                          .mt = ceil_div(m, mb), .nt = ceil_div(n, nb), .dist_nb = nb,
+                          .layout = STARTRD_DESC_TILES, .workspace = 1};
+    A->handles = calloc((size_t)(handle_count(A) > 0 ? handle_count(A) : 1), sizeof *A->handles);
+    if (A->handles == NULL) {
+        startrd_error("cannot allocate the handles of %s", name);
+        return STARTRD_ERR_MEMORY;
+    }
+    for (int64_t j = 0; j < A->nt; j++)
+        for (int64_t i = 0; i < A->mt; i++) {
+            starpu_data_handle_t *h = &A->handles[j * A->mt + i];
+
+            startrd_workspace_register(h, name, eltsize, startrd_desc_tile_rows(A, i), startrd_desc_tile_cols(A, j));
+            starpu_data_set_coordinates(*h, 2, (int)i, (int)j);
+        }
+    return 0;
+}
+
 void startrd_desc_finish(startrd_desc_t *A)
 {
     if (A->handles != NULL) {
         /* Memory allocated here is discarded: nothing to bring home. */
-        int discard = A->owns_mat || A->gpu_home;
+        int discard = A->owns_mat || A->gpu_home || A->workspace;
 
         for (int64_t k = 0; k < handle_count(A); k++) {
             if (A->handles[k] == NULL)

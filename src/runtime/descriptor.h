@@ -65,6 +65,7 @@ typedef struct startrd_desc {
      * dimension m, and mat is NULL (see descriptor.c). */
     int gpu_home;
     startrd_device_memory_t gpu_mem[STARPU_NMAXWORKERS];
+    int workspace;            /* tiles with no home (startrd_desc_init_workspace) */
 } startrd_desc_t;
 
 /**
@@ -80,6 +81,16 @@ int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t
                       void *mat, int64_t ld, int64_t m, int64_t n,
                       int64_t mb, int64_t nb, int64_t dist_nb,
                       int nowners, const int *owner_worker);
+
+/**
+ * Describe an m x n matrix of @p eltsize-byte tiles of mb x nb that has no
+ * memory of its own: each tile is a workspace (startrd_workspace_register())
+ * that StarPU allocates where it is first written, so that a matrix that
+ * only tasks on the GPUs touch never takes room in host memory.
+ * @return 0, or a positive startrd_status.
+ */
+int startrd_desc_init_workspace(startrd_desc_t *A, const char *name, size_t eltsize, int64_t m, int64_t n,
+                                int64_t mb, int64_t nb);
 
 /** Unregister every tile and free what init allocated; tiles of a caller's
  *  @p mat are brought back to it first, memory allocated here is discarded. */

@@ -1,0 +1,103 @@
+/* A matrix handle's buffer on one memory node into host memory, all of it
+ * or one triangle, copied by a CPU worker: from a GPU through the worker's
+ * pinned buffers (cuda_upload.h), from main memory directly.  The
+ * counterpart of codelet_zupload.c, for the same reason: StarPU's own
+ * copies to the caller's pageable memory run at a fraction of the rate.
+ *
+ * @precisions normal z -> s d c
+ */
+#include "codelets_z.h"
+#include "cuda_upload.h"
+#include "error.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct download_args {
+    double complex *dst;
+    int64_t ldd;
+    char part;    /* 'A': all; 'L', 'U': that triangle, the rest of dst untouched */
+};
+
+/* Where columns go: the task's arguments and the tile's height. */
+struct unpack_target {
+    const struct download_args *a;
+    int64_t rows;
+};
+
+static void unpack_columns(void *arg, void *packed, int64_t ld, int64_t q0, int64_t q1)
+{
+    const struct download_args *a = ((const struct unpack_target *)arg)->a;
+    const int64_t rows = ((const struct unpack_target *)arg)->rows;
+    const double complex *buf = packed;
+
+    for (int64_t q = q0; q < q1; q++) {
+        const int64_t first = a->part == 'L' ? (q < rows ? q : rows) : 0;
+        const int64_t last = a->part == 'U' ? (q + 1 < rows ? q + 1 : rows) : rows;
+
+        memcpy(a->dst + q * a->ldd + first, buf + (q - q0) * ld + first, (size_t)(last - first) * sizeof *buf);
+    }
+}
+
+static void download_cpu(void *buffers[], void *cl_arg)
+{
+    const unsigned node = (unsigned)starpu_task_get_current_data_node(0);
+    double complex *src = (double complex *)STARPU_MATRIX_GET_PTR(buffers[0]);
+    const int64_t lds = (int64_t)STARPU_MATRIX_GET_LD(buffers[0]), rows = (int64_t)STARPU_MATRIX_GET_NX(buffers[0]),
+                  cols = (int64_t)STARPU_MATRIX_GET_NY(buffers[0]);
+    struct unpack_target target = {cl_arg, rows};
+    int st = 0;
+
+    if (rows <= 0 || cols <= 0)
+        return;
+    if (starpu_node_get_kind(node) != STARPU_CUDA_RAM) {
+        unpack_columns(&target, src, lds, 0, cols);
+        return;
+    }
+#ifdef STARTRD_USE_CUDA
+    st = startrd_cuda_download(starpu_memory_node_get_devid(node), sizeof *src, src, lds, rows, cols, unpack_columns,
+                               &target);
+#endif
+    if (st != 0)
+        startrd_kernel_failure("download", "startrd_cuda_download", st);
+}
+
+STARTRD_HISTORY_MODEL(download_model, "startrd_zdownload");
+
+/* The source's memory node is part of the codelet: one per node. */
+static struct starpu_codelet download_codelets[STARPU_MAXNODES];
+static pthread_once_t download_once = PTHREAD_ONCE_INIT;
+
+static void init_download(void)
+{
+    for (int node = 0; node < STARPU_MAXNODES; node++)
+        download_codelets[node] = (struct starpu_codelet){
+            .name = "zdownload",
+            .cpu_funcs = {download_cpu},
+            .nbuffers = 1,
+            .modes = {STARPU_R},
+            .specific_nodes = 1,
+            .nodes = {node},
+            .model = &download_model,
+        };
+}
+
+int startrd_task_zdownload(int node, starpu_data_handle_t src, char part, double complex *dst, int64_t ldd)
+{
+    struct download_args *args;
+
+    if (node < 0 || node >= STARPU_MAXNODES ||
+        (starpu_node_get_kind((unsigned)node) != STARPU_CUDA_RAM && node != STARPU_MAIN_RAM))
+        return -EINVAL;
+    if ((args = malloc(sizeof *args)) == NULL)
+        return -ENOMEM;
+    pthread_once(&download_once, init_download);
+    *args = (struct download_args){dst, ldd, part};
+    return starpu_task_insert(&download_codelets[node],
+                              STARPU_CL_ARGS, args, sizeof *args,
+                              STARPU_R, src,
+                              STARPU_EXECUTE_WHERE, STARPU_CPU,
+                              STARPU_NAME, "download",
+                              0);
+}

@@ -1,0 +1,61 @@
+#include "kernels_cuda.h"
+#include "scalar.cuh"
+#include "tile_conversion.h"
+
+/* One thread per element of B; the conversions are the host loop's of
+ * codelet_ztile_convert.c, in the same order of cases. */
+template <typename T>
+__global__ void tile_convert_kernel(int how, int64_t m, int64_t n, const T *A, int64_t lda, T *B, int64_t ldb)
+{
+    for (int64_t j = blockIdx.y; j < n; j += gridDim.y)
+        for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < m;
+             i += (int64_t)gridDim.x * blockDim.x) {
+            T *b = &B[i + j * ldb];
+
+            switch (how) {
+            case STARTRD_TILE_ADJOINT:
+                *b = startrd_conj(A[j + i * lda]);
+                break;
+            case STARTRD_TILE_FROM_LOWER:
+                *b = i > j   ? A[i + j * lda]
+                     : i < j ? startrd_conj(A[j + i * lda])
+                             : startrd_make<T>(startrd_real(A[i + j * lda]));
+                break;
+            case STARTRD_TILE_FROM_UPPER:
+                *b = i < j   ? A[i + j * lda]
+                     : i > j ? startrd_conj(A[j + i * lda])
+                             : startrd_make<T>(startrd_real(A[i + j * lda]));
+                break;
+            case STARTRD_TILE_LOWER_PART:
+                if (i >= j)
+                    *b = A[i + j * lda];
+                break;
+            case STARTRD_TILE_UPPER_PART:
+                if (i <= j)
+                    *b = A[i + j * lda];
+                break;
+            }
+        }
+}
+
+template <typename T>
+static cudaError_t tile_convert(int how, int64_t m, int64_t n, const T *A, int64_t lda, T *B, int64_t ldb,
+                                cudaStream_t stream)
+{
+    enum { THREADS = 256, MAX_BLOCKS_X = 64, MAX_BLOCKS_Y = 65535 };
+    const int64_t bx = (m + THREADS - 1) / THREADS;
+
+    if (m > 0 && n > 0)
+        tile_convert_kernel<T><<<dim3((unsigned)(bx < MAX_BLOCKS_X ? bx : MAX_BLOCKS_X),
+                                      (unsigned)(n < MAX_BLOCKS_Y ? n : MAX_BLOCKS_Y)),
+                                 THREADS, 0, stream>>>(how, m, n, A, lda, B, ldb);
+    return cudaGetLastError();
+}
+
+#define TILE_CONVERT(p, T)                                                                                   \
+    extern "C" cudaError_t startrd_cuda_##p##tile_convert(int how, int64_t m, int64_t n, const T *A,        \
+                                                          int64_t lda, T *B, int64_t ldb, cudaStream_t stream) \
+    {                                                                                                        \
+        return tile_convert<T>(how, m, n, A, lda, B, ldb, stream);                                           \
+    }
+STARTRD_FOR_EACH_PRECISION(TILE_CONVERT)

@@ -1,0 +1,281 @@
+/* The generalized Hermitian-definite eigenproblem: B's Cholesky factor,
+ * the reduction to the standard problem and the eigenvectors'
+ * back-substitution as tile tasks (zhegst_tiles.h), the standard problem
+ * by the library's own drivers in between.
+ *
+ * @precisions normal z -> s d c
+ */
+#define COMPLEX
+#include "startrd.h"
+
+#include "arguments.h"
+#include "context.h"
+#include "descriptor.h"
+#include "error.h"
+#include "stats.h"
+#include "trace.h"
+#include "zhegst_tiles.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <string.h>
+
+/* Tiles large enough for the GPUs' GEMMs to run near their peak, small
+ * enough that a few of them per GPU keep every GPU busy; on the host
+ * cores, the size where BLAS is near its peak on one core. */
+static int64_t tile_size(int64_t n, int gpus)
+{
+    if (gpus == 0)
+        return 256;
+    return n >= 8192 ? 1024 : 512;
+}
+
+static int entry_finite(double _Complex a)
+{
+#ifdef COMPLEX
+    return isfinite(creal(a)) && isfinite(cimag(a));
+#else
+    return isfinite(a);
+#endif
+}
+
+/* Whether the triangle @p uplo of the n x n matrix at M holds only finite
+ * numbers, read by the host threads. */
+static int triangle_finite(char uplo, int64_t n, const double _Complex *M, int64_t ld)
+{
+    int finite = 1;
+
+    startrd_context_host_parallel(1);
+#pragma omp parallel for schedule(dynamic, 64) reduction(&& : finite)
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = uplo == 'L' ? j : 0; i < (uplo == 'L' ? n : j + 1); i++)
+            finite = finite && entry_finite(M[i + j * ld]);
+    startrd_context_host_parallel(0);
+    return finite;
+}
+
+/* B's tiles := its Cholesky factor (fact 'N', the factor also copied back
+ * to B), or B's factor as given; W := C, into A's triangle.  A is written
+ * only once B is known to be positive definite. */
+static int to_standard(int64_t itype, char uplo, char fact, double _Complex *A, int64_t lda, double _Complex *B,
+                       int64_t ldb, const startrd_desc_t *Bt, const startrd_desc_t *W,
+                       const startrd_tile_workers_t *workers)
+{
+    startrd_tile_run_t run = {0, workers};
+    startrd_minor_t failed = 0;
+    int info;
+
+    startrd_ztiles_upload(&run, uplo, 0, B, ldb, Bt);
+    if (fact == 'N') {
+        startrd_zpotrf_tiles(&run, uplo, Bt, &failed);
+        startrd_ztiles_download(&run, uplo, 0, Bt, B, ldb);
+    }
+    startrd_ztiles_upload(&run, uplo, 1, A, lda, W);
+    if ((info = startrd_tile_run_wait(&run, "Cholesky factorisation of B")) != 0)
+        return info;
+    if (atomic_load(&failed) != 0) {
+        startrd_error("B is not positive definite: its leading minor of order %lld is not",
+                      (long long)atomic_load(&failed));
+        return STARTRD_ERR_NOT_DEFINITE;
+    }
+    startrd_zhegst_tiles(&run, (int)itype, uplo, W, Bt);
+    startrd_ztiles_download(&run, uplo, 1, W, A, lda);
+    return startrd_tile_run_wait(&run, "reduction to the standard problem");
+}
+
+/* Y (n x cols) := the generalized problem's eigenvectors from the standard one's. */
+static int back_substitute(int64_t itype, char uplo, int64_t n, const startrd_desc_t *Bt, double _Complex *Y,
+                           int64_t ldy, int64_t cols, const startrd_tile_workers_t *workers)
+{
+    startrd_tile_run_t run = {0, workers};
+    startrd_desc_t Yt;
+    int info = startrd_desc_init_workspace(&Yt, "eigenvectors", sizeof *Y, n, cols, Bt->nb, Bt->nb);
+
+    if (info == 0) {
+        startrd_ztiles_upload(&run, 'A', 1, Y, ldy, &Yt);
+        startrd_zhegv_vectors_tiles(&run, (int)itype, uplo, Bt, &Yt);
+        startrd_ztiles_download(&run, 'A', 0, &Yt, Y, ldy);
+        info = startrd_tile_run_wait(&run, "back-substitution of the eigenvectors");
+    }
+    startrd_desc_finish(&Yt);
+    return info;
+}
+
+/* The drivers, their arguments checked: with @p in_a, zhegvd's behaviour
+ * (all pairs, vectors in A), otherwise zhegvx's. */
+static int hegv(int in_a, int64_t itype, char jobz, char range, char uplo, char fact, int64_t n, double _Complex *A,
+                int64_t lda, double _Complex *B, int64_t ldb, double vl, double vu, int64_t il, int64_t iu,
+                int64_t *m, double *w, double _Complex *Z, int64_t ldz, int64_t ngpu)
+{
+    startrd_context_t *ctx;
+    startrd_tile_workers_t workers = {0, NULL};
+    startrd_desc_t Bt = {0}, W = {0};
+    int64_t ts, found = n;
+    int info;
+
+    if (m != NULL)
+        *m = 0;
+    if (n == 0)
+        return 0;
+    if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
+        return info;
+    startrd_trace_begin();
+    if (ngpu != 0) {
+        workers.count = ngpu < 0 || ngpu > ctx->ncuda ? ctx->ncuda : (int)ngpu;
+        workers.worker = ctx->cuda_worker;
+    }
+    ts = tile_size(n, workers.count);
+    if (ctx->opt.check_finite &&
+        (!triangle_finite(uplo, n, A, lda) || (fact == 'N' && !triangle_finite(uplo, n, B, ldb)))) {
+        startrd_error("A or B holds NaN or Inf; A and B are left unchanged");
+        info = STARTRD_ERR_NONFINITE;
+    }
+    /* B's factor stays in tiles where the tasks ran, for the
+     * back-substitution; A's copy W only until C is out. */
+    if (info == 0 && (info = startrd_desc_init_workspace(&Bt, "B", sizeof *B, n, n, ts, ts)) == 0) {
+        startrd_instant_t t0 = starpu_timing_now(), t1 = t0, t2 = t0;
+
+        if ((info = startrd_desc_init_workspace(&W, "A", sizeof *A, n, n, ts, ts)) == 0)
+            info = to_standard(itype, uplo, fact, A, lda, B, ldb, &Bt, &W, &workers);
+        startrd_desc_finish(&W);
+        t1 = starpu_timing_now();
+        if (info == 0 && in_a)
+            info = zheevd_2stage_mgpu_64(jobz, uplo, n, A, lda, w, ngpu);
+        else if (info == 0)
+            info = zheevr_2stage_mgpu_64(jobz, range, uplo, n, A, lda, vl, vu, il, iu, &found, w, Z, ldz, ngpu);
+        t2 = starpu_timing_now();
+        if (info == 0 && jobz == 'V' && found > 0)
+            info = back_substitute(itype, uplo, n, &Bt, in_a ? A : Z, in_a ? lda : ldz, found, &workers);
+        if (info == 0)
+            startrd_stats_record_generalized((t1 - t0) * 1e-6, (starpu_timing_now() - t2) * 1e-6);
+    }
+    startrd_desc_finish(&Bt);
+    if (info == 0 && m != NULL)
+        *m = found;
+    startrd_trace_end();
+    startrd_context_release();
+    return info;
+}
+
+/* The arguments of the selected-pairs driver, in zhegvx's order (its
+ * characters upper-cased by the caller): 0, or -i for the first wrong one.
+ * zhegvd's are the same less range, fact and what follows n's arrays. */
+static int check_arguments(int64_t itype, char jobz, char range, char uplo, char fact, int64_t n,
+                           const double _Complex *A, int64_t lda, const double _Complex *B, int64_t ldb, double vl,
+                           double vu, int64_t il, int64_t iu, const int64_t *m, const double *w,
+                           const double _Complex *Z, int64_t ldz, int64_t ngpu)
+{
+    if (itype < 1 || itype > 3)
+        return -1;
+    if (jobz != 'N' && jobz != 'V')
+        return -2;
+    if (range != 'A' && range != 'V' && range != 'I')
+        return -3;
+    if (uplo != 'U' && uplo != 'L')
+        return -4;
+    if (fact != 'N' && fact != 'F')
+        return -5;
+    if (n < 0)
+        return -6;
+    if (A == NULL && n > 0)
+        return -7;
+    if (lda < (n > 1 ? n : 1))
+        return -8;
+    if (B == NULL && n > 0)
+        return -9;
+    if (ldb < (n > 1 ? n : 1))
+        return -10;
+    /* LAPACK's ZHEGVX blames vu for an empty interval. */
+    if (range == 'V' && n > 0 && !(vl < vu))
+        return -12;
+    if (range == 'I' && (il < 1 || il > (n > 1 ? n : 1)))
+        return -13;
+    if (range == 'I' && (iu < (il < n ? il : n) || iu > n))
+        return -14;
+    if (m == NULL)
+        return -15;
+    if (w == NULL && n > 0)
+        return -16;
+    if (jobz == 'V' && Z == NULL && n > 0)
+        return -17;
+    if (ldz < (jobz == 'V' && n > 1 ? n : 1))
+        return -18;
+    return startrd_ngpu_valid(ngpu) ? 0 : -19;
+}
+
+static int hegvd(const char *routine, int64_t itype, char jobz, char uplo, int64_t n, double _Complex *A,
+                 int64_t lda, double _Complex *B, int64_t ldb, double *w, int64_t ngpu)
+{
+    static const char *const names[] = {"itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "w", "ngpu"};
+    /* zhegvx's argument numbers as zhegvd's, which has no range, fact, vl,
+     * vu, il, iu, m, Z or ldz: those checks pass with the values given
+     * below, and their numbers never come back. */
+    static const int from_hegvx[20] = {0, -1, -2, 0, -3, 0, -4, -5, -6, -7, -8, 0, 0, 0, 0, 0, -9, 0, 0, -10};
+    const double _Complex unused_z = 0.0;
+    int64_t unused_m;
+    int info;
+
+    jobz = (char)toupper((unsigned char)jobz);
+    uplo = (char)toupper((unsigned char)uplo);
+    info = from_hegvx[-check_arguments(itype, jobz, 'A', uplo, 'N', n, A, lda, B, ldb, 0.0, 0.0, 1, 0, &unused_m,
+                                       w, &unused_z, n > 1 ? n : 1, ngpu)];
+    if (info != 0) {
+        startrd_report_argument(routine, info, names);
+        return info;
+    }
+    return hegv(1, itype, jobz, 'A', uplo, 'N', n, A, lda, B, ldb, 0.0, 0.0, 1, 0, NULL, w, NULL, 1, ngpu);
+}
+
+static int hegvx(const char *routine, int64_t itype, char jobz, char range, char uplo, char fact, int64_t n,
+                 double _Complex *A, int64_t lda, double _Complex *B, int64_t ldb, double vl, double vu, int64_t il,
+                 int64_t iu, int64_t *m, double *w, double _Complex *Z, int64_t ldz, int64_t ngpu)
+{
+    static const char *const names[] = {"itype", "jobz", "range", "uplo", "fact", "n", "A", "lda", "B", "ldb",
+                                        "vl", "vu", "il", "iu", "m", "w", "Z", "ldz", "ngpu"};
+    int info;
+
+    jobz = (char)toupper((unsigned char)jobz);
+    range = (char)toupper((unsigned char)range);
+    uplo = (char)toupper((unsigned char)uplo);
+    fact = (char)toupper((unsigned char)fact);
+    info = check_arguments(itype, jobz, range, uplo, fact, n, A, lda, B, ldb, vl, vu, il, iu, m, w, Z, ldz, ngpu);
+    if (info != 0) {
+        startrd_report_argument(routine, info, names);
+        return info;
+    }
+    return hegv(0, itype, jobz, range, uplo, fact, n, A, lda, B, ldb, vl, vu, il, iu, m, w, Z, ldz, ngpu);
+}
+
+int zhegvd_2stage_mgpu(int itype, char jobz, char uplo, int n, double _Complex *A, int lda, double _Complex *B,
+                       int ldb, double *w, int ngpu)
+{
+    return hegvd("zhegvd_2stage_mgpu", itype, jobz, uplo, n, A, lda, B, ldb, w, ngpu);
+}
+
+int zhegvd_2stage_mgpu_64(int64_t itype, char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda,
+                          double _Complex *B, int64_t ldb, double *w, int64_t ngpu)
+{
+    return hegvd("zhegvd_2stage_mgpu_64", itype, jobz, uplo, n, A, lda, B, ldb, w, ngpu);
+}
+
+int zhegvx_2stage_mgpu(int itype, char jobz, char range, char uplo, char fact, int n, double _Complex *A, int lda,
+                       double _Complex *B, int ldb, double vl, double vu, int il, int iu, int *m, double *w,
+                       double _Complex *Z, int ldz, int ngpu)
+{
+    int64_t m64 = m != NULL ? *m : 0;
+    int info = hegvx("zhegvx_2stage_mgpu", itype, jobz, range, uplo, fact, n, A, lda, B, ldb, vl, vu, il, iu,
+                     m != NULL ? &m64 : NULL, w, Z, ldz, ngpu);
+
+    if (m != NULL)
+        *m = (int)m64;
+    return info;
+}
+
+int zhegvx_2stage_mgpu_64(int64_t itype, char jobz, char range, char uplo, char fact, int64_t n,
+                          double _Complex *A, int64_t lda, double _Complex *B, int64_t ldb, double vl, double vu,
+                          int64_t il, int64_t iu, int64_t *m, double *w, double _Complex *Z, int64_t ldz,
+                          int64_t ngpu)
+{
+    return hegvx("zhegvx_2stage_mgpu_64", itype, jobz, range, uplo, fact, n, A, lda, B, ldb, vl, vu, il, iu, m, w,
+                 Z, ldz, ngpu);
+}
