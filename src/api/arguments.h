@@ -10,4 +10,12 @@ void startrd_report_argument(const char *routine, int info, const char *const *n
 /** Whether ngpu names GPUs a call can have, without opening a context. */
 int startrd_ngpu_valid(int64_t ngpu);
 
+/** The arguments that the selected-pairs drivers end with, in LAPACK's
+ *  order from vu on: vu (an empty interval (vl, vu] with range 'V' is
+ *  vu's fault, as in LAPACK), il, iu, m, w, Z, ldz, then ngpu; jobz and
+ *  range valid and upper-case.  0, or the position (1 for vu .. 8 for
+ *  ngpu) of the first wrong one. */
+int startrd_check_selection(char jobz, char range, int64_t n, double vl, double vu, int64_t il, int64_t iu,
+                            const void *m, const void *w, const void *Z, int64_t ldz, int64_t ngpu);
+
 #endif

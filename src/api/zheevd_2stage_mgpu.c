@@ -660,21 +660,9 @@ static int check_selected(char jobz, char range, char uplo, int64_t n, const dou
         return -2;
     if (info < 0)
         return info - 1;
-    if (range == 'V' && n > 0 && !(vl < vu))
-        return -8;
-    if (range == 'I' && (il < 1 || il > (n > 1 ? n : 1)))
-        return -9;
-    if (range == 'I' && (iu < (il < n ? il : n) || iu > n))
-        return -10;
-    if (m == NULL)
-        return -11;
-    if (w == NULL && n > 0)
-        return -12;
-    if (jobz == 'V' && Z == NULL && n > 0)
-        return -13;
-    if (ldz < (jobz == 'V' && n > 1 ? n : 1))
-        return -14;
-    return startrd_ngpu_valid(ngpu) ? 0 : -15;
+    /* vu is argument 8. */
+    info = startrd_check_selection(jobz, range, n, vl, vu, il, iu, m, w, Z, ldz, ngpu);
+    return info != 0 ? -(7 + info) : 0;
 }
 
 static int heevdx(const char *routine, char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda, int64_t il,

@@ -165,6 +165,8 @@ static int check_arguments(int64_t itype, char jobz, char range, char uplo, char
                            double vu, int64_t il, int64_t iu, const int64_t *m, const double *w,
                            const double _Complex *Z, int64_t ldz, int64_t ngpu)
 {
+    int info;
+
     if (itype < 1 || itype > 3)
         return -1;
     if (jobz != 'N' && jobz != 'V')
@@ -185,22 +187,9 @@ static int check_arguments(int64_t itype, char jobz, char range, char uplo, char
         return -9;
     if (ldb < (n > 1 ? n : 1))
         return -10;
-    /* LAPACK's ZHEGVX blames vu for an empty interval. */
-    if (range == 'V' && n > 0 && !(vl < vu))
-        return -12;
-    if (range == 'I' && (il < 1 || il > (n > 1 ? n : 1)))
-        return -13;
-    if (range == 'I' && (iu < (il < n ? il : n) || iu > n))
-        return -14;
-    if (m == NULL)
-        return -15;
-    if (w == NULL && n > 0)
-        return -16;
-    if (jobz == 'V' && Z == NULL && n > 0)
-        return -17;
-    if (ldz < (jobz == 'V' && n > 1 ? n : 1))
-        return -18;
-    return startrd_ngpu_valid(ngpu) ? 0 : -19;
+    /* vu is argument 12. */
+    info = startrd_check_selection(jobz, range, n, vl, vu, il, iu, m, w, Z, ldz, ngpu);
+    return info != 0 ? -(11 + info) : 0;
 }
 
 static int hegvd(const char *routine, int64_t itype, char jobz, char uplo, int64_t n, double _Complex *A,
@@ -212,7 +201,7 @@ static int hegvd(const char *routine, int64_t itype, char jobz, char uplo, int64
      * below, and their numbers never come back. */
     static const int from_hegvx[20] = {0, -1, -2, 0, -3, 0, -4, -5, -6, -7, -8, 0, 0, 0, 0, 0, -9, 0, 0, -10};
     const double _Complex unused_z = 0.0;
-    int64_t unused_m;
+    int64_t unused_m = 0;
     int info;
 
     jobz = (char)toupper((unsigned char)jobz);
