@@ -1,5 +1,6 @@
 #include "hermitian_gen.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <string.h>
 #include <time.h>
@@ -76,7 +77,19 @@ struct fill {
     const void *src;   /* perf_copy's source */
     uint64_t base;
     int rank, nthreads;
+    double scale, shift; /* entry (i, j) is scale h_ij + shift [i == j], h perf_hermitian's */
 };
+
+/* Entry (i, j), i >= j, of the matrix f fills: perf_matrix's as drawn, so
+ * that its matrices stay those of before. */
+static double complex fill_entry(const struct fill *f, int64_t i, int64_t j)
+{
+    double complex v = lower_entry(f->base, f->n, i, j);
+
+    if (f->scale == 1.0 && f->shift == 0.0)
+        return v;
+    return CMPLX(f->scale * creal(v) + (i == j ? f->shift : 0.0), f->scale * cimag(v));
+}
 
 /* Block columns rank, rank + nthreads, ...: their lower part, and (once
  * every rank has drawn its lower part) their upper part by blocks, so that
@@ -88,7 +101,7 @@ static void fill_lower(const struct fill *f)
     for (int64_t jb = (int64_t)f->rank * BLOCK; jb < n; jb += (int64_t)f->nthreads * BLOCK)
         for (int64_t j = jb; j < jb + BLOCK && j < n; j++)
             for (int64_t i = j; i < n; i++)
-                store(f->type, f->a, (size_t)(j * n + i), lower_entry(f->base, n, i, j));
+                store(f->type, f->a, (size_t)(j * n + i), fill_entry(f, i, j));
 }
 
 static void fill_upper(const struct fill *f)
@@ -167,16 +180,40 @@ void perf_hermitian(int64_t n, double complex *a, uint64_t seed)
     perf_matrix(n, PERF_DOUBLE_COMPLEX, a, seed);
 }
 
-void perf_matrix(int64_t n, perf_scalar_t type, void *a, uint64_t seed)
+/* perf_matrix's matrix, each entry scaled and the diagonal shifted. */
+static void fill_matrix(int64_t n, perf_scalar_t type, void *a, uint64_t seed, double scale, double shift)
 {
     int nthreads = threads_for(n);
     struct fill f[MAX_THREADS];
 
     for (int t = 0; t < nthreads; t++)
-        f[t] = (struct fill){n, type, a, NULL, first_key(n, seed), t, nthreads};
+        f[t] = (struct fill){n, type, a, NULL, first_key(n, seed), t, nthreads, scale, shift};
     /* The upper part mirrors the lower one: all of it must be drawn first. */
     run_phase(lower_thread, f, nthreads);
     run_phase(upper_thread, f, nthreads);
+}
+
+void perf_matrix(int64_t n, perf_scalar_t type, void *a, uint64_t seed)
+{
+    fill_matrix(n, type, a, seed, 1.0, 0.0);
+}
+
+/* r bounds H's spectral radius two ways.  Its row sums do so for certain:
+ * |h_ii| <= 1 and |h_ij| <= sqrt(2).  They are far too loose past the
+ * smallest orders, where r would squeeze B's spectrum to its middle, so r
+ * is also a margin over the edge of Wigner's semicircle, 2 sqrt(n s2) with
+ * s2 = 2/3 the variance of an off-diagonal entry, around which the extreme
+ * eigenvalues of independent entries gather, past it by a fraction that
+ * shrinks as n grows.  That bound is not certain; where an eigenvalue
+ * still passed r, B would stay definite up to (hi + lo) / (hi - lo) r, and
+ * a B that is not would make every method report it. */
+void perf_hermitian_definite(int64_t n, double complex *a, uint64_t seed, double lo, double hi)
+{
+    const double rows = 1.0 + sqrt(2.0) * (double)(n > 0 ? n - 1 : 0);
+    const double edge = 1.25 * 2.0 * sqrt(2.0 * (double)n / 3.0);
+    const double r = rows < edge ? rows : edge;
+
+    fill_matrix(n, PERF_DOUBLE_COMPLEX, a, seed, 0.5 * (hi - lo) / r, 0.5 * (lo + hi));
 }
 
 double complex perf_hermitian_entry(int64_t n, uint64_t seed, int64_t i, int64_t j)
@@ -195,7 +232,7 @@ void perf_copy_matrix(int64_t n, perf_scalar_t type, void *a, const void *src)
     struct fill f[MAX_THREADS];
 
     for (int t = 0; t < nthreads; t++)
-        f[t] = (struct fill){n, type, a, src, 0, t, nthreads};
+        f[t] = (struct fill){n, type, a, src, 0, t, nthreads, 1.0, 0.0};
     run_phase(copy_thread, f, nthreads);
 }
 

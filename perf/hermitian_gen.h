@@ -32,6 +32,16 @@ void perf_hermitian(int64_t n, double complex *a, uint64_t seed);
 void perf_matrix(int64_t n, perf_scalar_t t, void *a, uint64_t seed);
 
 /**
+ * Fill both triangles of a with a Hermitian positive definite matrix whose
+ * spectrum lies in [lo, hi] (0 < lo < hi): perf_hermitian(n, ., seed)'s
+ * matrix H as (lo + hi)/2 I + (hi - lo)/2 H / r, r a bound of H's spectral
+ * radius.  Conditioned by construction at perf_hermitian's cost, with no
+ * product or factorisation, which would cost more than the eigensolvers it
+ * feeds at the largest orders.
+ */
+void perf_hermitian_definite(int64_t n, double complex *a, uint64_t seed, double lo, double hi);
+
+/**
  * Entry (i, j) of the matrix perf_hermitian(n, a, seed) writes, drawn on
  * its own: a check can regenerate the matrix rather than keep a copy.
  */

@@ -24,7 +24,14 @@
  * method (LAPACK's DSTERF of d and e where a method gives those) are compared
  * with a reference: LAPACK when it ran for this n, otherwise the first method
  * that ran successfully.  Exit status 1 if an agreement exceeds
- * 10 n eps max|lambda| (eps of the precision) or a StarTRD run failed. */
+ * 10 n eps max|lambda| (eps of the precision) or a StarTRD run failed.
+ *
+ * --generalized times A x = lambda B x instead (itype 1, all eigenpairs,
+ * the vectors back in host memory): zhegvd_2stage_mgpu, cusolverDnZhegvd
+ * and LAPACK's ZHEGVD, B a second random Hermitian matrix scaled and
+ * shifted to be positive definite, drawn and copied fresh like A, outside
+ * the times.  Its rows say zhegvd in the method, so that a CSV row of the
+ * generalized problem is never read as one of the standard problem. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "startrd.h"
 
@@ -68,6 +75,10 @@
 
 enum method { M_STARTRD, M_CUSOLVER, M_CUSOLVERMG, M_LAPACK, M_COUNT };
 static const char *const method_name[M_COUNT] = {"startrd", "cusolver", "cusolvermg", "lapack"};
+/* The method as the table, the CSV and the progress lines name it: with
+ * --generalized the routine too (cusolverMg has none and never runs). */
+static const char *const generalized_name[M_COUNT] = {"startrd-zhegvd", "cusolver-zhegvd", "cusolvermg-zhegvd",
+                                                      "lapack-zhegvd"};
 
 /* --precision: the element type of the matrices.  What differs between the
  * precisions is the types and names of the calls, not what the bench does
@@ -114,6 +125,33 @@ static int vectors;
 static double subset;
 static char subset_range = 'I';
 static double subset_vl, subset_vu;
+/* --generalized: A x = lambda B x (itype 1), all eigenpairs (implies
+ * --vectors).  B's spectrum lies in [B_LO, B_HI]: definite, and conditioned
+ * well enough that the agreement's tolerance, which is in units of the
+ * eigenvalues' size, still measures the solvers rather than B. */
+static int generalized;
+#define B_LO 1.0
+#define B_HI 10.0
+
+/* B's seed for --seed S, never the seed of an A: an int converts to a
+ * uint64_t whose bits 62 and 63 both copy its sign, and flipping bit 62
+ * makes them differ, so B is neither this A nor that of another --seed. */
+static uint64_t b_seed(int seed)
+{
+    return (uint64_t)(int64_t)seed ^ (UINT64_C(1) << 62);
+}
+
+static const char *method_label(enum method m)
+{
+    return generalized ? generalized_name[m] : method_name[m];
+}
+
+/* Width of the table's method column: the longest label that runs
+ * (cusolverMg's generalized one never does). */
+static int label_width(void)
+{
+    return generalized ? 15 : 10;
+}
 
 /* The eigenpairs each method computes at order n. */
 static int64_t wanted(int64_t n)
@@ -140,6 +178,8 @@ typedef struct result {
     double total;    /* best of the runs, < 0 when the run failed */
     double tridiag;  /* StarTRD with vectors, that run's tridiagonal vectors and back-transformation; */
     double backtransform; /* < 0 elsewhere */
+    double stdform;  /* StarTRD with --generalized, that run's factor of B and reduction to the standard problem, */
+    double backsub;  /* and its back-substitution of the vectors; < 0 elsewhere */
     double sterf;    /* CPU seconds of the host DSTERF of d, e (not in total), < 0: none */
     double *w;       /* the n eigenvalues, ascending (until DSTERF has run: d) */
     double *e;       /* the tridiagonal's off-diagonal until DSTERF has run, else NULL */
@@ -384,7 +424,8 @@ static void subset_bounds(int64_t n, const void *a0, void *a, void *d, void *e, 
 /* On an error of startrd_init or of the call, res->info holds it and the
  * times stay < 0: the caller reports the run as failed and goes on. */
 static void run_startrd(const precision_t *p, int64_t n, int ngpu, startrd_allreduce_t allreduce, int repeat,
-                        const void *a0, void *a, void *d, void *e, void *tau, result_t *res)
+                        const void *a0, void *a, const void *b0, void *b, void *d, void *e, void *tau,
+                        result_t *res)
 {
     startrd_options_t opt;
     startrd_stats_t st;
@@ -412,10 +453,15 @@ static void run_startrd(const precision_t *p, int64_t n, int ngpu, startrd_allre
         int found = -1;
 
         perf_copy_matrix(n, p->scalar, a, a0);
+        /* B's factor overwrites it. */
+        if (generalized)
+            perf_copy_matrix(n, p->scalar, b, b0);
         double t0 = perf_now();
-        /* The eigensolvers are complex double only: main() keeps --vectors
-         * and --subset to --precision z. */
-        if (subset > 0.0) {
+        /* The eigensolvers are complex double only: main() keeps --vectors,
+         * --subset and --generalized to --precision z. */
+        if (generalized) {
+            info = zhegvd_2stage_mgpu(1, 'V', 'L', (int)n, a, (int)n, b, (int)n, res->w, ngpu);
+        } else if (subset > 0.0) {
             info = zheevr_2stage_mgpu('V', subset_range, 'L', (int)n, a, (int)n, subset_vl, subset_vu, 1,
                                       (int)wanted(n), &found, res->w, Z, (int)n, ngpu);
             info = info == 0 && found != wanted(n) ? STARTRD_ERR_KERNEL : info;
@@ -426,11 +472,15 @@ static void run_startrd(const precision_t *p, int64_t n, int ngpu, startrd_allre
         double t = perf_now() - t0;
         if (info != 0) {
             fprintf(stderr, "startrd-bench: %s (n = %lld, %d GPUs, allreduce %s) returned %d\n",
-                    subset > 0.0 ? "zheevr_2stage_mgpu" : vectors ? "zheevd_2stage_mgpu" : p->startrd,
+                    generalized    ? "zhegvd_2stage_mgpu"
+                    : subset > 0.0 ? "zheevr_2stage_mgpu"
+                    : vectors      ? "zheevd_2stage_mgpu"
+                                   : p->startrd,
                     (long long)n, ngpu,
                     startrd_allreduce_name(allreduce), info);
             res->info = info;
             res->stage1 = res->stage2 = res->total = res->tridiag = res->backtransform = -1.0;
+            res->stdform = res->backsub = -1.0;
             res->nb = 0;
             break;
         }
@@ -441,6 +491,8 @@ static void run_startrd(const precision_t *p, int64_t n, int ngpu, startrd_allre
             res->stage2 = st.stage2_seconds;
             res->tridiag = vectors ? st.tridiag_seconds : -1.0;
             res->backtransform = vectors ? st.backtransform_seconds : -1.0;
+            res->stdform = generalized ? st.standard_form_seconds : -1.0;
+            res->backsub = generalized ? st.backsubstitution_seconds : -1.0;
             res->gpus = st.ngpu;
             res->stage1_gpus = st.stage1_ngpu;
             res->stage2_gpus = st.stage2_ngpu;
@@ -459,8 +511,8 @@ static void run_startrd(const precision_t *p, int64_t n, int ngpu, startrd_allre
 
 /* ---------------------------------------------------------------- LAPACK */
 
-static void run_lapack(const precision_t *p, int64_t n, int repeat, int ncores, const void *a0, void *a, void *d,
-                       void *e, void *tau, result_t *res)
+static void run_lapack(const precision_t *p, int64_t n, int repeat, int ncores, const void *a0, void *a,
+                       const void *b0, void *b, void *d, void *e, void *tau, result_t *res)
 {
     const lapack_int nn = (lapack_int)n;
     lapack_int info, lhous2, lwork;
@@ -477,7 +529,21 @@ static void run_lapack(const precision_t *p, int64_t n, int repeat, int ncores, 
     res->total = INFINITY;
     for (int r = 0; r < repeat; r++) {
         perf_copy_matrix(n, p->scalar, a, a0);
+        if (generalized)
+            perf_copy_matrix(n, p->scalar, b, b0);
         double t0 = perf_now();
+        if (generalized) { /* complex double only, as StarTRD's */
+            info = LAPACKE_zhegvd(LAPACK_COL_MAJOR, 1, 'V', 'L', nn, a, nn, b, nn, res->w);
+            double t = perf_now() - t0;
+            /* INFO > N: B's leading minor of order INFO - N is not positive. */
+            if (info != 0) {
+                fprintf(stderr, "startrd-bench: LAPACKE_zhegvd (n = %lld) returned %d%s\n", (long long)n, (int)info,
+                        info > nn ? ": B is not positive definite" : "");
+                exit(1);
+            }
+            res->total = fmin(res->total, t);
+            continue;
+        }
         if (vectors) { /* complex double only, as StarTRD's */
             /* ZHETRD_2STAGE cannot keep vectors: the one-stage ZHEEVD, or
              * ZHEEVR for a subset. */
@@ -578,9 +644,12 @@ static cusolverStatus_t cusolver_trd(const precision_t *p, cusolverDnHandle_t h,
 
 /* cusolverDn?sytrd / ?hetrd on GPU 0: reduction, then d and e back to the
  * host; with --vectors (complex double only) cusolverDnZheevd, then the
- * eigenvalues and vectors back. */
-static void run_cusolver(const precision_t *p, int64_t n, int repeat, const void *a0, void *a, void *d, void *e,
-                         result_t *res)
+ * eigenvalues and vectors back; with --generalized cusolverDnZhegvd, A and
+ * B in, the eigenvalues and vectors back (B's factor, which the comparison
+ * is not about, stays on the GPU as the Householder vectors of the
+ * reduction do). */
+static void run_cusolver(const precision_t *p, int64_t n, int repeat, const void *a0, void *a, const void *b0,
+                         void *b, void *d, void *e, result_t *res)
 {
     const size_t bytes = (size_t)n * (size_t)n * p->elem;
     cusolverDnHandle_t h;
@@ -590,19 +659,27 @@ static void run_cusolver(const precision_t *p, int64_t n, int repeat, const void
     CUSOLVER_CHECK(cusolverDnCreate(&h));
     res->total = INFINITY;
     for (int r = 0; r < repeat; r++) {
-        void *dA, *dtau, *dwork = NULL, *dd, *de;
+        void *dA, *dB = NULL, *dtau, *dwork = NULL, *dd, *de;
         int *dinfo, info = 0, lwork = 0, found = 0;
         cusolverStatus_t query;
 
         perf_copy_matrix(n, p->scalar, a, a0);
+        if (generalized)
+            perf_copy_matrix(n, p->scalar, b, b0);
         double t0 = perf_now();
         CUDA_CHECK(cudaMalloc(&dA, bytes));
+        if (generalized)
+            CUDA_CHECK(cudaMalloc(&dB, bytes));
         CUDA_CHECK(cudaMalloc(&dd, (size_t)n * p->real));
         CUDA_CHECK(cudaMalloc(&de, (size_t)n * p->real));
         CUDA_CHECK(cudaMalloc(&dtau, (size_t)n * p->elem));
         CUDA_CHECK(cudaMalloc((void **)&dinfo, sizeof(int)));
         CUDA_CHECK(cudaMemcpy(dA, a, bytes, cudaMemcpyHostToDevice));
-        if (subset > 0.0)
+        if (generalized) {
+            CUDA_CHECK(cudaMemcpy(dB, b, bytes, cudaMemcpyHostToDevice));
+            query = cusolverDnZhegvd_bufferSize(h, CUSOLVER_EIG_TYPE_1, CUSOLVER_EIG_MODE_VECTOR,
+                                                CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n, dB, (int)n, dd, &lwork);
+        } else if (subset > 0.0)
             query = cusolverDnZheevdx_bufferSize(h, CUSOLVER_EIG_MODE_VECTOR, cusolver_range(),
                                                  CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n, subset_vl, subset_vu,
                                                  1, (int)wanted(n), &found, dd, &lwork);
@@ -616,7 +693,13 @@ static void run_cusolver(const precision_t *p, int64_t n, int repeat, const void
          * bench: the run stops after the frees. */
         if (query == CUSOLVER_STATUS_SUCCESS) {
             CUDA_CHECK(cudaMalloc(&dwork, (size_t)(lwork > 0 ? lwork : 1) * p->elem));
-            if (subset > 0.0) {
+            if (generalized) {
+                CUSOLVER_CHECK(cusolverDnZhegvd(h, CUSOLVER_EIG_TYPE_1, CUSOLVER_EIG_MODE_VECTOR,
+                                                CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n, dB, (int)n, dd, dwork,
+                                                lwork, dinfo));
+                CUDA_CHECK(cudaMemcpy(res->w, dd, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
+                CUDA_CHECK(cudaMemcpy(a, dA, bytes, cudaMemcpyDeviceToHost));
+            } else if (subset > 0.0) {
                 CUSOLVER_CHECK(cusolverDnZheevdx(h, CUSOLVER_EIG_MODE_VECTOR, cusolver_range(), CUBLAS_FILL_MODE_LOWER,
                                                  (int)n, dA, (int)n, subset_vl, subset_vu, 1, (int)wanted(n), &found,
                                                  dd, dwork, lwork, dinfo));
@@ -642,6 +725,7 @@ static void run_cusolver(const precision_t *p, int64_t n, int repeat, const void
         CUDA_CHECK(cudaFree(dtau));
         CUDA_CHECK(cudaFree(de));
         CUDA_CHECK(cudaFree(dd));
+        CUDA_CHECK(cudaFree(dB));
         CUDA_CHECK(cudaFree(dA));
         double t = perf_now() - t0;
         if (query != CUSOLVER_STATUS_SUCCESS) {
@@ -652,9 +736,13 @@ static void run_cusolver(const precision_t *p, int64_t n, int repeat, const void
             break;
         }
         if (info != 0) {
-            fprintf(stderr, "startrd-bench: %s (n = %lld) returned info = %d\n",
-                    subset > 0.0 ? "cusolverDnZheevdx" : vectors ? "cusolverDnZheevd" : p->cusolver,
-                    (long long)n, info);
+            /* cusolverDnZhegvd's info > n, as LAPACK's: B's leading minor of order info - n is not positive. */
+            fprintf(stderr, "startrd-bench: %s (n = %lld) returned info = %d%s\n",
+                    generalized    ? "cusolverDnZhegvd"
+                    : subset > 0.0 ? "cusolverDnZheevdx"
+                    : vectors      ? "cusolverDnZheevd"
+                                   : p->cusolver,
+                    (long long)n, info, generalized && info > n ? ": B is not positive definite" : "");
             exit(1);
         }
         if (subset > 0.0 && found != wanted(n)) {
@@ -948,13 +1036,17 @@ static void print_seconds(FILE *f, double s, int width)
 }
 
 /* Seconds in which a StarTRD run's phases overlapped: their sum past its
- * total, or 0; < 0 where the run has no phases. */
+ * total, or 0; < 0 where the run has no phases.  The generalized driver's
+ * own phases are in its total too, before and after the standard
+ * problem's. */
 static double overlap_seconds(const result_t *r)
 {
     double sum = r->stage1 + r->stage2 + r->tridiag + r->backtransform;
 
     if (r->info != 0 || r->tridiag < 0.0 || r->backtransform < 0.0)
         return -1.0;
+    if (r->stdform >= 0.0 && r->backsub >= 0.0)
+        sum += r->stdform + r->backsub;
     return sum > r->total ? sum - r->total : 0.0;
 }
 
@@ -1011,7 +1103,7 @@ static int report(const precision_t *p, int64_t n, result_t *res, int count, dou
         const char *scheme = r->method == M_STARTRD ? startrd_allreduce_name(r->allreduce) : NULL;
 
         failed |= bad;
-        printf("%7lld %4s  %-10s %4d", (long long)n, p->name, method_name[r->method], r->gpus);
+        printf("%7lld %4s  %-*s %4d", (long long)n, p->name, label_width(), method_label(r->method), r->gpus);
         if (r->nb > 0)
             printf(" %4d", r->nb);
         else
@@ -1042,6 +1134,10 @@ static int report(const precision_t *p, int64_t n, result_t *res, int count, dou
             print_seconds(stdout, r->backtransform, 9);
             print_seconds(stdout, overlap_seconds(r), 9);
         }
+        if (generalized) {
+            print_seconds(stdout, r->stdform, 9);
+            print_seconds(stdout, r->backsub, 9);
+        }
         printf(" %s", scheme != NULL ? scheme : "-");
         if (r->method == M_STARTRD && ok && r->used != r->allreduce)
             printf(" (%s)", startrd_allreduce_name(r->used));
@@ -1057,7 +1153,7 @@ static int report(const precision_t *p, int64_t n, result_t *res, int count, dou
         printf("%s\n", bad ? "  FAIL" : "");
 
         if (csv != NULL) {
-            fprintf(csv, "%lld,%s,%d,", (long long)n, method_name[r->method], r->gpus);
+            fprintf(csv, "%lld,%s,%d,", (long long)n, method_label(r->method), r->gpus);
             if (r->nb > 0)
                 fprintf(csv, "%d", r->nb);
             fprintf(csv, ",");
@@ -1073,7 +1169,7 @@ static int report(const precision_t *p, int64_t n, result_t *res, int count, dou
             if (ratio >= 0.0)
                 fprintf(csv, "%.4f", ratio);
             if (ok)
-                fprintf(csv, ",%.4f,%s,", i == ref ? 0.0 : agreement, method_name[res[ref].method]);
+                fprintf(csv, ",%.4f,%s,", i == ref ? 0.0 : agreement, method_label(res[ref].method));
             else
                 fprintf(csv, ",,,");
             if (r->sterf >= 0.0)
@@ -1094,6 +1190,11 @@ static int report(const precision_t *p, int64_t n, result_t *res, int count, dou
             fprintf(csv, ",%s,", p->name);
             if (gemm >= 0.0)
                 fprintf(csv, "%.3f", gemm);
+            /* The generalized phases after it, for the same reason. */
+            if (r->stdform >= 0.0)
+                fprintf(csv, ",%.6f,%.6f", r->stdform, r->backsub);
+            else
+                fprintf(csv, ",,");
             fprintf(csv, "\n");
         }
     }
@@ -1157,12 +1258,14 @@ static void usage(FILE *f)
             "usage: startrd-bench [--n N1,N2,...] [--ngpu K1,K2,...] [--methods M1,M2,...]\n"
             "                     [--lapack-max N] [--repeat R] [--csv FILE] [--seed S] [--mg-tile T]\n"
             "                     [--allreduce S1,S2,...] [--nb NB] [--dist D] [--vectors] [--subset F]\n"
-            "                     [--subset-by index|value] [--precision P1,P2,...] [--gemm-n N]\n"
+            "                     [--subset-by index|value] [--generalized] [--precision P1,P2,...]\n"
+            "                     [--gemm-n N]\n"
             "  --n          orders of the random Hermitian matrices (default 4096,8192,16384)\n"
             "  --precision  any of s,d,c,z, run in the order given (default z): real symmetric\n"
             "               matrices in s and d (?sytrd_2stage_mgpu, cusolverDn?sytrd, LAPACK's\n"
             "               ?SYTRD_2STAGE, cusolverMgSyevd in that precision), complex Hermitian\n"
-            "               in c and z (?hetrd_2stage_mgpu, ...); --vectors and --subset need z\n"
+            "               in c and z (?hetrd_2stage_mgpu, ...); --vectors, --subset and\n"
+            "               --generalized need z\n"
             "  --gemm-n     order of the cuBLAS S/D/C/ZGEMM timed on GPU 0 in each precision, its\n"
             "               TFLOP/s (2n^3 flops real, 8n^3 complex) shown beside that precision's\n"
             "               results (default 8192, 0: none; needs a GPU)\n"
@@ -1189,13 +1292,17 @@ static void usage(FILE *f)
             "  --subset-by  index (default), or value: the same pairs asked for as the value range\n"
             "               (vl, vu] that holds them, vu halfway to the next eigenvalue (found first,\n"
             "               untimed, by the library's reduction and LAPACK's bisection)\n"
+            "  --generalized all eigenpairs of A x = lambda B x instead (itype 1, implies --vectors; B a\n"
+            "               second random Hermitian matrix, shifted and scaled to a spectrum in [%g, %g]):\n"
+            "               zhegvd_2stage_mgpu, cusolverDnZhegvd and LAPACK's ZHEGVD, rows labelled\n"
+            "               startrd-zhegvd, ...; no cusolverMg, no --subset\n"
             "Times run from the matrix in host memory to d, e (cusolverMg: eigenvalues) in host\n"
             "memory.  Eigenvalue agreement: max|dlambda| / (n eps max|lambda|), eps of the\n"
             "precision, against LAPACK in that precision when it ran, else the first method\n"
             "(the eigenvalues of each tridiagonal by DSTERF); the exit status is 1 if one exceeds %g or a\n"
             "StarTRD run fails (the others still run; its line says FAILED, as does a size\n"
             "cuSOLVER refuses).\n",
-            AGREEMENT_TOL);
+            B_LO, B_HI, AGREEMENT_TOL);
 }
 
 /* A comma-separated list of integers in [lo, hi]; returns its length or -1. */
@@ -1295,7 +1402,8 @@ int main(int argc, char **argv)
         {"allreduce", required_argument, 0, 'a'},  {"nb", required_argument, 0, 'b'},
         {"dist", required_argument, 0, 'D'},       {"subset", required_argument, 0, 'S'},
         {"subset-by", required_argument, 0, 'B'},  {"precision", required_argument, 0, 'p'},
-        {"gemm-n", required_argument, 0, 'G'},     {0, 0, 0, 0}};
+        {"gemm-n", required_argument, 0, 'G'},     {"generalized", no_argument, 0, 'E'},
+        {0, 0, 0, 0}};
     int64_t sizes[MAX_LIST] = {4096, 8192, 16384}, gpus[MAX_LIST], lapack_max = 8192;
     int nsizes = 3, ngpus = -1, repeat = 1, seed = 1, tile = 256, want[M_COUNT], methods_given = 0, c;
     int picked[MAX_SCHEMES], nschemes = 0, precs[P_COUNT] = {P_Z}, nprecs = 1;
@@ -1348,6 +1456,10 @@ int main(int argc, char **argv)
             }
             break;
         case 'v': vectors = 1; break;
+        case 'E':
+            generalized = 1;
+            vectors = 1;
+            break;
         case 'S':
             subset = strtod(optarg, &end);
             if (end == optarg || *end != '\0' || !(subset > 0.0 && subset <= 1.0)) {
@@ -1467,14 +1579,22 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < nprecs; i++) {
         if (vectors && precs[i] != P_Z) {
-            fprintf(stderr, "startrd-bench: --vectors and --subset are complex double only (the eigensolvers "
-                            "are): --precision z\n");
+            fprintf(stderr, "startrd-bench: --vectors, --subset and --generalized are complex double only (the "
+                            "eigensolvers are): --precision z\n");
             return 2;
         }
     }
-    if (subset > 0.0 && want[M_CUSOLVERMG]) {
+    /* The generalized drivers' subsets (zhegvx_2stage_mgpu) are not timed
+     * here: one mode at a time. */
+    if (generalized && subset > 0.0) {
+        fprintf(stderr, "startrd-bench: --generalized times all eigenpairs; drop --subset\n");
+        return 2;
+    }
+    if ((subset > 0.0 || generalized) && want[M_CUSOLVERMG]) {
         if (methods_given) {
-            fprintf(stderr, "startrd-bench: cusolvermg has no subset of eigenpairs; drop it or --subset\n");
+            fprintf(stderr, "startrd-bench: cusolvermg has no %s; drop it or %s\n",
+                    generalized ? "generalized eigensolver" : "subset of eigenpairs",
+                    generalized ? "--generalized" : "--subset");
             return 2;
         }
         want[M_CUSOLVERMG] = 0;
@@ -1497,15 +1617,19 @@ int main(int argc, char **argv)
         }
         fprintf(csv, "n,method,gpus,nb,stage1_s,stage2_s,total_s,tflops,ratio_to_startrd,eig_agreement,"
                      "reference,sterf_s,efficiency,allreduce,stage1_gpus,stage2_gpus,"
-                     "tridiag_s,backtransform_s,overlap_s,precision,gemm_tflops\n");
+                     "tridiag_s,backtransform_s,overlap_s,precision,gemm_tflops,standard_form_s,"
+                     "backsubstitution_s\n");
     }
 
-    char what[96];
+    char what[160];
     int any_real = 0;
 
     for (int i = 0; i < nprecs; i++)
         any_real |= !precisions[precs[i]].is_complex;
-    if (subset > 0.0)
+    if (generalized)
+        snprintf(what, sizeof what, "eigenvalues and eigenvectors of A x = lambda B x (itype 1), B's spectrum in "
+                                    "[%g, %g]", B_LO, B_HI);
+    else if (subset > 0.0)
         snprintf(what, sizeof what, "the lowest eigenpairs, a fraction %g of each order, by %s", subset,
                  subset_range == 'V' ? "value" : "index");
     else
@@ -1534,11 +1658,14 @@ int main(int argc, char **argv)
     printf("; OpenBLAS kernels: %s", openblas_get_corename());
 #endif
     printf("\n  TFLOP/s = 16n^3/3%s / total; /startrd = total / best StarTRD total; eig = max|dlambda| / "
-           "(n eps max|lambda|) vs ref, eps of the precision; eff = StarTRD's time on 1 GPU / (GPUs x time)%s\n",
+           "(n eps max|lambda|) vs ref, eps of the precision; eff = StarTRD's time on 1 GPU / (GPUs x time)%s%s\n",
            any_real ? " (s, d: 4n^3/3)" : "",
            vectors ? "; tridiag_s, backtr_s: StarTRD's tridiagonal vectors and back-transformation, overlap_s: "
-                     "the time its four phases ran side by side"
-                   : "");
+                     "the time its phases ran side by side"
+                   : "",
+           generalized ? "; stdform_s: StarTRD's Cholesky factor of B and reduction to the standard problem, "
+                         "backsub_s: its back-substitution of the vectors"
+                       : "");
 
     /* cuBLAS's GEMM rate in each precision, before any method (the GPU
      * otherwise idle, StarPU not started): the ceiling the reductions of
@@ -1560,10 +1687,12 @@ int main(int argc, char **argv)
 #else
     (void)gemm_n;
 #endif
-    printf("%7s %4s  %-10s %4s %4s %9s %9s %9s %8s %9s %10s %6s", "n", "prec", "method", "gpus", "nb", "stage1_s",
-           "stage2_s", "total_s", "TFLOP/s", "/startrd", "eig", "eff");
+    printf("%7s %4s  %-*s %4s %4s %9s %9s %9s %8s %9s %10s %6s", "n", "prec", label_width(), "method", "gpus", "nb",
+           "stage1_s", "stage2_s", "total_s", "TFLOP/s", "/startrd", "eig", "eff");
     if (vectors)
         printf(" %9s %9s %9s", "tridiag_s", "backtr_s", "overlap_s");
+    if (generalized)
+        printf(" %9s %9s", "stdform_s", "backsub_s");
     printf(" %s\n", "allreduce");
     fflush(stdout);
 
@@ -1578,10 +1707,15 @@ int main(int argc, char **argv)
             void *a = xmalloc(nn * p->elem, "the matrix's working copy");
             void *tau = xmalloc((size_t)n * p->elem, "tau");
             void *d = xmalloc((size_t)n * p->real, "d"), *e = xmalloc((size_t)n * p->real, "e");
+            void *b0 = generalized ? xmalloc(nn * p->elem, "B") : NULL;
+            void *b = generalized ? xmalloc(nn * p->elem, "B's working copy") : NULL;
             result_t res[MAX_RESULTS];
             int count = 0;
 
             perf_matrix(n, p->scalar, a0, (uint64_t)seed);
+            /* Complex double, as main() keeps --generalized to z. */
+            if (generalized)
+                perf_hermitian_definite(n, b0, b_seed(seed), B_LO, B_HI);
             if (subset > 0.0 && subset_range == 'V')
                 subset_bounds(n, a0, a, d, e, tau);
             for (int m = 0; m < M_COUNT; m++) {
@@ -1593,24 +1727,24 @@ int main(int argc, char **argv)
                     result_t *r = &res[count++];
                     memset(r, 0, sizeof *r);
                     /* Only StarTRD's eigensolver runs report these phases. */
-                    r->tridiag = r->backtransform = -1.0;
+                    r->tridiag = r->backtransform = r->stdform = r->backsub = -1.0;
                     r->method = (enum method)m;
                     r->w = xmalloc((size_t)n * sizeof *r->w, "eigenvalues");
                     switch (m) {
                     case M_STARTRD:
-                        run_startrd(p, n, (int)gpus[k / nschemes], schemes[k % nschemes], repeat, a0, a, d, e, tau,
-                                    r);
+                        run_startrd(p, n, (int)gpus[k / nschemes], schemes[k % nschemes], repeat, a0, a, b0, b, d,
+                                    e, tau, r);
                         break;
 #ifdef STARTRD_USE_CUDA
-                    case M_CUSOLVER: run_cusolver(p, n, repeat, a0, a, d, e, r); break;
+                    case M_CUSOLVER: run_cusolver(p, n, repeat, a0, a, b0, b, d, e, r); break;
                     case M_CUSOLVERMG: run_cusolvermg(p, n, kmax, tile, repeat, a0, a, r); break;
 #endif
-                    case M_LAPACK: run_lapack(p, n, repeat, ncores, a0, a, d, e, tau, r); break;
+                    case M_LAPACK: run_lapack(p, n, repeat, ncores, a0, a, b0, b, d, e, tau, r); break;
                     default: break;
                     }
                     /* Long runs: show progress before the table, which waits for every method. */
-                    fprintf(stderr, "startrd-bench: %s n %lld %s, %d GPUs", p->name, (long long)n, method_name[m],
-                            r->gpus);
+                    fprintf(stderr, "startrd-bench: %s n %lld %s, %d GPUs", p->name, (long long)n,
+                            method_label((enum method)m), r->gpus);
                     if (m == M_STARTRD)
                         fprintf(stderr, ", allreduce %s", startrd_allreduce_name(r->allreduce));
                     if (r->info != 0)
@@ -1631,6 +1765,8 @@ int main(int argc, char **argv)
             free(tau);
             free(d);
             free(e);
+            free(b0);
+            free(b);
         }
     }
     if (csv != NULL && fclose(csv) != 0) {

@@ -2,9 +2,10 @@
 # Plots the CSV of startrd-bench: total time against n, one line per method,
 # GPU count, (for StarTRD) allreduce scheme and, in a CSV of several
 # --precision, precision, both axes logarithmic.  A
-# CSV of --vectors or --subset runs also gives PLOT-phases.png: the same
-# totals, and StarTRD's reduction, tridiagonal vectors and
-# back-transformation as dashed lines.
+# CSV of --vectors, --subset or --generalized runs also gives
+# PLOT-phases.png: the same totals, and StarTRD's reduction, tridiagonal
+# vectors and back-transformation (with --generalized also its reduction to
+# the standard problem and back-substitution) as dashed lines.
 #   tools/plot-bench.sh RESULTS.csv [PLOT.png]     default: RESULTS.png
 # Needs gnuplot (apt-get install gnuplot-nox).
 set -euo pipefail
@@ -29,6 +30,8 @@ trap 'rm -rf "$work"' EXIT
 # is all z).  series.txt: file and title of each series, the precision in
 # the title when the CSV holds several;
 # phases.txt: the same for StarTRD's phases, where the CSV has them;
+# generalized.txt: present when the rows are of --generalized (methods named
+# startrd-zhegvd and so on);
 # range.txt: the smallest and largest n; xtics.txt: gnuplot's xtics list.
 awk -F, -v dir="$work" '
     NR == 1 {
@@ -49,11 +52,12 @@ awk -F, -v dir="$work" '
         gsub(/[^A-Za-z0-9_.-]/, "", pr)
         if (!(pr in precs)) { precs[pr] = 1; nprecs++ }
         if (pr == "s" || pr == "d") real = 1
+        if (m ~ /-zhegvd$/) generalized = 1
         key = pr "/" m "/" g "/" a
         if (!(key in file)) {
             file[key] = dir "/s" ++count ".dat"
             if (g > 0) title = m ", " g (g == 1 ? " GPU" : " GPUs")
-            else title = m (m == "lapack" ? ", host cores" : ", CPU workers")
+            else title = m (m ~ /^lapack/ ? ", host cores" : ", CPU workers")
             if (a != "") title = title ", " a
             title_of[key] = title
             prec_of[key] = pr
@@ -61,11 +65,18 @@ awk -F, -v dir="$work" '
         }
         print n, $col["total_s"] > file[key]
         if (("tridiag_s" in col) && ("backtransform_s" in col) && $col["tridiag_s"] != "") {
-            split("reduction,tridiagonal vectors,back-transformation", phase_name, ",")
+            split("reduction,tridiagonal vectors,back-transformation,standard form,back-substitution", phase_name, ",")
             phase[1] = $col["stage1_s"] + $col["stage2_s"]
             phase[2] = $col["tridiag_s"]
             phase[3] = $col["backtransform_s"]
-            for (p = 1; p <= 3; p++) {
+            nphase = 3
+            # --generalized rows: the two phases before and after the standard problem
+            if (("standard_form_s" in col) && ("backsubstitution_s" in col) && $col["standard_form_s"] != "") {
+                phase[4] = $col["standard_form_s"]
+                phase[5] = $col["backsubstitution_s"]
+                nphase = 5
+            }
+            for (p = 1; p <= nphase; p++) {
                 pkey = key "/" p
                 if (!(pkey in file)) {
                     file[pkey] = dir "/s" ++count ".dat"
@@ -94,6 +105,7 @@ awk -F, -v dir="$work" '
             print file[k] "\t" (nprecs > 1 ? prec_of[base] ": " : "") title_of[base] ": " phase_title[k] > (dir "/phases.txt")
         }
         print (real ? "real" : "complex") > (dir "/kind.txt")
+        if (generalized) print "" > (dir "/generalized.txt")
         print lo, hi > (dir "/range.txt")
         tics = ""
         for (i = 1; i <= nn; i++) tics = tics (i > 1 ? ", " : "") "\"" ns[i] "\" " ns[i]
@@ -120,6 +132,8 @@ if [ -s "$work/phases.txt" ]; then
         phases+=", '$f' using 1:2 with linespoints lw 1 dt 2 pt 6 title '$title'"
     done < "$work/phases.txt"
 fi
+# The generalized title with or without phases (a CSV without StarTRD rows has none).
+[ ! -e "$work/generalized.txt" ] || what='Eigenpairs of A x = lambda B x, A Hermitian, B Hermitian positive definite'
 
 # Draws the series $2 into the file $1, the key placed as $3 says.
 draw() {
