@@ -293,8 +293,9 @@ int zhegvd_2stage_mgpu_64(int64_t itype, char jobz, char uplo, int64_t n, double
  *              this function or of zhegvd_2stage_mgpu() with the same
  *              uplo), which is used as it is and not written.
  * @param n     order of A and B, n >= 0.
- * @param A     n x n, leading dimension lda; its referenced triangle is
- *              destroyed.
+ * @param A     n x n, leading dimension lda; destroyed: its referenced
+ *              triangle, and with range 'A' all of it, through which the
+ *              eigenvectors pass (as zheevr_2stage_mgpu()'s).
  * @param lda   lda >= max(1, n).
  * @param B     n x n, leading dimension ldb, as fact says.
  * @param ldb   ldb >= max(1, n).

@@ -2,9 +2,10 @@
 ! structs' layout against the C compiler's (tests/test_fortran_layout.c),
 ! the context opened with options, argument errors, the workspace query,
 ! the optional arguments that pass NULL, and each precision's solvers on
-! n = 200 against LAPACK, in the 32-bit and the _64 forms.  It runs on CPU
-! workers only (ngpu = 0): what it tests is the binding, which the GPUs do
-! not change, and on CPU workers it takes a few seconds.
+! n = 200 against LAPACK, in the 32-bit and the _64 forms, the generalized
+! problem's drivers in complex double.  It runs on CPU workers only
+! (ngpu = 0): what it tests is the binding, which the GPUs do not change,
+! and on CPU workers it takes a few seconds.
 !
 ! Prints one line per check and a final "N passed, M failed"; exits with
 ! status 1 when a check failed.
@@ -29,7 +30,7 @@ program test_fortran
     end interface
 
     ! LAPACK, the reference.
-    external :: dsyevd, zheevd, ssyevd, cheevd, dsterf
+    external :: dsyevd, zheevd, ssyevd, cheevd, dsterf, zhegvd
 
     integer, parameter :: n = 200, nb = 16
     integer, parameter :: dp = c_double, sp = c_float
@@ -39,6 +40,10 @@ program test_fortran
     real(dp), allocatable :: wd(:), wdref(:), dd(:), ed(:), taud(:), hd(:), workd(:)
     complex(dp), allocatable :: az(:, :), az0(:, :), zz(:, :), qz(:, :), tauz(:), hz(:), workz(:)
     real(dp), allocatable :: wz(:), wzref(:)
+    ! The generalized problem: B Hermitian positive definite, LAPACK's
+    ! eigenvalues of (A, B) and its Cholesky factor of B.
+    complex(dp), allocatable :: bz(:, :), bz0(:, :), bzfac(:, :), bzsave(:, :)
+    real(dp), allocatable :: wgref(:)
     real(sp), allocatable :: as(:, :), ws(:), wsref(:)
     complex(sp), allocatable :: ac(:, :)
     real(sp), allocatable :: wc(:), wcref(:)
@@ -194,13 +199,49 @@ program test_fortran
     call check(info == 0 .and. m64 == i .and. i > 0 .and. err < 10 .and. res < 10 .and. orth < 10, &
                "zheevr_2stage_mgpu_64: range 'V', the pairs in (-1, 1]" // values(err, res, orth))
 
+    ! The generalized problem, itype 1: all pairs with B's factor on exit,
+    ! then selected ones given that factor (fact = 'F', Z left out with
+    ! jobz = 'N'), and the _64 forms.
+    az = az0
+    bz = bz0
+    info = zhegvd_2stage_mgpu(1, 'V', 'L', n, az, n, bz, n, wz, 0)
+    err = eigenvalue_error(wz, wgref, norm2(abs(az0)))
+    res = generalized_residual_z(az0, bz0, az, wz)
+    orth = b_orthogonality_z(bz0, az)
+    call check(info == 0 .and. err < 10 .and. res < 10 .and. orth < 10 .and. factor_error_z(bz, bzfac) < 10, &
+               "zhegvd_2stage_mgpu: eigenvalues, A v = lambda B v, V^H B V = I, B's factor" // values(err, res, orth))
+    call check(zhegvx_2stage_mgpu(1, 'V', 'I', 'L', 'F', n, az, n, bz, n, 0.0_dp, 0.0_dp, 1, 5, m, wz, ldz=n, &
+                                  ngpu=0) == -17, "zhegvx_2stage_mgpu: Z left out (NULL) with jobz = 'V' is argument 17")
+    az = az0
+    bzsave = bz
+    info = zhegvx_2stage_mgpu(1, 'N', 'I', 'L', 'F', n, az, n, bz, n, 0.0_dp, 0.0_dp, 5, 20, m, wz, ldz=1, ngpu=0)
+    err = eigenvalue_error(wz(1:16), wgref(5:20), norm2(abs(az0)))
+    call check(info == 0 .and. m == 16 .and. err < 10 .and. same_bits(bz, bzsave), &
+               "zhegvx_2stage_mgpu: range 'I' with B's factor given (B kept), without Z" // values(err))
+    az = az0
+    bz = bz0
+    info = zhegvd_2stage_mgpu_64(1_c_int64_t, 'N', 'U', int(n, c_int64_t), az, int(n, c_int64_t), bz, &
+                                 int(n, c_int64_t), wz, 0_c_int64_t)
+    err = eigenvalue_error(wz, wgref, norm2(abs(az0)))
+    call check(info == 0 .and. err < 10, "zhegvd_2stage_mgpu_64: eigenvalues" // values(err))
+    az = az0
+    bz = bz0
+    info = zhegvx_2stage_mgpu_64(1_c_int64_t, 'V', 'I', 'U', 'N', int(n, c_int64_t), az, int(n, c_int64_t), bz, &
+                                 int(n, c_int64_t), 0.0_dp, 0.0_dp, 1_c_int64_t, 10_c_int64_t, m64, wz, zz, &
+                                 int(n, c_int64_t), 0_c_int64_t)
+    err = eigenvalue_error(wz(1:10), wgref(1:10), norm2(abs(az0)))
+    res = generalized_residual_z(az0, bz0, zz(:, 1:10), wz(1:10))
+    orth = b_orthogonality_z(bz0, zz(:, 1:10))
+    call check(info == 0 .and. m64 == 10 .and. err < 10 .and. res < 10 .and. orth < 10, &
+               "zhegvx_2stage_mgpu_64: the 10 lowest pairs" // values(err, res, orth))
+
     call check(startrd_finalize() == 0, "startrd_finalize")
     call check(startrd_finalize() == STARTRD_ERR_STATE, "startrd_finalize without startrd_init: STARTRD_ERR_STATE")
 
     ! The main program's arrays are never freed by themselves: LeakSanitizer
     ! (tools/check-sanitizers.sh) would count them.
     deallocate(ad, ad0, zd, qd, wd, wdref, dd, ed, taud, hd, workd, az, az0, zz, qz, tauz, hz, workz, &
-               wz, wzref, as, ws, wsref, ac, wc, wcref)
+               wz, wzref, as, ws, wsref, ac, wc, wcref, bz, bz0, bzfac, bzsave, wgref)
 
     print '(i0, " passed, ", i0, " failed")', npass, nfail
     if (nfail > 0) stop 1
@@ -314,6 +355,23 @@ contains
         call cheevd('N', 'L', n, ac, n, wcref, cwork, size(cwork), srwork, size(srwork), iwork, size(iwork), &
                     lapack_info)
         if (lapack_info /= 0) error stop "CHEEVD failed"
+
+        ! B = X^H X / n + I, its eigenvalues in about [1, 2]; made exactly
+        ! Hermitian, since the product's two triangles may round apart.
+        call random_number(re)
+        call random_number(im)
+        acopy = cmplx(re - 0.5_dp, im - 0.5_dp, dp)
+        bz0 = matmul(conjg(transpose(acopy)), acopy) / n
+        bz0 = (bz0 + conjg(transpose(bz0))) / 2
+        do k = 1, n
+            bz0(k, k) = real(bz0(k, k), dp) + 1
+        end do
+        allocate(bz(n, n), wgref(n))
+        acopy = az0
+        bzfac = bz0
+        call zhegvd(1, 'N', 'L', n, acopy, n, bzfac, n, wgref, zwork, size(zwork), rwork, size(rwork), iwork, &
+                    size(iwork), lapack_info)
+        if (lapack_info /= 0) error stop "ZHEGVD failed"
     end subroutine make_matrices
 
     ! max |w - wref| / (||A||_F n eps).
@@ -361,6 +419,52 @@ contains
 
         pairs_residual_z = norm2(abs(matmul(a, z) - z * spread(w, 1, n))) / (norm2(abs(a)) * n * epsilon(1.0_dp))
     end function pairs_residual_z
+
+    ! Whether x and y hold the same bits: "not written" is bit for bit.
+    pure logical function same_bits(x, y)
+        complex(dp), intent(in) :: x(:, :), y(:, :)
+
+        same_bits = all(transfer(x, [0_c_int64_t]) == transfer(y, [0_c_int64_t]))
+    end function same_bits
+
+    ! ||A Z - B Z diag(w)||_F / (||A||_F n eps): B's eigenvalues about 1 keep
+    ! ||Z|| and ||B|| near 1.
+    pure real(dp) function generalized_residual_z(a, b, z, w)
+        complex(dp), intent(in) :: a(:, :), b(:, :), z(:, :)
+        real(dp), intent(in) :: w(:)
+
+        generalized_residual_z = norm2(abs(matmul(a, z) - matmul(b, z) * spread(w, 1, n))) &
+                                 / (norm2(abs(a)) * n * epsilon(1.0_dp))
+    end function generalized_residual_z
+
+    ! ||Z^H B Z - I||_F / (n eps).
+    pure real(dp) function b_orthogonality_z(b, z)
+        complex(dp), intent(in) :: b(:, :), z(:, :)
+        complex(dp), allocatable :: g(:, :)
+        integer :: k
+
+        g = matmul(conjg(transpose(z)), matmul(b, z))
+        do k = 1, size(g, 1)
+            g(k, k) = g(k, k) - 1
+        end do
+        b_orthogonality_z = norm2(abs(g)) / (n * epsilon(1.0_dp))
+    end function b_orthogonality_z
+
+    ! ||tril(F) - tril(R)||_F / (||tril(R)||_F n eps): B's factor in the
+    ! lower triangle against LAPACK's.
+    pure real(dp) function factor_error_z(f, r)
+        complex(dp), intent(in) :: f(:, :), r(:, :)
+        real(dp) :: diff, norm
+        integer :: j
+
+        diff = 0
+        norm = 0
+        do j = 1, n
+            diff = diff + sum(abs(f(j:, j) - r(j:, j))**2)
+            norm = norm + sum(abs(r(j:, j))**2)
+        end do
+        factor_error_z = sqrt(diff) / (sqrt(norm) * n * epsilon(1.0_dp))
+    end function factor_error_z
 
     ! ||A Q - Q T||_F / (||A||_F n eps), T = tridiag(e, d, e).
     pure real(dp) function tridiagonal_residual_d(a, q, d, e)

@@ -111,7 +111,7 @@ static int hegv(int in_a, int64_t itype, char jobz, char range, char uplo, char 
     startrd_tile_workers_t workers = {0, NULL};
     startrd_desc_t Bt = {0}, W = {0};
     int64_t ts, found = n;
-    int info, held = 1;
+    int info;
 
     if (m != NULL)
         *m = 0;
@@ -133,39 +133,29 @@ static int hegv(int in_a, int64_t itype, char jobz, char range, char uplo, char 
     /* B's factor stays in tiles where the tasks ran, for the
      * back-substitution; A's copy W only until C is out. */
     if (info == 0 && (info = startrd_desc_init_workspace(&Bt, "B", sizeof *B, n, n, ts, ts)) == 0) {
-        startrd_instant_t t0 = starpu_timing_now(), t1 = t0, t2 = t0;
+        startrd_instant_t t0 = starpu_timing_now(), t1, t2;
 
         if ((info = startrd_desc_init_workspace(&W, "A", sizeof *A, n, n, ts, ts)) == 0)
             info = to_standard(itype, uplo, fact, A, lda, B, ldb, &Bt, &W, &workers);
         startrd_desc_finish(&W);
         t1 = starpu_timing_now();
-        /* The standard problem as a call of its own: where it goes to
-         * LAPACK on the caller's threads, StarPU's workers, paused between
-         * calls, must not poll beside them.  B's tiles stay registered:
-         * the context keeps StarPU running while it is open. */
-        startrd_trace_end();
-        startrd_context_release();
+        /* Where the standard problem goes to LAPACK on the caller's
+         * threads, StarPU's workers must not poll beside them. */
+        startrd_context_sleep();
         if (info == 0 && in_a)
             info = zheevd_2stage_mgpu_64(jobz, uplo, n, A, lda, w, ngpu);
         else if (info == 0)
             info = zheevr_2stage_mgpu_64(jobz, range, uplo, n, A, lda, vl, vu, il, iu, &found, w, Z, ldz, ngpu);
-        /* Open all along (its implicit or the application's reference),
-         * the context is only counted again here. */
-        if ((held = startrd_context_acquire(NULL, 1, &ctx) == 0))
-            startrd_trace_begin();
-        else if (info == 0)
-            info = STARTRD_ERR_STATE;
+        startrd_context_wake();
         t2 = starpu_timing_now();
         if (info == 0 && jobz == 'V' && found > 0)
             info = back_substitute(itype, uplo, n, &Bt, in_a ? A : Z, in_a ? lda : ldz, found, &workers);
         if (info == 0)
             startrd_stats_record_generalized((t1 - t0) * 1e-6, (starpu_timing_now() - t2) * 1e-6);
     }
-    if (held) {
-        startrd_desc_finish(&Bt);
-        startrd_trace_end();
-        startrd_context_release();
-    }
+    startrd_desc_finish(&Bt);
+    startrd_trace_end();
+    startrd_context_release();
     if (info == 0 && m != NULL)
         *m = found;
     return info;

@@ -18,7 +18,7 @@
 !   real(c_float).
 ! - Arguments that the C functions accept as NULL are OPTIONAL, and leaving
 !   one out passes NULL: the reduction's work and hous2 (give lwork = 0 and
-!   lhous2 = 0: the library allocates them), Z of zheevdx/zheevr with
+!   lhous2 = 0: the library allocates them), Z of zheevdx/zheevr/zhegvx with
 !   jobz = 'N', and the options of startrd_init (the defaults).  The
 !   arguments after a left-out one are then passed by keyword.
 ! - Strings going to C end with c_null_char.  The options' strings

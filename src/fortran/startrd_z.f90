@@ -1,6 +1,7 @@
 ! StarTRD's Fortran interfaces to the double complex solvers of startrd_z.h:
 ! the reduction zhetrd_2stage_mgpu, the back-transformation
-! zunmtr_2stage_mgpu and the eigensolver drivers, each with its _64 twin
+! zunmtr_2stage_mgpu, the eigensolver drivers and the generalized
+! problem's (zhegvd_2stage_mgpu, zhegvx_2stage_mgpu), each with its _64 twin
 ! (every integer argument integer(c_int64_t)).  Module startrd, which
 ! applications use, gathers the four precisions; its source (startrd.f90)
 ! explains the conventions.  The arguments are those of the C functions,
@@ -9,7 +10,8 @@
 ! The arguments the C functions take as NULL are OPTIONAL (Fortran 2018,
 ! from TS 29113), so that leaving them out passes NULL: work and hous2 of the
 ! reduction (with lwork = 0 and lhous2 = 0 the library allocates them) and
-! Z of the selected-eigenvalue drivers with jobz = 'N'.
+! Z of the selected-eigenvalue drivers, zhegvx_2stage_mgpu's included, with
+! jobz = 'N'.
 !
 ! @precisions normal z -> s d c
 module startrd_z
@@ -21,6 +23,8 @@ module startrd_z
     public :: zheevd_2stage_mgpu, zheevd_2stage_mgpu_64
     public :: zheevdx_2stage_mgpu, zheevdx_2stage_mgpu_64
     public :: zheevr_2stage_mgpu, zheevr_2stage_mgpu_64
+    public :: zhegvd_2stage_mgpu, zhegvd_2stage_mgpu_64
+    public :: zhegvx_2stage_mgpu, zhegvx_2stage_mgpu_64
 
     interface
         ! Reduction to real symmetric tridiagonal form, as ZHETRD_2STAGE, plus
@@ -143,5 +147,61 @@ module startrd_z
             complex(c_double_complex), intent(out), optional :: Z(ldz, *)
             integer(c_int) :: info
         end function zheevr_2stage_mgpu_64
+
+        ! The generalized problem A x = lambda B x (itype 1), A B x = lambda x
+        ! (2) or B A x = lambda x (3), as ZHEGVD: all eigenvalues, and with
+        ! jobz = 'V' the eigenvectors in A; B's Cholesky factor on exit.
+        function zhegvd_2stage_mgpu(itype, jobz, uplo, n, A, lda, B, ldb, w, ngpu) &
+                bind(C, name='zhegvd_2stage_mgpu') result(info)
+            import
+            integer(c_int), value :: itype
+            character(kind=c_char), value :: jobz, uplo
+            integer(c_int), value :: n, lda, ldb, ngpu
+            complex(c_double_complex), intent(inout) :: A(lda, *), B(ldb, *)
+            real(c_double), intent(out) :: w(*)
+            integer(c_int) :: info
+        end function zhegvd_2stage_mgpu
+
+        function zhegvd_2stage_mgpu_64(itype, jobz, uplo, n, A, lda, B, ldb, w, ngpu) &
+                bind(C, name='zhegvd_2stage_mgpu_64') result(info)
+            import
+            integer(c_int64_t), value :: itype
+            character(kind=c_char), value :: jobz, uplo
+            integer(c_int64_t), value :: n, lda, ldb, ngpu
+            complex(c_double_complex), intent(inout) :: A(lda, *), B(ldb, *)
+            real(c_double), intent(out) :: w(*)
+            integer(c_int) :: info
+        end function zhegvd_2stage_mgpu_64
+
+        ! Selected pairs of the generalized problem by range 'A', 'V' (in
+        ! (vl, vu]) or 'I' (il..iu), as ZHEGVX, with fact = 'N' (B factored
+        ! here, its factor on exit) or 'F' (B holds its factor, not written).
+        function zhegvx_2stage_mgpu(itype, jobz, range, uplo, fact, n, A, lda, B, ldb, vl, vu, il, iu, m, w, Z, &
+                                    ldz, ngpu) bind(C, name='zhegvx_2stage_mgpu') result(info)
+            import
+            integer(c_int), value :: itype
+            character(kind=c_char), value :: jobz, range, uplo, fact
+            integer(c_int), value :: n, lda, ldb, il, iu, ldz, ngpu
+            real(c_double), value :: vl, vu
+            complex(c_double_complex), intent(inout) :: A(lda, *), B(ldb, *)
+            integer(c_int), intent(out) :: m
+            real(c_double), intent(out) :: w(*)
+            complex(c_double_complex), intent(out), optional :: Z(ldz, *)
+            integer(c_int) :: info
+        end function zhegvx_2stage_mgpu
+
+        function zhegvx_2stage_mgpu_64(itype, jobz, range, uplo, fact, n, A, lda, B, ldb, vl, vu, il, iu, m, w, Z, &
+                                       ldz, ngpu) bind(C, name='zhegvx_2stage_mgpu_64') result(info)
+            import
+            integer(c_int64_t), value :: itype
+            character(kind=c_char), value :: jobz, range, uplo, fact
+            integer(c_int64_t), value :: n, lda, ldb, il, iu, ldz, ngpu
+            real(c_double), value :: vl, vu
+            complex(c_double_complex), intent(inout) :: A(lda, *), B(ldb, *)
+            integer(c_int64_t), intent(out) :: m
+            real(c_double), intent(out) :: w(*)
+            complex(c_double_complex), intent(out), optional :: Z(ldz, *)
+            integer(c_int) :: info
+        end function zhegvx_2stage_mgpu_64
     end interface
 end module startrd_z

@@ -564,6 +564,20 @@ static int release_counted(int *count, const char *unmatched)
     return ret;
 }
 
+void startrd_context_sleep(void)
+{
+    pthread_mutex_lock(&context_lock);
+    set_idle(1);
+    pthread_mutex_unlock(&context_lock);
+}
+
+void startrd_context_wake(void)
+{
+    pthread_mutex_lock(&context_lock);
+    set_idle(0);
+    pthread_mutex_unlock(&context_lock);
+}
+
 int startrd_context_release(void)
 {
     return release_counted(&calls, "the runtime context was released more often than acquired");

@@ -46,6 +46,16 @@ void startrd_context_preview(startrd_context_t *view);
  *  task may be submitted in between. */
 void startrd_context_host_parallel(int on);
 
+/** Inside a call, around a nested driver call that may run LAPACK on the
+ *  caller's threads: StarPU's workers sleep as they do between calls
+ *  instead of polling beside those threads, while the call stays counted,
+ *  so that no other thread can close or reopen the context meanwhile.  A
+ *  nested call that inserts tasks wakes them as any call does;
+ *  startrd_context_wake() undoes this.  Only the library's own StarPU
+ *  sleeps (an application's keeps its workers). */
+void startrd_context_sleep(void);
+void startrd_context_wake(void);
+
 /** The same beside tasks that keep running on the GPUs: each CPU worker is
  *  held asleep in a task of its own until
  *  startrd_context_cpu_workers_release(), instead of polling for tasks
