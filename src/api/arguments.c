@@ -8,6 +8,15 @@ void startrd_report_argument(const char *routine, int info, const char *const *n
     startrd_error("%s: argument %d (%s) has an illegal value", routine, -info, names[-info - 1]);
 }
 
+int startrd_check_square(int64_t n, const void *M, int64_t ld)
+{
+    if (n < 0)
+        return 1;
+    if (M == NULL && n > 0)
+        return 2;
+    return ld < (n > 1 ? n : 1) ? 3 : 0;
+}
+
 int startrd_check_selection(char jobz, char range, int64_t n, double vl, double vu, int64_t il, int64_t iu,
                             const void *m, const void *w, const void *Z, int64_t ldz, int64_t ngpu)
 {

@@ -10,6 +10,10 @@ void startrd_report_argument(const char *routine, int info, const char *const *n
 /** Whether ngpu names GPUs a call can have, without opening a context. */
 int startrd_ngpu_valid(int64_t ngpu);
 
+/** An n x n matrix's order, array and leading dimension, in that order:
+ *  0, or the position (1 for n .. 3 for ld) of the first wrong one. */
+int startrd_check_square(int64_t n, const void *M, int64_t ld);
+
 /** The arguments that the selected-pairs drivers end with, in LAPACK's
  *  order from vu on: vu (an empty interval (vl, vu] with range 'V' is
  *  vu's fault, as in LAPACK), il, iu, m, w, Z, ldz, then ngpu; jobz and

@@ -249,17 +249,14 @@ static int lapack_status(const char *routine, int64_t n, lapack_int st)
 /* The drivers' first five arguments, as LAPACK's ZHEEVD checks them. */
 static int check_matrix(char jobz, char uplo, int64_t n, const double _Complex *A, int64_t lda)
 {
+    int info;
+
     if (jobz != 'N' && jobz != 'V')
         return -1;
     if (uplo != 'U' && uplo != 'L')
         return -2;
-    if (n < 0)
-        return -3;
-    if (A == NULL && n > 0)
-        return -4;
-    if (lda < (n > 1 ? n : 1))
-        return -5;
-    return 0;
+    info = startrd_check_square(n, A, lda);
+    return info != 0 ? -(2 + info) : 0;
 }
 
 /* Whether the library's divide and conquer runs, its merges' products on

@@ -181,12 +181,8 @@ static int check_arguments(int64_t itype, char jobz, char range, char uplo, char
         return -4;
     if (fact != 'N' && fact != 'F')
         return -5;
-    if (n < 0)
-        return -6;
-    if (A == NULL && n > 0)
-        return -7;
-    if (lda < (n > 1 ? n : 1))
-        return -8;
+    if ((info = startrd_check_square(n, A, lda)) != 0)
+        return -(5 + info);
     if (B == NULL && n > 0)
         return -9;
     if (ldb < (n > 1 ? n : 1))
