@@ -21,6 +21,7 @@
 #include "trace.h"
 #include "tuning.h"
 #include "tridiag_dstemr.h"
+#include "ztriangle_finite.h"
 
 #include <ctype.h>
 #include <lapacke.h>
@@ -200,15 +201,6 @@ static int tridiagonal_failed(const char *solver, lapack_int info)
     return STARTRD_ERR_KERNEL;
 }
 
-static int entry_finite(double _Complex a)
-{
-#ifdef COMPLEX
-    return isfinite(creal(a)) && isfinite(cimag(a));
-#else
-    return isfinite(a);
-#endif
-}
-
 /* Whether a call with vectors goes to LAPACK on the caller's thread and
  * BLAS threads, no context opened: no GPU takes part and n is below
  * host_lapack_below.  If so, *info is 0 after the library's check of A for
@@ -226,13 +218,10 @@ static int on_host_lapack(char uplo, int64_t n, const double _Complex *A, int64_
         return 0;
     *info = 0;
     startrd_stats_record_host();
-    for (int64_t j = 0; view.opt.check_finite && j < n; j++)
-        for (int64_t i = uplo == 'L' ? j : 0; i < (uplo == 'L' ? n : j + 1); i++)
-            if (!entry_finite(A[i + j * lda])) {
-                startrd_error("the matrix holds NaN or Inf; A is left unchanged");
-                *info = STARTRD_ERR_NONFINITE;
-                return 1;
-            }
+    if (view.opt.check_finite && !startrd_ztriangle_finite(uplo, n, A, lda)) {
+        startrd_error("the matrix holds NaN or Inf; A is left unchanged");
+        *info = STARTRD_ERR_NONFINITE;
+    }
     return 1;
 }
 

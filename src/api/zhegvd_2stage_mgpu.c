@@ -15,6 +15,7 @@
 #include "stats.h"
 #include "trace.h"
 #include "zhegst_tiles.h"
+#include "ztriangle_finite.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -28,30 +29,6 @@ static int64_t tile_size(int64_t n, int gpus)
     if (gpus == 0)
         return 256;
     return n >= 8192 ? 1024 : 512;
-}
-
-static int entry_finite(double _Complex a)
-{
-#ifdef COMPLEX
-    return isfinite(creal(a)) && isfinite(cimag(a));
-#else
-    return isfinite(a);
-#endif
-}
-
-/* Whether the triangle @p uplo of the n x n matrix at M holds only finite
- * numbers, read by the host threads. */
-static int triangle_finite(char uplo, int64_t n, const double _Complex *M, int64_t ld)
-{
-    int finite = 1;
-
-    startrd_context_host_parallel(1);
-#pragma omp parallel for schedule(dynamic, 64) reduction(&& : finite)
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = uplo == 'L' ? j : 0; i < (uplo == 'L' ? n : j + 1); i++)
-            finite = finite && entry_finite(M[i + j * ld]);
-    startrd_context_host_parallel(0);
-    return finite;
 }
 
 /* B's tiles := its Cholesky factor (fact 'N', the factor also copied back
@@ -125,10 +102,18 @@ static int hegv(int in_a, int64_t itype, char jobz, char range, char uplo, char 
         workers.worker = ctx->cuda_worker;
     }
     ts = tile_size(n, workers.count);
-    if (ctx->opt.check_finite &&
-        (!triangle_finite(uplo, n, A, lda) || (fact == 'N' && !triangle_finite(uplo, n, B, ldb)))) {
-        startrd_error("A or B holds NaN or Inf; A and B are left unchanged");
-        info = STARTRD_ERR_NONFINITE;
+    if (ctx->opt.check_finite) {
+        int finite;
+
+        /* Read by the host threads, StarPU's workers paused meanwhile. */
+        startrd_context_host_parallel(1);
+        finite = startrd_ztriangle_finite(uplo, n, A, lda) &&
+                 (fact == 'F' || startrd_ztriangle_finite(uplo, n, B, ldb));
+        startrd_context_host_parallel(0);
+        if (!finite) {
+            startrd_error("A or B holds NaN or Inf; A and B are left unchanged");
+            info = STARTRD_ERR_NONFINITE;
+        }
     }
     /* B's factor stays in tiles where the tasks ran, for the
      * back-substitution; A's copy W only until C is out. */
