@@ -21,6 +21,9 @@
 #include "cuda_upload.h"
 #include "error.h"
 #include "kernels_stage1_z.h"
+#ifdef STARTRD_USE_CUDA
+#include "kernels_cuda.h"
+#endif
 
 #include <math.h>
 #include <pthread.h>
@@ -42,6 +45,7 @@ struct copy_column_args {
     char uplo;
     int64_t n, lda;         /* the caller's matrix */
     double complex *a;
+    int user_devid;         /* the GPU whose memory holds it, or -1: host memory */
     int64_t col0;           /* first column of this block column */
     int both;               /* the handle holds both triangles, from row 0 */
     atomic_int *nonfinite;  /* NULL: no check */
@@ -182,6 +186,11 @@ static void copy_column_cpu(void *buffers[], void *cl_arg)
 
     if (skipped(x))
         return;
+    /* The stage-1 driver keeps such columns on GPUs (stage1_zhe2hb.h). */
+    if (x->user_devid >= 0) {
+        startrd_kernel_failure(x->to_user ? "copy_out" : "copy_in", "a column in host memory", -1);
+        return;
+    }
     if (!x->to_user) {
         double nan_sum = 0.0;
 
@@ -238,6 +247,91 @@ static void unpack_columns(void *arg, void *packed, int64_t ld, int64_t q0, int6
         store_column(u->x, u->v, buf + (q - q0) * ld + q, q);
 }
 
+/* The caller's matrix in GPU memory, the column on GPU @p devid: the
+ * caller's rectangles (kernels_cuda.h) are read and written in place where
+ * that is the caller's GPU, else through a copy of them on the column's
+ * GPU, which the worker's stream fills from the caller's GPU and, going
+ * out, writes back (a read, then a write of the same rectangle: its other
+ * triangle's entries go back as they were).  The band goes to the host. */
+static cudaError_t copy_column_device(const struct copy_column_args *x, const struct column_view *v,
+                                      double complex *column, int64_t crow, int devid, const char **call)
+{
+    const size_t z = sizeof *column;
+    const int64_t c0 = x->col0, lda = x->lda, rows = x->n - c0, cols = v->cols;
+    const int lower = x->uplo == 'L', above = x->both && !x->to_user && c0 > 0, same = devid == x->user_devid;
+    const int64_t m1 = lower ? rows : cols, n1 = lower ? cols : rows, m2 = lower ? cols : c0, n2 = lower ? c0 : cols;
+    double complex *a1 = x->a + c0 + c0 * lda, *a2 = lower ? x->a + c0 : x->a + c0 * lda, *s1 = a1, *s2 = a2;
+    const size_t bytes1 = (size_t)(m1 * n1) * z, bytes2 = above ? (size_t)(m2 * n2) * z : 0;
+    const size_t flag_at = same ? 0 : (bytes1 + bytes2 + 15) / 16 * 16;
+    cudaStream_t stream = startrd_cuda_upload_stream(devid);
+    int64_t ld1 = lda, ld2 = lda;
+    void *scratch = NULL;
+    int *flag, found = 0;
+    cudaError_t st;
+
+    *call = "cudaMallocAsync";
+    if (stream == NULL)
+        return cudaErrorInvalidDevice;
+    if ((st = cudaMallocAsync(&scratch, flag_at + sizeof *flag, stream)) != cudaSuccess)
+        return st;
+    flag = (int *)((char *)scratch + flag_at);
+    if (!same) {
+        s1 = scratch;
+        s2 = s1 + m1 * n1;
+        ld1 = m1 > 0 ? m1 : 1;
+        ld2 = m2 > 0 ? m2 : 1;
+        *call = "cudaMemcpy2DAsync";
+        if (bytes1 > 0)
+            st = cudaMemcpy2DAsync(s1, (size_t)ld1 * z, a1, (size_t)lda * z, (size_t)m1 * z, (size_t)n1,
+                                   cudaMemcpyDefault, stream);
+        if (st == cudaSuccess && bytes2 > 0)
+            st = cudaMemcpy2DAsync(s2, (size_t)ld2 * z, a2, (size_t)lda * z, (size_t)m2 * z, (size_t)n2,
+                                   cudaMemcpyDefault, stream);
+    }
+    if (st == cudaSuccess && !x->to_user) {
+        *call = "startrd_cuda_zcolumn_from_user";
+        if ((st = cudaMemsetAsync(flag, 0, sizeof *flag, stream)) == cudaSuccess)
+            st = startrd_cuda_zcolumn_from_user(x->uplo, x->both, x->n, c0, crow + v->height, v->width,
+                                                (const cuDoubleComplex *)s1, ld1, (const cuDoubleComplex *)s2, ld2,
+                                                (cuDoubleComplex *)column, v->ldc, x->nonfinite != NULL ? flag : NULL,
+                                                stream);
+        if (st == cudaSuccess)
+            st = cudaMemcpyAsync(&found, flag, sizeof found, cudaMemcpyDeviceToHost, stream);
+    } else if (st == cudaSuccess) {
+        *call = "startrd_cuda_zcolumn_to_user";
+        st = startrd_cuda_zcolumn_to_user(x->uplo, x->n, c0, v->width, (const cuDoubleComplex *)(column + crow),
+                                          v->ldc, (cuDoubleComplex *)s1, ld1, stream);
+        if (st == cudaSuccess && !same && bytes1 > 0)
+            st = cudaMemcpy2DAsync(a1, (size_t)lda * z, s1, (size_t)ld1 * z, (size_t)m1 * z, (size_t)n1,
+                                   cudaMemcpyDefault, stream);
+    }
+    if (st == cudaSuccess)
+        st = cudaFreeAsync(scratch, stream);
+    else
+        cudaFreeAsync(scratch, stream);
+    *call = st != cudaSuccess ? *call : "cudaStreamSynchronize";
+    if (st == cudaSuccess)
+        st = cudaStreamSynchronize(stream);
+    if (st == cudaSuccess && found)
+        atomic_store(x->nonfinite, 1);
+    if (st == cudaSuccess && x->to_user && x->band.ab != NULL && cols > 0) {
+        /* The band's entries of each column, at most kd below its diagonal. */
+        const int64_t hrows = rows < cols + x->band.kd ? rows : cols + x->band.kd;
+        double complex *top = malloc((size_t)(hrows * cols) * z);
+
+        *call = "cudaMemcpy2D";
+        if (top == NULL)
+            return cudaErrorMemoryAllocation;
+        st = cudaMemcpy2DAsync(top, (size_t)hrows * z, column + crow, (size_t)v->ldc * z, (size_t)hrows * z,
+                               (size_t)cols, cudaMemcpyDeviceToHost, stream);
+        if (st == cudaSuccess && (st = cudaStreamSynchronize(stream)) == cudaSuccess)
+            for (int64_t q = 0; q < cols; q++)
+                scatter_band(x, top + q * hrows + q, q, rows - q);
+        free(top);
+    }
+    return st;
+}
+
 /* On a CPU worker, the column in its GPU's memory: the view's pointer is
  * a device address, only its geometry is used here.  Going in, every row
  * of the handle is written (padding and, with both triangles, the rows
@@ -254,6 +348,13 @@ static void copy_column_gpu_cpu(void *buffers[], void *cl_arg)
 
     if (skipped(x))
         return;
+    if (x->user_devid >= 0) {
+        const char *call;
+
+        if ((st = copy_column_device(x, &v, c, u.crow, devid, &call)) != cudaSuccess)
+            startrd_kernel_failure(x->to_user ? "copy_out_device" : "copy_in_device", call, st);
+        return;
+    }
     if (x->to_user)
         st = startrd_cuda_download(devid, sizeof *c, c + u.crow, v.ldc, v.height, v.cols, unpack_columns, &u);
     else
@@ -306,7 +407,7 @@ static struct starpu_codelet *copy_codelet(int to_user, int node, const char **n
 }
 
 int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int64_t n,
-                              double complex *a, int64_t lda, int64_t col0, int both,
+                              double complex *a, int64_t lda, int user_devid, int64_t col0, int both,
                               starpu_data_handle_t column, atomic_int *nonfinite,
                               starpu_data_handle_t scanned, const startrd_zband_out_t *band)
 {
@@ -316,7 +417,7 @@ int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int
 
     if (args == NULL)
         return -ENOMEM;
-    *args = (struct copy_column_args){to_user, uplo, n, lda, a, col0, both, nonfinite,
+    *args = (struct copy_column_args){to_user, uplo, n, lda, a, user_devid, col0, both, nonfinite,
                                       to_user && band != NULL ? *band : (startrd_zband_out_t){NULL, 0, 0}};
     /* A copy in writes every entry of the column it fills. */
     return starpu_task_insert(cl,

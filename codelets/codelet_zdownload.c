@@ -1,6 +1,7 @@
 /* A matrix handle's buffer on one memory node into host memory, all of it
  * or one triangle, copied by a CPU worker: from a GPU through the worker's
- * pinned buffers (cuda_upload.h), from main memory directly.  The
+ * pinned buffers (cuda_upload.h), from main memory directly; into a
+ * caller's matrix in GPU memory by copies and kernels there.  The
  * counterpart of codelet_zupload.c, for the same reason: StarPU's own
  * copies to the caller's pageable memory run at a fraction of the rate.
  *
@@ -9,6 +10,10 @@
 #include "codelets_z.h"
 #include "cuda_upload.h"
 #include "error.h"
+#include "tile_conversion.h"
+#ifdef STARTRD_USE_CUDA
+#include "kernels_cuda.h"
+#endif
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -18,6 +23,7 @@ struct download_args {
     double complex *dst;
     int64_t ldd;
     char part;    /* 'A': all; 'L', 'U': that triangle, the rest of dst untouched */
+    int dst_devid; /* the GPU whose memory holds dst, or -1: host memory */
 };
 
 /* Where columns go: the task's arguments and the tile's height. */
@@ -40,6 +46,50 @@ static void unpack_columns(void *arg, void *packed, int64_t ld, int64_t q0, int6
     }
 }
 
+#ifdef STARTRD_USE_CUDA
+/* Into a caller's matrix in the memory of GPU a->dst_devid, the tile on
+ * GPU @p devid (-1: main memory): a copy between GPUs for all of it; for a
+ * triangle, a kernel on the caller's GPU that copies it from the tile, or
+ * from a copy of the tile made there.  0 or the CUDA status. */
+static cudaError_t download_to_gpu(const struct download_args *a, int devid, const double complex *src, int64_t lds,
+                                   int64_t rows, int64_t cols)
+{
+    const size_t z = sizeof *src;
+    const int here = a->part == 'A' || devid == a->dst_devid;
+    cudaStream_t stream = startrd_cuda_upload_stream(here && devid >= 0 ? devid : a->dst_devid);
+    double complex *scratch = NULL;
+    cudaError_t st;
+
+    if (stream == NULL)
+        return cudaErrorInvalidDevice;
+    if (a->part == 'A')
+        st = cudaMemcpy2DAsync(a->dst, (size_t)a->ldd * z, src, (size_t)lds * z, (size_t)rows * z, (size_t)cols,
+                               cudaMemcpyDefault, stream);
+    else {
+        const double complex *from = src;
+        int64_t ldf = lds;
+
+        st = cudaSuccess;
+        if (!here && (st = cudaMallocAsync((void **)&scratch, (size_t)(rows * cols) * z, stream)) == cudaSuccess) {
+            st = cudaMemcpy2DAsync(scratch, (size_t)rows * z, src, (size_t)lds * z, (size_t)rows * z, (size_t)cols,
+                                   cudaMemcpyDefault, stream);
+            from = scratch;
+            ldf = rows;
+        }
+        if (st == cudaSuccess)
+            st = startrd_cuda_ztile_convert(a->part == 'L' ? STARTRD_TILE_LOWER_PART : STARTRD_TILE_UPPER_PART, rows,
+                                            cols, (const cuDoubleComplex *)from, ldf, (cuDoubleComplex *)a->dst,
+                                            a->ldd, stream);
+        if (scratch != NULL) {
+            const cudaError_t freed = cudaFreeAsync(scratch, stream);
+
+            st = st != cudaSuccess ? st : freed;
+        }
+    }
+    return st == cudaSuccess ? cudaStreamSynchronize(stream) : st;
+}
+#endif
+
 static void download_cpu(void *buffers[], void *cl_arg)
 {
     const unsigned node = (unsigned)starpu_task_get_current_data_node(0);
@@ -51,6 +101,16 @@ static void download_cpu(void *buffers[], void *cl_arg)
 
     if (rows <= 0 || cols <= 0)
         return;
+    if (target.a->dst_devid >= 0) {
+#ifdef STARTRD_USE_CUDA
+        const int devid = starpu_node_get_kind(node) == STARPU_CUDA_RAM ? starpu_memory_node_get_devid(node) : -1;
+
+        st = download_to_gpu(target.a, devid, src, lds, rows, cols);
+        if (st != 0)
+            startrd_kernel_failure("download", "a copy to the caller's GPU", st);
+#endif
+        return;
+    }
     if (starpu_node_get_kind(node) != STARPU_CUDA_RAM) {
         unpack_columns(&target, src, lds, 0, cols);
         return;
@@ -83,7 +143,8 @@ static void init_download(void)
         };
 }
 
-int startrd_task_zdownload(int node, starpu_data_handle_t src, char part, double complex *dst, int64_t ldd)
+int startrd_task_zdownload(int node, starpu_data_handle_t src, char part, double complex *dst, int64_t ldd,
+                           int dst_devid)
 {
     struct download_args *args;
 
@@ -93,7 +154,7 @@ int startrd_task_zdownload(int node, starpu_data_handle_t src, char part, double
     if ((args = malloc(sizeof *args)) == NULL)
         return -ENOMEM;
     pthread_once(&download_once, init_download);
-    *args = (struct download_args){dst, ldd, part};
+    *args = (struct download_args){dst, ldd, part, dst_devid};
     return starpu_task_insert(&download_codelets[node],
                               STARPU_CL_ARGS, args, sizeof *args,
                               STARPU_R, src,

@@ -1,4 +1,5 @@
-/* Tile conversions of the generalized problem (startrd_tile_conversion_t):
+/* Tile conversions (startrd_tile_conversion_t) of the generalized problem
+ * and of the back-transformation's lower copy of the reflectors:
  * a Hermitian tile made whole from its stored triangle, the adjoint of a
  * tile, one triangle copied into another tile.
  *
@@ -74,6 +75,9 @@ static void convert_cpu(void *buffers[], void *cl_arg)
             case STARTRD_TILE_UPPER_PART:
                 if (i <= j)
                     *b = A[i + j * lda];
+                break;
+            case STARTRD_TILE_ADJOINT_LOWER:
+                *b = i > j ? adjoint(A[j + i * lda]) : 0.0;
                 break;
             }
         }

@@ -1,6 +1,7 @@
 /* Host memory into a handle's buffer on one memory node, copied by a CPU
  * worker: onto a GPU through the worker's pinned buffers (cuda_upload.h),
- * into main memory directly.  StarPU copies a handle registered on the
+ * into main memory directly; a caller's matrix in GPU memory by a copy
+ * from that GPU.  StarPU copies a handle registered on the
  * caller's pageable memory itself, from the GPU's worker, at a fraction
  * of that rate, and the GPU's tasks wait for it (docs/architecture.md,
  * "Q's uploads"); split into pieces, several CPU workers copy side by
@@ -23,6 +24,7 @@
 struct upload_args {
     const double complex *src;
     int64_t lds;            /* the source's leading dimension (matrices) */
+    int src_devid;          /* the GPU whose memory holds src, or -1: host memory */
 };
 
 /* Columns q0 .. q1-1 of rows entries each, from src with leading dimension lds. */
@@ -59,6 +61,30 @@ static int upload_columns(int devid, double complex *dst, int64_t ldd, const dou
 #endif
 }
 
+#ifdef STARTRD_USE_CUDA
+/* A caller's matrix in GPU memory: a copy between GPUs on the worker's
+ * stream of the destination's GPU (or into main memory).  0 or the CUDA
+ * status. */
+static cudaError_t copy_from_gpu(int devid, double complex *dst, int64_t ldd, const double complex *src, int64_t lds,
+                                 int64_t rows, int64_t cols)
+{
+    const size_t z = sizeof *dst;
+    cudaStream_t stream = devid >= 0 ? startrd_cuda_upload_stream(devid) : NULL;
+    cudaError_t st;
+
+    if (rows <= 0 || cols <= 0)
+        return cudaSuccess;
+    if (devid < 0)
+        return cudaMemcpy2D(dst, (size_t)ldd * z, src, (size_t)lds * z, (size_t)rows * z, (size_t)cols,
+                            cudaMemcpyDefault);
+    if (stream == NULL)
+        return cudaErrorInvalidDevice;
+    st = cudaMemcpy2DAsync(dst, (size_t)ldd * z, src, (size_t)lds * z, (size_t)rows * z, (size_t)cols,
+                           cudaMemcpyDefault, stream);
+    return st == cudaSuccess ? cudaStreamSynchronize(stream) : st;
+}
+#endif
+
 static void upload_cpu(void *buffers[], void *cl_arg)
 {
     const struct upload_args *a = cl_arg;
@@ -67,6 +93,19 @@ static void upload_cpu(void *buffers[], void *cl_arg)
     const struct starpu_vector_interface *iface = buffers[0];
     int st;
 
+    if (a->src_devid >= 0) {
+#ifdef STARTRD_USE_CUDA
+        /* Only matrices come from a caller's GPU. */
+        st = iface->id == STARPU_VECTOR_INTERFACE_ID
+                 ? cudaErrorInvalidValue
+                 : copy_from_gpu(devid, (double complex *)STARPU_MATRIX_GET_PTR(buffers[0]),
+                                 (int64_t)STARPU_MATRIX_GET_LD(buffers[0]), a->src, a->lds,
+                                 (int64_t)STARPU_MATRIX_GET_NX(buffers[0]), (int64_t)STARPU_MATRIX_GET_NY(buffers[0]));
+        if (st != 0)
+            startrd_kernel_failure("upload", "cudaMemcpy2DAsync", st);
+#endif
+        return;
+    }
     if (iface->id == STARPU_VECTOR_INTERFACE_ID) {
         double complex *dst = (double complex *)STARPU_VECTOR_GET_PTR(buffers[0]);
         const int64_t len = STARPU_VECTOR_GET_NX(buffers[0]), rows = len < VECTOR_COLUMN ? len : VECTOR_COLUMN,
@@ -105,7 +144,7 @@ static void init_upload(void)
         };
 }
 
-int startrd_task_zupload(int node, const double complex *src, int64_t lds, starpu_data_handle_t dst)
+int startrd_task_zupload(int node, const double complex *src, int64_t lds, int src_devid, starpu_data_handle_t dst)
 {
     struct upload_args *args;
 
@@ -115,7 +154,7 @@ int startrd_task_zupload(int node, const double complex *src, int64_t lds, starp
     if ((args = malloc(sizeof *args)) == NULL)
         return -ENOMEM;
     pthread_once(&upload_once, init_upload);
-    *args = (struct upload_args){src, lds};
+    *args = (struct upload_args){src, lds, src_devid};
     return starpu_task_insert(&upload_codelets[node],
                               STARPU_CL_ARGS, args, sizeof *args,
                               STARPU_W, dst,

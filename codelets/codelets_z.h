@@ -112,7 +112,10 @@ int startrd_task_zher2k_full_columns(startrd_place_t place, starpu_data_handle_t
  * and the copies out.  A copy back also writes the band entries it writes
  * to A into @p band (NULL: none), as startrd_kernel_zband_from_dense()
  * would copy them, and zeroes the rest of the band's columns it owns, so
- * that the copies back leave stage 2's band complete.
+ * that the copies back leave stage 2's band complete.  With @p user_devid
+ * >= 0 the caller's matrix is in that GPU's memory, and the column must be
+ * on a GPU: the copies go between the GPUs, with kernels in place of the
+ * host's loops (startrd_cuda_zcolumn_from_user()).
  */
 typedef struct startrd_zband_out {
     double complex *ab;
@@ -120,7 +123,7 @@ typedef struct startrd_zband_out {
 } startrd_zband_out_t;
 
 int startrd_task_zcopy_column(startrd_place_t place, int to_user, char uplo, int64_t n,
-                              double complex *a, int64_t lda, int64_t col0, int both,
+                              double complex *a, int64_t lda, int user_devid, int64_t col0, int both,
                               starpu_data_handle_t column, atomic_int *nonfinite,
                               starpu_data_handle_t scanned, const startrd_zband_out_t *band);
 
@@ -206,14 +209,18 @@ int startrd_task_zunmqr_q1(unsigned long long where, int worker, char trans, int
 /* @p dst's buffer on memory node @p node, a GPU's or main memory, := the
  * host array @p src: a vector's entries, or a matrix's columns read with
  * leading dimension @p lds; copied by a CPU worker, through its pinned
- * buffers to a GPU (codelet_zupload.c).  -EINVAL for another kind of node. */
-int startrd_task_zupload(int node, const double complex *src, int64_t lds, starpu_data_handle_t dst);
+ * buffers to a GPU (codelet_zupload.c).  With @p src_devid >= 0, src is a
+ * matrix in that GPU's memory, copied from there.  -EINVAL for another
+ * kind of node. */
+int startrd_task_zupload(int node, const double complex *src, int64_t lds, int src_devid, starpu_data_handle_t dst);
 
 /* The host array @p dst (leading dimension @p ldd) := @p src's buffer on
  * memory node @p node (a GPU's, or main memory): all of it (part 'A') or
  * its triangle 'L' or 'U', the rest of dst untouched; copied by a CPU
- * worker (codelet_zdownload.c).  -EINVAL for another kind of node. */
-int startrd_task_zdownload(int node, starpu_data_handle_t src, char part, double complex *dst, int64_t ldd);
+ * worker (codelet_zdownload.c).  With @p dst_devid >= 0, dst is in that
+ * GPU's memory.  -EINVAL for another kind of node. */
+int startrd_task_zdownload(int node, starpu_data_handle_t src, char part, double complex *dst, int64_t ldd,
+                           int dst_devid);
 
 /* The blocked Q2 (q2_blocks.h): C := Q2 C or Q2^H C, the groups built
  * chunk by chunk from HOUS2 and the per-sweep table qb->sweeps
@@ -260,6 +267,10 @@ int startrd_task_ztrmm(startrd_place_t place, char side, char uplo, char trans, 
  * BLAS's HERK (codelet_ztile_blas3.c). */
 int startrd_task_zherk(startrd_place_t place, char uplo, char trans, double alpha, starpu_data_handle_t A,
                        double beta, starpu_data_handle_t C);
+
+/* Sets *@p nonfinite when tile A holds NaN or Inf: all of it (@p part
+ * 'A') or its triangle 'L' or 'U' (codelet_ztile_finite.c). */
+int startrd_task_ztile_finite(startrd_place_t place, char part, starpu_data_handle_t A, atomic_int *nonfinite);
 
 /* B := A converted as @p how says (tile_conversion.h; codelet_ztile_convert.c);
  * A == B converts in place, which STARTRD_TILE_FROM_LOWER and _UPPER allow. */

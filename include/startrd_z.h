@@ -324,6 +324,98 @@ int zhegvx_2stage_mgpu_64(int64_t itype, char jobz, char range, char uplo, char 
                           int64_t il, int64_t iu, int64_t *m, double *w, double _Complex *Z, int64_t ldz,
                           int64_t ngpu);
 
+/**
+ * @name Data in GPU memory
+ *
+ * The same solvers on matrices that already live in a GPU's memory, as
+ * MAGMA's _gpu routines and cuSOLVER take them: each of dA, dB, dZ and dC
+ * is a device pointer of one GPU (from cudaMalloc), which the call reads
+ * and writes there: the caller's matrices do not go through host memory.
+ * The library's GPUs copy from and to the caller's GPU directly (NVLink or
+ * PCIe peer copies), so the matrix may be on any GPU the context drives,
+ * and ngpu GPUs share the work as for the host interface.  The small
+ * outputs (w, m, d, e, tau, HOUS2) are host arrays, as in MAGMA.
+ *
+ * Where the work runs on the host cores (ngpu = 0, a context without GPUs,
+ * the orders the host interface gives to LAPACK, or a matrix on a GPU the
+ * context does not drive), the matrices are copied to host memory and the
+ * results back, once each.  A pointer to host or managed memory is taken
+ * too, and then the call is the host interface's.
+ *
+ * The arguments, their numbering, the results and the status codes are
+ * those of the host function each is named after; the leading dimensions
+ * are ldda, lddb, lddz and lddc.  Each returns when its results are in
+ * place; it synchronises the devices it uses, not the caller's streams:
+ * work the caller queued on dA must be finished (cudaStreamSynchronize)
+ * before the call.
+ * @{
+ */
+
+/** zhetrd_2stage_mgpu() on dA in GPU memory: the band and the stage-1
+ *  reflectors are left in dA; d, e, tau and HOUS2 are host arrays. */
+int zhetrd_2stage_mgpu_gpu(char vect, char uplo, int n, double _Complex *dA, int ldda, double *d, double *e,
+                           double _Complex *tau, double _Complex *hous2, int lhous2, double _Complex *work, int lwork,
+                           int ngpu);
+
+/** zhetrd_2stage_mgpu_gpu() with 64-bit integers. */
+int zhetrd_2stage_mgpu_gpu_64(char vect, char uplo, int64_t n, double _Complex *dA, int64_t ldda, double *d,
+                              double *e, double _Complex *tau, double _Complex *hous2, int64_t lhous2,
+                              double _Complex *work, int64_t lwork, int64_t ngpu);
+
+/** zunmtr_2stage_mgpu() with dA (the reflectors zhetrd_2stage_mgpu_gpu()
+ *  left) and dC in GPU memory; tau and HOUS2 are host arrays. */
+int zunmtr_2stage_mgpu_gpu(char trans, char uplo, int n, int m, const double _Complex *dA, int ldda,
+                           const double _Complex *tau, const double _Complex *hous2, int lhous2, double _Complex *dC,
+                           int lddc, int ngpu);
+
+/** zunmtr_2stage_mgpu_gpu() with 64-bit integers. */
+int zunmtr_2stage_mgpu_gpu_64(char trans, char uplo, int64_t n, int64_t m, const double _Complex *dA, int64_t ldda,
+                              const double _Complex *tau, const double _Complex *hous2, int64_t lhous2,
+                              double _Complex *dC, int64_t lddc, int64_t ngpu);
+
+/** zheevd_2stage_mgpu() on dA in GPU memory: the eigenvectors overwrite
+ *  dA there; w is a host array. */
+int zheevd_2stage_mgpu_gpu(char jobz, char uplo, int n, double _Complex *dA, int ldda, double *w, int ngpu);
+
+/** zheevd_2stage_mgpu_gpu() with 64-bit integers. */
+int zheevd_2stage_mgpu_gpu_64(char jobz, char uplo, int64_t n, double _Complex *dA, int64_t ldda, double *w,
+                              int64_t ngpu);
+
+/** zheevr_2stage_mgpu() on dA in GPU memory, the eigenvectors into dZ in
+ *  GPU memory; m and w are host variables. */
+int zheevr_2stage_mgpu_gpu(char jobz, char range, char uplo, int n, double _Complex *dA, int ldda, double vl,
+                           double vu, int il, int iu, int *m, double *w, double _Complex *dZ, int lddz, int ngpu);
+
+/** zheevr_2stage_mgpu_gpu() with 64-bit integers. */
+int zheevr_2stage_mgpu_gpu_64(char jobz, char range, char uplo, int64_t n, double _Complex *dA, int64_t ldda,
+                              double vl, double vu, int64_t il, int64_t iu, int64_t *m, double *w,
+                              double _Complex *dZ, int64_t lddz, int64_t ngpu);
+
+/** zhegvd_2stage_mgpu() on dA and dB in GPU memory: the eigenvectors
+ *  overwrite dA and B's factor dB's referenced triangle there; w is a
+ *  host array. */
+int zhegvd_2stage_mgpu_gpu(int itype, char jobz, char uplo, int n, double _Complex *dA, int ldda,
+                           double _Complex *dB, int lddb, double *w, int ngpu);
+
+/** zhegvd_2stage_mgpu_gpu() with 64-bit integers. */
+int zhegvd_2stage_mgpu_gpu_64(int64_t itype, char jobz, char uplo, int64_t n, double _Complex *dA, int64_t ldda,
+                              double _Complex *dB, int64_t lddb, double *w, int64_t ngpu);
+
+/** zhegvx_2stage_mgpu() on dA, dB and dZ in GPU memory (with fact = 'F',
+ *  dB holds the factor a previous call left there); m and w are host
+ *  variables. */
+int zhegvx_2stage_mgpu_gpu(int itype, char jobz, char range, char uplo, char fact, int n, double _Complex *dA,
+                           int ldda, double _Complex *dB, int lddb, double vl, double vu, int il, int iu, int *m,
+                           double *w, double _Complex *dZ, int lddz, int ngpu);
+
+/** zhegvx_2stage_mgpu_gpu() with 64-bit integers. */
+int zhegvx_2stage_mgpu_gpu_64(int64_t itype, char jobz, char range, char uplo, char fact, int64_t n,
+                              double _Complex *dA, int64_t ldda, double _Complex *dB, int64_t lddb, double vl,
+                              double vu, int64_t il, int64_t iu, int64_t *m, double *w, double _Complex *dZ,
+                              int64_t lddz, int64_t ngpu);
+
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif

@@ -85,7 +85,8 @@ static void q2_case(int64_t n, int64_t kd, int64_t m, char trans, startrd_q2_met
     /* C: the first m <= n columns of a random matrix. */
     if (f.Q2 != NULL && C != NULL && C0 != NULL && zeros != NULL && tst_zgen(TST_KIND_RANDOM, n, C, n, seed + 1) == 0) {
         memcpy(C0, C, (size_t)(n * m) * sizeof *C);
-        info = startrd_zapply_q(trans, 'L', n, m, kd, zeros, n, zeros, f.hous, C, n, method, chunk_bytes);
+        info = startrd_zapply_q(trans, 'L', n, m, kd, zeros, n, STARPU_MAIN_RAM, zeros, f.hous, C, n, STARPU_MAIN_RAM,
+                                method, chunk_bytes);
     }
     if (info == 0) {
         const double complex one = 1.0, mone = -1.0;
@@ -120,12 +121,13 @@ static void form_case(int64_t n, int64_t kd, int64_t m, const int *workers, int 
         /* Z: the real parts of the first m columns of a random matrix. */
         for (int64_t i = 0; i < n * m; i++)
             Zc[i] = Z[i] = creal(Zc[i]);
-        info = startrd_zform_q_begin('L', n, kd, zeros, n, zeros, f.hous, workers, nworkers, 0, &former);
+        info = startrd_zform_q_begin('L', n, kd, zeros, n, STARPU_MAIN_RAM, zeros, f.hous, workers, nworkers, 0,
+                                     &former);
     }
     if (info == 0 && former == NULL)
         info = -2;
     if (info == 0)
-        info = startrd_zform_q_end(former, m, Z, n, NULL, R, n);
+        info = startrd_zform_q_end(former, m, Z, n, NULL, R, n, STARPU_MAIN_RAM);
     if (info == 0) {
         const double complex one = 1.0, zero = 0.0;
 
@@ -176,10 +178,11 @@ static void reduction_case(startrd_context_t *ctx, char uplo, int64_t n, int64_t
             state = state * 6364136223846793005ULL + 1442695040888963407ULL;
             C[i] = Z[i] = (double)(state >> 11) * 0x1.0p-53 - 0.5;
         }
-        info = startrd_zapply_q('N', uplo, n, m, kd, A, lda, tau, hous2, C, n, STARTRD_Q2_AUTO, 0);
+        info = startrd_zapply_q('N', uplo, n, m, kd, A, lda, STARPU_MAIN_RAM, tau, hous2, C, n, STARPU_MAIN_RAM,
+                                STARTRD_Q2_AUTO, 0);
     }
     if (info == 0)
-        info = startrd_zform_q_begin(uplo, n, kd, A, lda, tau, hous2, workers, nworkers, 0, &former);
+        info = startrd_zform_q_begin(uplo, n, kd, A, lda, STARPU_MAIN_RAM, tau, hous2, workers, nworkers, 0, &former);
     if (info == 0 && former == NULL)
         info = -2;
     /* For 'U', Z comes as the products' blocks, registered here. */
@@ -192,11 +195,11 @@ static void reduction_case(startrd_context_t *ctx, char uplo, int64_t n, int64_t
             startrd_matrix_register(&blocks[b], STARPU_MAIN_RAM, (uintptr_t)(Z + b * width * n), n, n,
                                     m - b * width < width ? m - b * width : width, sizeof *Z);
         if (info == 0)
-            info = startrd_zform_q_end(former, m, NULL, 0, blocks, R, n);
+            info = startrd_zform_q_end(former, m, NULL, 0, blocks, R, n, STARPU_MAIN_RAM);
         for (int64_t b = 0; blocks != NULL && b < nblocks; b++)
             starpu_data_unregister(blocks[b]);
     } else if (info == 0) {
-        info = startrd_zform_q_end(former, m, Z, n, NULL, R, n);
+        info = startrd_zform_q_end(former, m, Z, n, NULL, R, n, STARPU_MAIN_RAM);
     }
     if (info == 0) {
         for (int64_t i = 0; i < n * m; i++)

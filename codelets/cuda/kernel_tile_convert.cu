@@ -34,6 +34,9 @@ __global__ void tile_convert_kernel(int how, int64_t m, int64_t n, const T *A, i
                 if (i <= j)
                     *b = A[i + j * lda];
                 break;
+            case STARTRD_TILE_ADJOINT_LOWER:
+                *b = i > j ? startrd_conj(A[j + i * lda]) : startrd_zero<T>();
+                break;
             }
         }
 }
@@ -52,10 +55,44 @@ static cudaError_t tile_convert(int how, int64_t m, int64_t n, const T *A, int64
     return cudaGetLastError();
 }
 
+/* Any entry of the part that is NaN or Inf sets *flag. */
+template <typename T>
+__global__ void tile_finite_kernel(char part, int64_t m, int64_t n, const T *A, int64_t lda, int *flag)
+{
+    for (int64_t j = blockIdx.y; j < n; j += gridDim.y)
+        for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < m;
+             i += (int64_t)gridDim.x * blockDim.x) {
+            const T x = A[i + j * lda];
+
+            if ((part == 'A' || (part == 'L' ? i >= j : i <= j)) &&
+                !(isfinite(startrd_real(x)) && isfinite(startrd_imag(x))))
+                *flag = 1;
+        }
+}
+
+template <typename T>
+static cudaError_t tile_finite(char part, int64_t m, int64_t n, const T *A, int64_t lda, int *flag,
+                               cudaStream_t stream)
+{
+    enum { THREADS = 256, MAX_BLOCKS_X = 64, MAX_BLOCKS_Y = 65535 };
+    const int64_t bx = (m + THREADS - 1) / THREADS;
+
+    if (m > 0 && n > 0)
+        tile_finite_kernel<T><<<dim3((unsigned)(bx < MAX_BLOCKS_X ? bx : MAX_BLOCKS_X),
+                                     (unsigned)(n < MAX_BLOCKS_Y ? n : MAX_BLOCKS_Y)),
+                                THREADS, 0, stream>>>(part, m, n, A, lda, flag);
+    return cudaGetLastError();
+}
+
 #define TILE_CONVERT(p, T)                                                                                   \
     extern "C" cudaError_t startrd_cuda_##p##tile_convert(int how, int64_t m, int64_t n, const T *A,        \
                                                           int64_t lda, T *B, int64_t ldb, cudaStream_t stream) \
     {                                                                                                        \
         return tile_convert<T>(how, m, n, A, lda, B, ldb, stream);                                           \
+    }                                                                                                        \
+    extern "C" cudaError_t startrd_cuda_##p##tile_finite(char part, int64_t m, int64_t n, const T *A,       \
+                                                         int64_t lda, int *flag, cudaStream_t stream)       \
+    {                                                                                                        \
+        return tile_finite<T>(part, m, n, A, lda, flag, stream);                                             \
     }
 STARTRD_FOR_EACH_PRECISION(TILE_CONVERT)

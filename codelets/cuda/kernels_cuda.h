@@ -89,6 +89,64 @@ cudaError_t startrd_cuda_ctile_convert(int how, int64_t m, int64_t n, const cuFl
                                        cuFloatComplex *B, int64_t ldb, cudaStream_t stream);
 
 /**
+ * Block column @p col0 of stage 1's lower-storage copy (@p height x
+ * @p width, leading dimension ldc) from a caller's n x n matrix in this
+ * GPU's memory, as codelet_zcopy_column.c fills it from host memory:
+ * @p r1 is the caller's A(col0:n-1, col0:col0+width-1) for uplo 'L',
+ * A(col0:col0+width-1, col0:n-1) for 'U' (leading dimension ld1); with
+ * @p both (the handle keeps both triangles from row 0), @p r2 is
+ * A(col0:col0+width-1, 0:col0-1) for 'L', A(0:col0-1, col0:col0+width-1)
+ * for 'U' (ld2), each clipped to the matrix.  Entries of the referenced
+ * triangle that are NaN or Inf set *@p nonfinite (NULL: no check).  The s,
+ * d and c variants do the same in their types.
+ */
+cudaError_t startrd_cuda_zcolumn_from_user(char uplo, int both, int64_t n, int64_t col0, int64_t height,
+                                           int64_t width, const cuDoubleComplex *r1, int64_t ld1,
+                                           const cuDoubleComplex *r2, int64_t ld2, cuDoubleComplex *column,
+                                           int64_t ldc, int *nonfinite, cudaStream_t stream);
+cudaError_t startrd_cuda_scolumn_from_user(char uplo, int both, int64_t n, int64_t col0, int64_t height,
+                                           int64_t width, const float *r1, int64_t ld1, const float *r2,
+                                           int64_t ld2, float *column, int64_t ldc, int *nonfinite,
+                                           cudaStream_t stream);
+cudaError_t startrd_cuda_dcolumn_from_user(char uplo, int both, int64_t n, int64_t col0, int64_t height,
+                                           int64_t width, const double *r1, int64_t ld1, const double *r2,
+                                           int64_t ld2, double *column, int64_t ldc, int *nonfinite,
+                                           cudaStream_t stream);
+cudaError_t startrd_cuda_ccolumn_from_user(char uplo, int both, int64_t n, int64_t col0, int64_t height,
+                                           int64_t width, const cuFloatComplex *r1, int64_t ld1,
+                                           const cuFloatComplex *r2, int64_t ld2, cuFloatComplex *column,
+                                           int64_t ldc, int *nonfinite, cudaStream_t stream);
+
+/**
+ * The inverse of startrd_cuda_zcolumn_from_user() for the referenced
+ * triangle only: the caller's r1 (as there) from the column, @p diag
+ * pointing at its diagonal tile's first row (leading dimension ldc).  The
+ * s, d and c variants do the same in their types.
+ */
+cudaError_t startrd_cuda_zcolumn_to_user(char uplo, int64_t n, int64_t col0, int64_t width,
+                                         const cuDoubleComplex *diag, int64_t ldc, cuDoubleComplex *r1, int64_t ld1,
+                                         cudaStream_t stream);
+cudaError_t startrd_cuda_scolumn_to_user(char uplo, int64_t n, int64_t col0, int64_t width, const float *diag,
+                                         int64_t ldc, float *r1, int64_t ld1, cudaStream_t stream);
+cudaError_t startrd_cuda_dcolumn_to_user(char uplo, int64_t n, int64_t col0, int64_t width, const double *diag,
+                                         int64_t ldc, double *r1, int64_t ld1, cudaStream_t stream);
+cudaError_t startrd_cuda_ccolumn_to_user(char uplo, int64_t n, int64_t col0, int64_t width,
+                                         const cuFloatComplex *diag, int64_t ldc, cuFloatComplex *r1, int64_t ld1,
+                                         cudaStream_t stream);
+
+/** Sets *@p flag when the m x n tile A (all of it, @p part 'A', or its
+ *  triangle 'L' or 'U') holds NaN or Inf; the s, d and c variants do the
+ *  same in their types. */
+cudaError_t startrd_cuda_ztile_finite(char part, int64_t m, int64_t n, const cuDoubleComplex *A, int64_t lda,
+                                      int *flag, cudaStream_t stream);
+cudaError_t startrd_cuda_stile_finite(char part, int64_t m, int64_t n, const float *A, int64_t lda, int *flag,
+                                      cudaStream_t stream);
+cudaError_t startrd_cuda_dtile_finite(char part, int64_t m, int64_t n, const double *A, int64_t lda, int *flag,
+                                      cudaStream_t stream);
+cudaError_t startrd_cuda_ctile_finite(char part, int64_t m, int64_t n, const cuFloatComplex *A, int64_t lda,
+                                      int *flag, cudaStream_t stream);
+
+/**
  * The m x cols matrix A (leading dimension lda) := @p offdiag everywhere
  * but at (row0 + j, j), which gets @p diag: with 0 and 1, columns row0..
  * of the identity (LAPACK's ZLASET, the diagonal shifted by row0).  The s,

@@ -44,3 +44,11 @@ int startrd_ngpu_valid(int64_t ngpu)
     startrd_context_preview(&view);
     return ngpu <= view.ncuda;
 }
+
+int startrd_gpus_take_part(int64_t ngpu)
+{
+    startrd_context_t view;
+
+    startrd_context_preview(&view);
+    return ngpu != 0 && view.ncuda > 0;
+}

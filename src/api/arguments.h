@@ -10,6 +10,11 @@ void startrd_report_argument(const char *routine, int info, const char *const *n
 /** Whether ngpu names GPUs a call can have, without opening a context. */
 int startrd_ngpu_valid(int64_t ngpu);
 
+/** Whether a call with this ngpu runs on GPUs (the context has some and
+ *  ngpu is not 0), without opening a context: where not, the drivers bring
+ *  arrays in GPU memory to the host (drivers_z.h). */
+int startrd_gpus_take_part(int64_t ngpu);
+
 /** An n x n matrix's order, array and leading dimension, in that order:
  *  0, or the position (1 for n .. 3 for ld) of the first wrong one. */
 int startrd_check_square(int64_t n, const void *M, int64_t ld);

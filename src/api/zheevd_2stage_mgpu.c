@@ -21,6 +21,8 @@
 #include "trace.h"
 #include "tuning.h"
 #include "tridiag_dstemr.h"
+#include "user_memory.h"
+#include "drivers_z.h"
 #include "ztriangle_finite.h"
 
 #include <ctype.h>
@@ -38,15 +40,17 @@
 #define TRANS_ADJOINT 'T'
 #endif
 
+/* The back-transformation, A and C in host memory or in the memory of
+ * GPUs a_devid and c_devid (drivers_z.h). */
 static int unmtr(const char *routine, char trans, char uplo, int64_t n, int64_t m, const double _Complex *A,
-                 int64_t lda, const double _Complex *tau, const double _Complex *hous2, int64_t lhous2,
-                 double _Complex *C, int64_t ldc, int64_t ngpu)
+                 int64_t lda, int a_devid, const double _Complex *tau, const double _Complex *hous2, int64_t lhous2,
+                 double _Complex *C, int64_t ldc, int c_devid, int64_t ngpu)
 {
     static const char *const names[] = {"trans", "uplo", "n", "m", "A", "lda", "tau",
                                         "hous2", "lhous2", "C", "ldc", "ngpu"};
     startrd_context_t *ctx, view;
     startrd_bulge_plan_t plan;
-    int info = 0;
+    int info = 0, a_node, c_node;
     int64_t kd, lhmin = INT64_MAX;
 
     trans = (char)toupper((unsigned char)trans);
@@ -95,9 +99,16 @@ static int unmtr(const char *routine, char trans, char uplo, int64_t n, int64_t 
     }
     if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
         return info;
+    a_node = a_devid < 0 ? STARPU_MAIN_RAM : startrd_user_node(a_devid);
+    c_node = c_devid < 0 ? STARPU_MAIN_RAM : startrd_user_node(c_devid);
+    if (a_node < 0 || c_node < 0) {
+        startrd_context_release();
+        return STARTRD_HOST_ONLY;
+    }
     kd = startrd_context_bandwidth(ctx, n, ngpu < 0 ? ctx->ncuda : (int)ngpu);
     startrd_trace_begin();
-    info = startrd_zapply_q(trans == 'N' ? 'N' : 'C', uplo, n, m, kd, A, lda, tau, hous2, C, ldc, STARTRD_Q2_AUTO, 0);
+    info = startrd_zapply_q(trans == 'N' ? 'N' : 'C', uplo, n, m, kd, A, lda, a_node, tau, hous2, C, ldc, c_node,
+                            STARTRD_Q2_AUTO, 0);
     startrd_trace_end();
     startrd_context_release();
     return info;
@@ -107,14 +118,55 @@ int zunmtr_2stage_mgpu(char trans, char uplo, int n, int m, const double _Comple
                        const double _Complex *tau, const double _Complex *hous2, int lhous2,
                        double _Complex *C, int ldc, int ngpu)
 {
-    return unmtr("zunmtr_2stage_mgpu", trans, uplo, n, m, A, lda, tau, hous2, lhous2, C, ldc, ngpu);
+    return unmtr("zunmtr_2stage_mgpu", trans, uplo, n, m, A, lda, -1, tau, hous2, lhous2, C, ldc, -1, ngpu);
 }
 
 int zunmtr_2stage_mgpu_64(char trans, char uplo, int64_t n, int64_t m, const double _Complex *A, int64_t lda,
                           const double _Complex *tau, const double _Complex *hous2, int64_t lhous2,
                           double _Complex *C, int64_t ldc, int64_t ngpu)
 {
-    return unmtr("zunmtr_2stage_mgpu_64", trans, uplo, n, m, A, lda, tau, hous2, lhous2, C, ldc, ngpu);
+    return unmtr("zunmtr_2stage_mgpu_64", trans, uplo, n, m, A, lda, -1, tau, hous2, lhous2, C, ldc, -1, ngpu);
+}
+
+/* A and C in GPU memory, brought to the host where the back-transformation
+ * cannot take them there (a GPU the context does not drive). */
+static int unmtr_gpu(const char *routine, char trans, char uplo, int64_t n, int64_t m, const double _Complex *A,
+                     int64_t lda, const double _Complex *tau, const double _Complex *hous2, int64_t lhous2,
+                     double _Complex *C, int64_t ldc, int64_t ngpu)
+{
+    const int live = n > 0 && m > 0;
+    double _Complex *host_a, *host_c;
+    int info = unmtr(routine, trans, uplo, n, m, A, lda, live ? startrd_user_device(A) : -1, tau, hous2, lhous2, C,
+                     ldc, live ? startrd_user_device(C) : -1, ngpu);
+
+    if (info != STARTRD_HOST_ONLY)
+        return info;
+    host_a = malloc((size_t)n * (size_t)n * sizeof *host_a);
+    host_c = malloc((size_t)n * (size_t)m * sizeof *host_c);
+    info = host_a == NULL || host_c == NULL ? STARTRD_ERR_MEMORY : 0;
+    if (info != 0)
+        startrd_error("%s: cannot allocate host copies of order %lld", routine, (long long)n);
+    if (info == 0 && (info = startrd_user_copy(routine, sizeof *host_a, n, n, host_a, n, A, lda)) == 0 &&
+        (info = startrd_user_copy(routine, sizeof *host_c, n, m, host_c, n, C, ldc)) == 0 &&
+        (info = unmtr(routine, trans, uplo, n, m, host_a, n, -1, tau, hous2, lhous2, host_c, n, -1, ngpu)) == 0)
+        info = startrd_user_copy(routine, sizeof *host_c, n, m, C, ldc, host_c, n);
+    free(host_a);
+    free(host_c);
+    return info;
+}
+
+int zunmtr_2stage_mgpu_gpu(char trans, char uplo, int n, int m, const double _Complex *dA, int ldda,
+                           const double _Complex *tau, const double _Complex *hous2, int lhous2, double _Complex *dC,
+                           int lddc, int ngpu)
+{
+    return unmtr_gpu("zunmtr_2stage_mgpu_gpu", trans, uplo, n, m, dA, ldda, tau, hous2, lhous2, dC, lddc, ngpu);
+}
+
+int zunmtr_2stage_mgpu_gpu_64(char trans, char uplo, int64_t n, int64_t m, const double _Complex *dA, int64_t ldda,
+                              const double _Complex *tau, const double _Complex *hous2, int64_t lhous2,
+                              double _Complex *dC, int64_t lddc, int64_t ngpu)
+{
+    return unmtr_gpu("zunmtr_2stage_mgpu_gpu_64", trans, uplo, n, m, dA, ldda, tau, hous2, lhous2, dC, lddc, ngpu);
 }
 
 /* The reduction with VECT = jobz into arrays allocated here, so that with
@@ -140,14 +192,14 @@ static void touch_pages(void *p, size_t bytes)
     startrd_context_host_parallel(0);
 }
 
-static int reduce(const char *routine, char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda,
+static int reduce(const char *routine, char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda, int a_devid,
                   double *d, int64_t ngpu, struct reduction *r)
 {
     double _Complex query;
     int info;
 
     memset(r, 0, sizeof *r);
-    info = zhetrd_2stage_mgpu_64(jobz, uplo, n, A, lda, d, NULL, NULL, &query, -1, NULL, 0, ngpu);
+    info = startrd_zhetrd(routine, jobz, uplo, n, A, lda, -1, d, NULL, NULL, &query, -1, NULL, 0, ngpu);
     if (info != 0)
         return info;
     /* In single precision the size comes back rounded up to a float. */
@@ -162,7 +214,8 @@ static int reduce(const char *routine, char jobz, char uplo, int64_t n, double _
     }
     if (jobz == 'V')
         touch_pages(r->hous2, (size_t)r->lhous2 * sizeof *r->hous2);
-    return zhetrd_2stage_mgpu_64(jobz, uplo, n, A, lda, d, r->e, r->tau, r->hous2, r->lhous2, NULL, 0, ngpu);
+    return startrd_zhetrd(routine, jobz, uplo, n, A, lda, a_devid, d, r->e, r->tau, r->hous2, r->lhous2, NULL, 0,
+                          ngpu);
 }
 
 static void reduction_free(struct reduction *r)
@@ -178,21 +231,37 @@ static void reduction_free(struct reduction *r)
  * host holds A, HOUS2 and C but not Z besides.  The copy runs on the
  * caller's threads: on one thread it was a good part of the
  * back-transformation's time (docs/experiments.md, "The back-transformation's
- * time"). */
-static int back_transform(char uplo, int64_t n, int64_t m, double **Zr, int64_t first, const double _Complex *A,
-                          int64_t lda, const struct reduction *r, double _Complex *C, int64_t ldc, int64_t ngpu)
+ * time").  A and C may be in GPU memory (drivers_z.h): C then gets Z from
+ * a host copy, the one crossing of the bus that vectors computed on the
+ * host need. */
+static int back_transform(const char *routine, char uplo, int64_t n, int64_t m, double **Zr, int64_t first,
+                          const double _Complex *A, int64_t lda, int a_devid, const struct reduction *r,
+                          double _Complex *C, int64_t ldc, int c_devid, int64_t ngpu)
 {
     const double *z = *Zr + first * n;
+    double _Complex *fill = c_devid < 0 ? C : malloc((size_t)n * (size_t)m * sizeof *C);
+    const int64_t ldf = c_devid < 0 ? ldc : n;
+    int info = 0;
 
+    if (fill == NULL) {
+        startrd_error("%s: cannot allocate %lld eigenvectors of order %lld", routine, (long long)m, (long long)n);
+        return STARTRD_ERR_MEMORY;
+    }
     startrd_context_host_parallel(1);
 #pragma omp parallel for schedule(static)
     for (int64_t j = 0; j < m; j++)
         for (int64_t i = 0; i < n; i++)
-            C[i + j * ldc] = z[i + j * n];
+            fill[i + j * ldf] = z[i + j * n];
     startrd_context_host_parallel(0);
     free(*Zr);
     *Zr = NULL;
-    return zunmtr_2stage_mgpu_64('N', uplo, n, m, A, lda, r->tau, r->hous2, r->lhous2, C, ldc, ngpu);
+    if (fill != C) {
+        info = startrd_user_copy(routine, sizeof *C, n, m, C, ldc, fill, ldf);
+        free(fill);
+    }
+    return info != 0 ? info
+                     : unmtr(routine, 'N', uplo, n, m, A, lda, a_devid, r->tau, r->hous2, r->lhous2, C, ldc, c_devid,
+                             ngpu);
 }
 
 static int tridiagonal_failed(const char *solver, lapack_int info)
@@ -297,7 +366,8 @@ static int held_divide_and_conquer(int worker, int64_t n, int64_t width, double 
  * positive status, or -1 where Q cannot be formed so (a GPU with one
  * worker, or too little memory): nothing done then. */
 static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, char uplo, int64_t n,
-                            double _Complex *A, int64_t lda, double *w, const struct reduction *r, int64_t ngpu)
+                            double _Complex *A, int64_t lda, int a_node, double *w, const struct reduction *r,
+                            int64_t ngpu)
 {
     const int gpus = ngpu < 0 || ngpu > ctx->ncuda ? ctx->ncuda : (int)ngpu;
     starpu_data_handle_t *z_blocks = NULL;
@@ -312,7 +382,7 @@ static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, c
     for (int g = 0; g < gpus; g++)
         if (ctx->cuda_side_worker[g] == ctx->cuda_worker[g])
             return -1;
-    info = startrd_zform_q_begin(uplo, n, startrd_context_bandwidth(ctx, n, gpus), A, lda, r->tau, r->hous2,
+    info = startrd_zform_q_begin(uplo, n, startrd_context_bandwidth(ctx, n, gpus), A, lda, a_node, r->tau, r->hous2,
                                  ctx->cuda_worker, gpus, startrd_dstedc_gpu_bytes(n), &former);
     if (info != 0 || former == NULL)
         return info != 0 ? info : -1;
@@ -330,8 +400,8 @@ static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, c
         info = held_divide_and_conquer(ctx->cuda_side_worker[0], n, width, w, r->e, Z, z_blocks);
     t1 = starpu_timing_now();
     if (info != 0)
-        startrd_zform_q_end(former, 0, NULL, 0, NULL, NULL, 0);   /* waits for Q's tasks */
-    else if ((info = startrd_zform_q_end(former, n, NULL, 0, z_blocks, A, lda)) == 0)
+        startrd_zform_q_end(former, 0, NULL, 0, NULL, NULL, 0, STARPU_MAIN_RAM);   /* waits for Q's tasks */
+    else if ((info = startrd_zform_q_end(former, n, NULL, 0, z_blocks, A, lda, a_node)) == 0)
         startrd_stats_record_vectors((t1 - t0) * 1e-6, (starpu_timing_now() - t0) * 1e-6);
     for (int64_t b = 0; z_blocks != NULL && b < nblocks; b++)
         if (z_blocks[b] != NULL)
@@ -341,15 +411,15 @@ static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, c
     return info;
 }
 
-static int heevd(const char *routine, char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda, double *w,
-                 int64_t ngpu)
+int startrd_zheevd(const char *routine, char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda,
+                   int a_devid, double *w, int64_t ngpu)
 {
     static const char *const names[] = {"jobz", "uplo", "n", "A", "lda", "w", "ngpu"};
     startrd_context_t *ctx;
     struct reduction r;
     double _Complex *C = NULL;
     double *Zr = NULL;
-    int info = 0;
+    int info = 0, a_node = STARPU_MAIN_RAM;
 
     jobz = (char)toupper((unsigned char)jobz);
     uplo = (char)toupper((unsigned char)uplo);
@@ -364,6 +434,8 @@ static int heevd(const char *routine, char jobz, char uplo, int64_t n, double _C
     }
     if (n == 0)
         return 0;
+    if (a_devid >= 0 && !startrd_gpus_take_part(ngpu))
+        return STARTRD_HOST_ONLY;
     if (jobz == 'V' && on_host_lapack(uplo, n, A, lda, 1, ngpu, &info))
         return info != 0 ? info
                          : lapack_status("zheevd", n, LAPACKE_zheevd(LAPACK_COL_MAJOR, 'V', uplo, (lapack_int)n, A,
@@ -371,15 +443,19 @@ static int heevd(const char *routine, char jobz, char uplo, int64_t n, double _C
     /* One call from the reduction to the back-transformation. */
     if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
         return info;
+    if (a_devid >= 0 && (a_node = startrd_user_node(a_devid)) < 0) {
+        startrd_context_release();
+        return STARTRD_HOST_ONLY;
+    }
     startrd_trace_begin();
-    info = reduce(routine, jobz, uplo, n, A, lda, w, ngpu, &r);
+    info = reduce(routine, jobz, uplo, n, A, lda, a_devid, w, ngpu, &r);
     if (info == 0 && jobz == 'N') {
         startrd_context_host_parallel(1);
         lapack_int st = LAPACKE_dsterf((lapack_int)n, w, r.e);
 
         startrd_context_host_parallel(0);
         info = st != 0 ? tridiagonal_failed("dsterf", st) : 0;
-    } else if (info == 0 && (info = vectors_beside_q(routine, ctx, uplo, n, A, lda, w, &r, ngpu)) < 0) {
+    } else if (info == 0 && (info = vectors_beside_q(routine, ctx, uplo, n, A, lda, a_node, w, &r, ngpu)) < 0) {
         startrd_instant_t t0 = starpu_timing_now(), t1;
 
         /* C only after the solver, whose workspace it would add to. */
@@ -392,11 +468,16 @@ static int heevd(const char *routine, char jobz, char uplo, int64_t n, double _C
             info = STARTRD_ERR_MEMORY;
         if (short_of_memory)
             startrd_error("%s: cannot allocate the eigenvectors of order %lld", routine, (long long)n);
+        /* C apart from A, whose reflectors Q reads: in host memory even for
+         * an A in GPU memory, which then gets C by one copy; this path is
+         * the one for GPUs short of memory. */
         if (info == 0)
-            info = back_transform(uplo, n, n, &Zr, 0, A, lda, &r, C, n, ngpu);
+            info = back_transform(routine, uplo, n, n, &Zr, 0, A, lda, a_devid, &r, C, n, -1, ngpu);
         if (info == 0)
             startrd_stats_record_vectors((t1 - t0) * 1e-6, (starpu_timing_now() - t1) * 1e-6);
-        if (info == 0) {
+        if (info == 0 && a_devid >= 0) {
+            info = startrd_user_copy(routine, sizeof *C, n, n, A, lda, C, n);
+        } else if (info == 0) {
             startrd_context_host_parallel(1);
 #pragma omp parallel for schedule(static)
             for (int64_t j = 0; j < n; j++)
@@ -414,12 +495,60 @@ static int heevd(const char *routine, char jobz, char uplo, int64_t n, double _C
 
 int zheevd_2stage_mgpu(char jobz, char uplo, int n, double _Complex *A, int lda, double *w, int ngpu)
 {
-    return heevd("zheevd_2stage_mgpu", jobz, uplo, n, A, lda, w, ngpu);
+    return startrd_zheevd("zheevd_2stage_mgpu", jobz, uplo, n, A, lda, -1, w, ngpu);
 }
 
 int zheevd_2stage_mgpu_64(char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda, double *w, int64_t ngpu)
 {
-    return heevd("zheevd_2stage_mgpu_64", jobz, uplo, n, A, lda, w, ngpu);
+    return startrd_zheevd("zheevd_2stage_mgpu_64", jobz, uplo, n, A, lda, -1, w, ngpu);
+}
+
+/* A host copy of the n x @p cols array @p src (leading dimension lds) in
+ * GPU memory, leading dimension n, or NULL after a message; a NULL @p src
+ * gives NULL and no message. */
+static double _Complex *host_copy(const char *routine, int64_t n, int64_t cols, const double _Complex *src,
+                                  int64_t lds, int *info)
+{
+    double _Complex *copy;
+
+    if (src == NULL || *info != 0)
+        return NULL;
+    if ((copy = malloc((size_t)n * (size_t)(cols > 0 ? cols : 1) * sizeof *copy)) == NULL) {
+        startrd_error("%s: cannot allocate a host copy of order %lld", routine, (long long)n);
+        *info = STARTRD_ERR_MEMORY;
+    } else if ((*info = startrd_user_copy(routine, sizeof *copy, n, cols, copy, n, src, lds)) != 0) {
+        free(copy);
+        copy = NULL;
+    }
+    return copy;
+}
+
+int startrd_zheevd_gpu(const char *routine, char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda,
+                     double *w, int64_t ngpu)
+{
+    double _Complex *host;
+    int info = startrd_zheevd(routine, jobz, uplo, n, A, lda, n > 0 ? startrd_user_device(A) : -1, w, ngpu);
+
+    if (info != STARTRD_HOST_ONLY)
+        return info;
+    host = host_copy(routine, n, n, A, lda, &info);
+    if (info == 0)
+        info = startrd_zheevd(routine, jobz, uplo, n, host, n, -1, w, ngpu);
+    if (info == 0 && toupper((unsigned char)jobz) == 'V')
+        info = startrd_user_copy(routine, sizeof *host, n, n, A, lda, host, n);
+    free(host);
+    return info;
+}
+
+int zheevd_2stage_mgpu_gpu(char jobz, char uplo, int n, double _Complex *dA, int ldda, double *w, int ngpu)
+{
+    return startrd_zheevd_gpu("zheevd_2stage_mgpu_gpu", jobz, uplo, n, dA, ldda, w, ngpu);
+}
+
+int zheevd_2stage_mgpu_gpu_64(char jobz, char uplo, int64_t n, double _Complex *dA, int64_t ldda, double *w,
+                              int64_t ngpu)
+{
+    return startrd_zheevd_gpu("zheevd_2stage_mgpu_gpu_64", jobz, uplo, n, dA, ldda, w, ngpu);
 }
 
 /* How many columns DSTEMR's eigenvectors of range (vl, vu] or il..iu take
@@ -555,8 +684,8 @@ static int host_zheevr(const char *routine, char range, char uplo, int64_t n, do
  * DSTEMR on the tridiagonal or divide and conquer for all pairs
  * (pairs_from_all()), and the back-transformation of the wanted vectors. */
 static int selected_pairs(const char *routine, char jobz, char range, char uplo, int64_t n, double _Complex *A,
-                          int64_t lda, double vl, double vu, int64_t il, int64_t iu, int64_t *m, double *w,
-                          double _Complex *Z, int64_t ldz, int64_t ngpu)
+                          int64_t lda, int a_devid, double vl, double vu, int64_t il, int64_t iu, int64_t *m,
+                          double *w, double _Complex *Z, int64_t ldz, int z_devid, int64_t ngpu)
 {
     startrd_context_t *ctx;
     struct reduction r;
@@ -572,10 +701,14 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
         return info != 0 ? info : host_zheevr(routine, range, uplo, n, A, lda, vl, vu, il, iu, m, w, Z, ldz);
     if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
         return info;
+    if ((a_devid >= 0 && startrd_user_node(a_devid) < 0) || (z_devid >= 0 && startrd_user_node(z_devid) < 0)) {
+        startrd_context_release();
+        return STARTRD_HOST_ONLY;
+    }
     startrd_trace_begin();
     /* Only the eigenvalues come from the reduction's d; the solver needs both. */
     d = malloc((size_t)n * sizeof *d);
-    info = d == NULL ? STARTRD_ERR_MEMORY : reduce(routine, jobz, uplo, n, A, lda, d, ngpu, &r);
+    info = d == NULL ? STARTRD_ERR_MEMORY : reduce(routine, jobz, uplo, n, A, lda, a_devid, d, ngpu, &r);
     if (info == 0 && (count = columns_needed(range, n, d, r.e, vl, vu, il, iu)) < 0)
         info = STARTRD_ERR_KERNEL;
     if (info == 0) {
@@ -612,7 +745,8 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
             }
             t1 = starpu_timing_now();
             if (info == 0 && jobz == 'V' && found > 0)
-                info = back_transform(uplo, n, found, &Zr, first, A, lda, &r, Z, ldz, ngpu);
+                info = back_transform(routine, uplo, n, found, &Zr, first, A, lda, a_devid, &r, Z, ldz, z_devid,
+                                      ngpu);
             if (info == 0 && jobz == 'V')
                 startrd_stats_record_vectors((t1 - t0) * 1e-6, (starpu_timing_now() - t1) * 1e-6);
         }
@@ -667,12 +801,12 @@ static int heevdx(const char *routine, char jobz, char uplo, int64_t n, double _
         startrd_report_argument(routine, info, names);
         return info;
     }
-    return selected_pairs(routine, jobz, 'I', uplo, n, A, lda, 0.0, 0.0, il, iu, m, w, Z, ldz, ngpu);
+    return selected_pairs(routine, jobz, 'I', uplo, n, A, lda, -1, 0.0, 0.0, il, iu, m, w, Z, ldz, -1, ngpu);
 }
 
-static int heevr(const char *routine, char jobz, char range, char uplo, int64_t n, double _Complex *A, int64_t lda,
-                 double vl, double vu, int64_t il, int64_t iu, int64_t *m, double *w, double _Complex *Z, int64_t ldz,
-                 int64_t ngpu)
+int startrd_zheevr(const char *routine, char jobz, char range, char uplo, int64_t n, double _Complex *A,
+                   int64_t lda, int a_devid, double vl, double vu, int64_t il, int64_t iu, int64_t *m, double *w,
+                   double _Complex *Z, int64_t ldz, int z_devid, int64_t ngpu)
 {
     static const char *const names[] = {"jobz", "range", "uplo", "n", "A", "lda", "vl", "vu",
                                         "il", "iu", "m", "w", "Z", "ldz", "ngpu"};
@@ -686,17 +820,52 @@ static int heevr(const char *routine, char jobz, char range, char uplo, int64_t 
         startrd_report_argument(routine, info, names);
         return info;
     }
+    if ((a_devid >= 0 || z_devid >= 0) && n > 0 && !startrd_gpus_take_part(ngpu))
+        return STARTRD_HOST_ONLY;
     if (range != 'A')
-        return selected_pairs(routine, jobz, range, uplo, n, A, lda, vl, vu, il, iu, m, w, Z, ldz, ngpu);
+        return selected_pairs(routine, jobz, range, uplo, n, A, lda, a_devid, vl, vu, il, iu, m, w, Z, ldz, z_devid,
+                              ngpu);
     /* All pairs by divide and conquer, whose vectors are more orthogonal
      * than DSTEMR's (docs/architecture.md) and come faster with GPUs. */
     *m = 0;
-    if ((info = heevd(routine, jobz, uplo, n, A, lda, w, ngpu)) != 0)
+    if ((info = startrd_zheevd(routine, jobz, uplo, n, A, lda, a_devid, w, ngpu)) != 0)
         return info;
-    for (int64_t j = 0; jobz == 'V' && j < n; j++)
+    if (jobz == 'V' && (a_devid >= 0 || z_devid >= 0))
+        info = startrd_user_copy(routine, sizeof *Z, n, n, Z, ldz, A, lda);
+    for (int64_t j = 0; jobz == 'V' && a_devid < 0 && z_devid < 0 && j < n; j++)
         memcpy(Z + j * ldz, A + j * lda, (size_t)n * sizeof *Z);
-    *m = n;
-    return 0;
+    *m = info == 0 ? n : 0;
+    return info;
+}
+
+/* A and Z in GPU memory, brought to the host where the work runs there:
+ * Z's m columns come back, A is left as it was (it is destroyed). */
+int startrd_zheevr_gpu(const char *routine, char jobz, char range, char uplo, int64_t n, double _Complex *A,
+                     int64_t lda, double vl, double vu, int64_t il, int64_t iu, int64_t *m, double *w,
+                     double _Complex *Z, int64_t ldz, int64_t ngpu)
+{
+    const int vectors = toupper((unsigned char)jobz) == 'V', live = n > 0 && m != NULL;
+    const int64_t cols = toupper((unsigned char)range) == 'I' && iu >= il ? iu - il + 1 : n;
+    double _Complex *host_a, *host_z = NULL;
+    int info = startrd_zheevr(routine, jobz, range, uplo, n, A, lda, live ? startrd_user_device(A) : -1, vl, vu, il,
+                              iu, m, w, Z, ldz, live && vectors ? startrd_user_device(Z) : -1, ngpu);
+
+    if (info != STARTRD_HOST_ONLY)
+        return info;
+    info = 0;
+    host_a = host_copy(routine, n, n, A, lda, &info);
+    if (vectors && info == 0 && (host_z = malloc((size_t)n * (size_t)cols * sizeof *host_z)) == NULL) {
+        startrd_error("%s: cannot allocate %lld host eigenvectors of order %lld", routine, (long long)cols,
+                      (long long)n);
+        info = STARTRD_ERR_MEMORY;
+    }
+    if (info == 0)
+        info = startrd_zheevr(routine, jobz, range, uplo, n, host_a, n, -1, vl, vu, il, iu, m, w, host_z, n, -1, ngpu);
+    if (info == 0 && vectors)
+        info = startrd_user_copy(routine, sizeof *host_z, n, *m, Z, ldz, host_z, n);
+    free(host_a);
+    free(host_z);
+    return info;
 }
 
 /* The 32-bit interfaces' count, through the 64-bit one, which starts as
@@ -728,8 +897,8 @@ int zheevr_2stage_mgpu(char jobz, char range, char uplo, int n, double _Complex 
                        double vu, int il, int iu, int *m, double *w, double _Complex *Z, int ldz, int ngpu)
 {
     int64_t m64 = m != NULL ? *m : 0;
-    int info = heevr("zheevr_2stage_mgpu", jobz, range, uplo, n, A, lda, vl, vu, il, iu, count_64(m, &m64), w, Z,
-                     ldz, ngpu);
+    int info = startrd_zheevr("zheevr_2stage_mgpu", jobz, range, uplo, n, A, lda, -1, vl, vu, il, iu,
+                              count_64(m, &m64), w, Z, ldz, -1, ngpu);
 
     if (m != NULL)
         *m = (int)m64;
@@ -740,5 +909,26 @@ int zheevr_2stage_mgpu_64(char jobz, char range, char uplo, int64_t n, double _C
                           double vu, int64_t il, int64_t iu, int64_t *m, double *w, double _Complex *Z,
                           int64_t ldz, int64_t ngpu)
 {
-    return heevr("zheevr_2stage_mgpu_64", jobz, range, uplo, n, A, lda, vl, vu, il, iu, m, w, Z, ldz, ngpu);
+    return startrd_zheevr("zheevr_2stage_mgpu_64", jobz, range, uplo, n, A, lda, -1, vl, vu, il, iu, m, w, Z, ldz, -1,
+                          ngpu);
+}
+
+int zheevr_2stage_mgpu_gpu(char jobz, char range, char uplo, int n, double _Complex *dA, int ldda, double vl,
+                           double vu, int il, int iu, int *m, double *w, double _Complex *dZ, int lddz, int ngpu)
+{
+    int64_t m64 = m != NULL ? *m : 0;
+    int info = startrd_zheevr_gpu("zheevr_2stage_mgpu_gpu", jobz, range, uplo, n, dA, ldda, vl, vu, il, iu,
+                                  count_64(m, &m64), w, dZ, lddz, ngpu);
+
+    if (m != NULL)
+        *m = (int)m64;
+    return info;
+}
+
+int zheevr_2stage_mgpu_gpu_64(char jobz, char range, char uplo, int64_t n, double _Complex *dA, int64_t ldda,
+                              double vl, double vu, int64_t il, int64_t iu, int64_t *m, double *w,
+                              double _Complex *dZ, int64_t lddz, int64_t ngpu)
+{
+    return startrd_zheevr_gpu("zheevr_2stage_mgpu_gpu_64", jobz, range, uplo, n, dA, ldda, vl, vu, il, iu, m, w, dZ,
+                              lddz, ngpu);
 }

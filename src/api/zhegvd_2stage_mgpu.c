@@ -9,16 +9,19 @@
 #include "startrd.h"
 
 #include "arguments.h"
+#include "drivers_z.h"
 #include "context.h"
 #include "descriptor.h"
 #include "error.h"
 #include "stats.h"
 #include "trace.h"
+#include "user_memory.h"
 #include "zhegst_tiles.h"
 #include "ztriangle_finite.h"
 
 #include <ctype.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Tiles large enough for the GPUs' GEMMs to run near their peak, small
@@ -31,23 +34,43 @@ static int64_t tile_size(int64_t n, int gpus)
     return n >= 8192 ? 1024 : 512;
 }
 
+/* Where the caller's arrays are: host memory, or a GPU's (-1: host). */
+struct devices {
+    int a, b, z;
+};
+
 /* B's tiles := its Cholesky factor (fact 'N', the factor also copied back
  * to B), or B's factor as given; W := C, into A's triangle.  A is written
- * only once B is known to be positive definite. */
+ * only once B is known to be positive definite.  With @p scan, A and B
+ * (in GPU memory, which the host does not read) are checked for NaN and
+ * Inf in their tiles before anything is written. */
 static int to_standard(int64_t itype, char uplo, char fact, double _Complex *A, int64_t lda, double _Complex *B,
-                       int64_t ldb, const startrd_desc_t *Bt, const startrd_desc_t *W,
-                       const startrd_tile_workers_t *workers)
+                       int64_t ldb, const struct devices *dev, int scan, const startrd_desc_t *Bt,
+                       const startrd_desc_t *W, const startrd_tile_workers_t *workers)
 {
     startrd_tile_run_t run = {0, workers};
     startrd_minor_t failed = 0;
+    atomic_int nonfinite;
     int info;
 
-    startrd_ztiles_upload(&run, uplo, 0, B, ldb, Bt);
+    atomic_init(&nonfinite, 0);
+    startrd_ztiles_upload(&run, uplo, 0, B, ldb, dev->b, Bt);
+    startrd_ztiles_upload(&run, uplo, 1, A, lda, dev->a, W);
+    if (scan) {
+        startrd_ztiles_finite(&run, uplo, 1, W, &nonfinite);
+        if (fact == 'N')
+            startrd_ztiles_finite(&run, uplo, 0, Bt, &nonfinite);
+        if ((info = startrd_tile_run_wait(&run, "copies of A and B")) != 0)
+            return info;
+        if (atomic_load(&nonfinite)) {
+            startrd_error("A or B holds NaN or Inf; A and B are left unchanged");
+            return STARTRD_ERR_NONFINITE;
+        }
+    }
     if (fact == 'N') {
         startrd_zpotrf_tiles(&run, uplo, Bt, &failed);
-        startrd_ztiles_download(&run, uplo, 0, Bt, B, ldb);
+        startrd_ztiles_download(&run, uplo, 0, Bt, B, ldb, dev->b);
     }
-    startrd_ztiles_upload(&run, uplo, 1, A, lda, W);
     if ((info = startrd_tile_run_wait(&run, "Cholesky factorisation of B")) != 0)
         return info;
     if (atomic_load(&failed) != 0) {
@@ -56,22 +79,22 @@ static int to_standard(int64_t itype, char uplo, char fact, double _Complex *A, 
         return STARTRD_ERR_NOT_DEFINITE;
     }
     startrd_zhegst_tiles(&run, (int)itype, uplo, W, Bt);
-    startrd_ztiles_download(&run, uplo, 1, W, A, lda);
+    startrd_ztiles_download(&run, uplo, 1, W, A, lda, dev->a);
     return startrd_tile_run_wait(&run, "reduction to the standard problem");
 }
 
 /* Y (n x cols) := the generalized problem's eigenvectors from the standard one's. */
 static int back_substitute(int64_t itype, char uplo, int64_t n, const startrd_desc_t *Bt, double _Complex *Y,
-                           int64_t ldy, int64_t cols, const startrd_tile_workers_t *workers)
+                           int64_t ldy, int y_devid, int64_t cols, const startrd_tile_workers_t *workers)
 {
     startrd_tile_run_t run = {0, workers};
     startrd_desc_t Yt;
     int info = startrd_desc_init_workspace(&Yt, "eigenvectors", sizeof *Y, n, cols, Bt->nb, Bt->nb);
 
     if (info == 0) {
-        startrd_ztiles_upload(&run, 'A', 1, Y, ldy, &Yt);
+        startrd_ztiles_upload(&run, 'A', 1, Y, ldy, y_devid, &Yt);
         startrd_zhegv_vectors_tiles(&run, (int)itype, uplo, Bt, &Yt);
-        startrd_ztiles_download(&run, 'A', 0, &Yt, Y, ldy);
+        startrd_ztiles_download(&run, 'A', 0, &Yt, Y, ldy, y_devid);
         info = startrd_tile_run_wait(&run, "back-substitution of the eigenvectors");
     }
     startrd_desc_finish(&Yt);
@@ -79,11 +102,13 @@ static int back_substitute(int64_t itype, char uplo, int64_t n, const startrd_de
 }
 
 /* The drivers, their arguments checked: with @p in_a, zhegvd's behaviour
- * (all pairs, vectors in A), otherwise zhegvx's. */
+ * (all pairs, vectors in A), otherwise zhegvx's; A, B and Z where @p dev
+ * says, with GPUs taking part where any is in GPU memory. */
 static int hegv(int in_a, int64_t itype, char jobz, char range, char uplo, char fact, int64_t n, double _Complex *A,
                 int64_t lda, double _Complex *B, int64_t ldb, double vl, double vu, int64_t il, int64_t iu,
-                int64_t *m, double *w, double _Complex *Z, int64_t ldz, int64_t ngpu)
+                int64_t *m, double *w, double _Complex *Z, int64_t ldz, const struct devices *dev, int64_t ngpu)
 {
+    const int on_gpu = dev->a >= 0 || dev->b >= 0 || dev->z >= 0;
     startrd_context_t *ctx;
     startrd_tile_workers_t workers = {0, NULL};
     startrd_desc_t Bt = {0}, W = {0};
@@ -102,7 +127,7 @@ static int hegv(int in_a, int64_t itype, char jobz, char range, char uplo, char 
         workers.worker = ctx->cuda_worker;
     }
     ts = tile_size(n, workers.count);
-    if (ctx->opt.check_finite) {
+    if (ctx->opt.check_finite && !on_gpu) {
         int finite;
 
         /* Read by the host threads, StarPU's workers paused meanwhile. */
@@ -121,20 +146,23 @@ static int hegv(int in_a, int64_t itype, char jobz, char range, char uplo, char 
         startrd_instant_t t0 = starpu_timing_now(), t1, t2;
 
         if ((info = startrd_desc_init_workspace(&W, "A", sizeof *A, n, n, ts, ts)) == 0)
-            info = to_standard(itype, uplo, fact, A, lda, B, ldb, &Bt, &W, &workers);
+            info = to_standard(itype, uplo, fact, A, lda, B, ldb, dev, ctx->opt.check_finite && on_gpu, &Bt, &W,
+                               &workers);
         startrd_desc_finish(&W);
         t1 = starpu_timing_now();
         /* Where the standard problem goes to LAPACK on the caller's
          * threads, StarPU's workers must not poll beside them. */
         startrd_context_sleep();
         if (info == 0 && in_a)
-            info = zheevd_2stage_mgpu_64(jobz, uplo, n, A, lda, w, ngpu);
+            info = startrd_zheevd_gpu("zheevd_2stage_mgpu_64", jobz, uplo, n, A, lda, w, ngpu);
         else if (info == 0)
-            info = zheevr_2stage_mgpu_64(jobz, range, uplo, n, A, lda, vl, vu, il, iu, &found, w, Z, ldz, ngpu);
+            info = startrd_zheevr_gpu("zheevr_2stage_mgpu_64", jobz, range, uplo, n, A, lda, vl, vu, il, iu, &found,
+                                      w, Z, ldz, ngpu);
         startrd_context_wake();
         t2 = starpu_timing_now();
         if (info == 0 && jobz == 'V' && found > 0)
-            info = back_substitute(itype, uplo, n, &Bt, in_a ? A : Z, in_a ? lda : ldz, found, &workers);
+            info = back_substitute(itype, uplo, n, &Bt, in_a ? A : Z, in_a ? lda : ldz, in_a ? dev->a : dev->z, found,
+                                   &workers);
         if (info == 0)
             startrd_stats_record_generalized((t1 - t0) * 1e-6, (starpu_timing_now() - t2) * 1e-6);
     }
@@ -177,6 +205,54 @@ static int check_arguments(int64_t itype, char jobz, char range, char uplo, char
     return info != 0 ? -(11 + info) : 0;
 }
 
+/* hegv() on arrays any of which may be in GPU memory (in_a as there).
+ * Where one is and no GPU takes part, the problem goes through host
+ * copies of A, B and Z, and the results come back: A and B as hegv()
+ * leaves them, Z's m columns. */
+static int hegv_any(const char *routine, int in_a, int64_t itype, char jobz, char range, char uplo, char fact,
+                    int64_t n, double _Complex *A, int64_t lda, double _Complex *B, int64_t ldb, double vl, double vu,
+                    int64_t il, int64_t iu, int64_t *m, double *w, double _Complex *Z, int64_t ldz, int64_t ngpu)
+{
+    const int vectors = jobz == 'V' && !in_a;
+    const int64_t cols = range == 'I' ? iu - il + 1 : n, ldh = n > 1 ? n : 1;
+    const struct devices host = {-1, -1, -1},
+                         dev = {n > 0 ? startrd_user_device(A) : -1, n > 0 ? startrd_user_device(B) : -1,
+                                n > 0 && vectors ? startrd_user_device(Z) : -1};
+    double _Complex *host_a = NULL, *host_b = NULL, *host_z = NULL;
+    int64_t found = 0;
+    int info = 0;
+
+    if ((dev.a < 0 && dev.b < 0 && dev.z < 0) || startrd_gpus_take_part(ngpu))
+        return hegv(in_a, itype, jobz, range, uplo, fact, n, A, lda, B, ldb, vl, vu, il, iu, m, w, Z, ldz, &dev,
+                    ngpu);
+    host_a = malloc((size_t)n * (size_t)n * sizeof *host_a);
+    host_b = malloc((size_t)n * (size_t)n * sizeof *host_b);
+    host_z = vectors ? malloc((size_t)n * (size_t)(cols > 0 ? cols : 1) * sizeof *host_z) : NULL;
+    if (host_a == NULL || host_b == NULL || (vectors && host_z == NULL)) {
+        startrd_error("%s: cannot allocate host copies of order %lld", routine, (long long)n);
+        info = STARTRD_ERR_MEMORY;
+    }
+    if (info == 0 && (info = startrd_user_copy(routine, sizeof *host_a, n, n, host_a, ldh, A, lda)) == 0 &&
+        (info = startrd_user_copy(routine, sizeof *host_b, n, n, host_b, ldh, B, ldb)) == 0) {
+        info = hegv(in_a, itype, jobz, range, uplo, fact, n, host_a, ldh, host_b, ldh, vl, vu, il, iu,
+                    m != NULL ? m : &found, w, host_z, ldh, &host, ngpu);
+        /* B holds its factor, or the partial one where it was not definite. */
+        if (fact == 'N' && (info == 0 || info == STARTRD_ERR_NOT_DEFINITE)) {
+            int copied = startrd_user_copy(routine, sizeof *host_b, n, n, B, ldb, host_b, ldh);
+
+            info = info != 0 ? info : copied;
+        }
+        if (info == 0 && in_a && jobz == 'V')
+            info = startrd_user_copy(routine, sizeof *host_a, n, n, A, lda, host_a, ldh);
+        if (info == 0 && vectors)
+            info = startrd_user_copy(routine, sizeof *host_z, n, *m, Z, ldz, host_z, ldh);
+    }
+    free(host_a);
+    free(host_b);
+    free(host_z);
+    return info;
+}
+
 static int hegvd(const char *routine, int64_t itype, char jobz, char uplo, int64_t n, double _Complex *A,
                  int64_t lda, double _Complex *B, int64_t ldb, double *w, int64_t ngpu)
 {
@@ -197,7 +273,8 @@ static int hegvd(const char *routine, int64_t itype, char jobz, char uplo, int64
         startrd_report_argument(routine, info, names);
         return info;
     }
-    return hegv(1, itype, jobz, 'A', uplo, 'N', n, A, lda, B, ldb, 0.0, 0.0, 1, 0, NULL, w, NULL, 1, ngpu);
+    return hegv_any(routine, 1, itype, jobz, 'A', uplo, 'N', n, A, lda, B, ldb, 0.0, 0.0, 1, 0, NULL, w, NULL, 1,
+                    ngpu);
 }
 
 static int hegvx(const char *routine, int64_t itype, char jobz, char range, char uplo, char fact, int64_t n,
@@ -217,7 +294,8 @@ static int hegvx(const char *routine, int64_t itype, char jobz, char range, char
         startrd_report_argument(routine, info, names);
         return info;
     }
-    return hegv(0, itype, jobz, range, uplo, fact, n, A, lda, B, ldb, vl, vu, il, iu, m, w, Z, ldz, ngpu);
+    return hegv_any(routine, 0, itype, jobz, range, uplo, fact, n, A, lda, B, ldb, vl, vu, il, iu, m, w, Z, ldz,
+                    ngpu);
 }
 
 int zhegvd_2stage_mgpu(int itype, char jobz, char uplo, int n, double _Complex *A, int lda, double _Complex *B,
@@ -252,4 +330,38 @@ int zhegvx_2stage_mgpu_64(int64_t itype, char jobz, char range, char uplo, char 
 {
     return hegvx("zhegvx_2stage_mgpu_64", itype, jobz, range, uplo, fact, n, A, lda, B, ldb, vl, vu, il, iu, m, w,
                  Z, ldz, ngpu);
+}
+
+int zhegvd_2stage_mgpu_gpu(int itype, char jobz, char uplo, int n, double _Complex *dA, int ldda,
+                           double _Complex *dB, int lddb, double *w, int ngpu)
+{
+    return hegvd("zhegvd_2stage_mgpu_gpu", itype, jobz, uplo, n, dA, ldda, dB, lddb, w, ngpu);
+}
+
+int zhegvd_2stage_mgpu_gpu_64(int64_t itype, char jobz, char uplo, int64_t n, double _Complex *dA, int64_t ldda,
+                              double _Complex *dB, int64_t lddb, double *w, int64_t ngpu)
+{
+    return hegvd("zhegvd_2stage_mgpu_gpu_64", itype, jobz, uplo, n, dA, ldda, dB, lddb, w, ngpu);
+}
+
+int zhegvx_2stage_mgpu_gpu(int itype, char jobz, char range, char uplo, char fact, int n, double _Complex *dA,
+                           int ldda, double _Complex *dB, int lddb, double vl, double vu, int il, int iu, int *m,
+                           double *w, double _Complex *dZ, int lddz, int ngpu)
+{
+    int64_t m64 = m != NULL ? *m : 0;
+    int info = hegvx("zhegvx_2stage_mgpu_gpu", itype, jobz, range, uplo, fact, n, dA, ldda, dB, lddb, vl, vu, il, iu,
+                     m != NULL ? &m64 : NULL, w, dZ, lddz, ngpu);
+
+    if (m != NULL)
+        *m = (int)m64;
+    return info;
+}
+
+int zhegvx_2stage_mgpu_gpu_64(int64_t itype, char jobz, char range, char uplo, char fact, int64_t n,
+                              double _Complex *dA, int64_t ldda, double _Complex *dB, int64_t lddb, double vl,
+                              double vu, int64_t il, int64_t iu, int64_t *m, double *w, double _Complex *dZ,
+                              int64_t lddz, int64_t ngpu)
+{
+    return hegvx("zhegvx_2stage_mgpu_gpu_64", itype, jobz, range, uplo, fact, n, dA, ldda, dB, lddb, vl, vu, il, iu,
+                 m, w, dZ, lddz, ngpu);
 }

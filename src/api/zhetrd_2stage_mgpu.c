@@ -15,6 +15,8 @@
 #include "stage2_zhb2st.h"
 #include "trace.h"
 #include "tuning.h"
+#include "user_memory.h"
+#include "drivers_z.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -105,7 +107,7 @@ static int64_t default_dist_nb(int64_t n, int64_t kd, int ngpu)
     return kd * (per_block < 1 ? 1 : per_block > t->dist_max_nb_per_block ? t->dist_max_nb_per_block : per_block);
 }
 
-static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t lda, double *d,
+static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t lda, int a_devid, double *d,
                   double *e, double complex *tau, double complex *hous2, double complex *work,
                   const startrd_context_t *ctx, const struct sizes *sz)
 {
@@ -120,6 +122,9 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
     startrd_zhb2st_chase_t *s2 = NULL;
     int ret = 0, stage1, stage2;
 
+    /* Order 1 reads A on the host. */
+    if (a_devid >= 0 && sz->kd == 0)
+        return STARTRD_HOST_ONLY;
     /* A bandwidth clamped to n-1 may no longer divide the option's block. */
     if (sz->kd > 0 && dist_nb % sz->kd != 0)
         dist_nb = sz->kd;
@@ -136,7 +141,7 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
     startrd_trace_begin();
     if (sz->kd > 0) {
         ret = startrd_stage1_zhe2hb_submit(uplo, n, sz->kd, dist_nb, ngpu1, ctx->cuda_worker, ctx->cuda_side_worker,
-                                           ngpu1 > 0 ? ctx->gpu_group : NULL, scheme, A, lda, tau, band, ldab,
+                                           ngpu1 > 0 ? ctx->gpu_group : NULL, scheme, A, lda, a_devid, tau, band, ldab,
                                            ctx->opt.check_finite, &s1);
     } else if (ctx->opt.check_finite && !(isfinite(creal(A[0])) && isfinite(cimag(A[0])))) {
         startrd_error("the matrix holds NaN or Inf; A is left unchanged");
@@ -174,10 +179,9 @@ out:
     return ret;
 }
 
-/* Both interfaces: @p routine names the one called in messages. */
-static int zhetrd(const char *routine, char vect, char uplo, int64_t n, double _Complex *A, int64_t lda,
-                 double *d, double *e, double _Complex *tau, double _Complex *hous2, int64_t lhous2,
-                 double _Complex *work, int64_t lwork, int64_t ngpu)
+int startrd_zhetrd(const char *routine, char vect, char uplo, int64_t n, double _Complex *A, int64_t lda,
+                   int a_devid, double *d, double *e, double _Complex *tau, double _Complex *hous2, int64_t lhous2,
+                   double _Complex *work, int64_t lwork, int64_t ngpu)
 {
     static const char *const names[] = {"vect", "uplo", "n", "A", "lda", "d", "e", "tau",
                                         "hous2", "lhous2", "work", "lwork", "ngpu"};
@@ -220,7 +224,7 @@ static int zhetrd(const char *routine, char vect, char uplo, int64_t n, double _
         if (info == 0) {
             if (ngpu >= 0)
                 sz.ngpu = (int)ngpu;
-            info = reduce(vect, uplo, n, A, lda, d, e, tau, hous2, work, ctx, &sz);
+            info = reduce(vect, uplo, n, A, lda, a_devid, d, e, tau, hous2, work, ctx, &sz);
             if (info == 0 && work != NULL)
                 work[0] = roundup_lwork(sz.lwmin);
             if (info == 0 && hous2 != NULL && vect == 'N')
@@ -234,12 +238,38 @@ static int zhetrd(const char *routine, char vect, char uplo, int64_t n, double _
     return info;
 }
 
+/* A in GPU memory, brought to the host where the reduction cannot take it
+ * there: A's referenced triangle and the band come back on success. */
+static int zhetrd_gpu(const char *routine, char vect, char uplo, int64_t n, double _Complex *A, int64_t lda,
+                      double *d, double *e, double _Complex *tau, double _Complex *hous2, int64_t lhous2,
+                      double _Complex *work, int64_t lwork, int64_t ngpu)
+{
+    const int devid = n > 0 && lhous2 != -1 && lwork != -1 ? startrd_user_device(A) : -1;
+    double _Complex *host;
+    int info = startrd_zhetrd(routine, vect, uplo, n, A, lda, devid, d, e, tau, hous2, lhous2, work, lwork, ngpu);
+
+    if (info != STARTRD_HOST_ONLY)
+        return info;
+    if ((host = malloc((size_t)n * (size_t)n * sizeof *host)) == NULL) {
+        startrd_error("%s: cannot allocate a host copy of order %lld", routine, (long long)n);
+        return STARTRD_ERR_MEMORY;
+    }
+    info = startrd_user_copy(routine, sizeof *host, n, n, host, n, A, lda);
+    if (info == 0)
+        info = startrd_zhetrd(routine, vect, uplo, n, host, n, -1, d, e, tau, hous2, lhous2, work, lwork, ngpu);
+    if (info == 0)
+        info = startrd_user_copy(routine, sizeof *host, n, n, A, lda, host, n);
+    free(host);
+    return info;
+}
+
 int zhetrd_2stage_mgpu(char vect, char uplo, int n, double _Complex *A, int lda,
                        double *d, double *e, double _Complex *tau,
                        double _Complex *hous2, int lhous2,
                        double _Complex *work, int lwork, int ngpu)
 {
-    return zhetrd("zhetrd_2stage_mgpu", vect, uplo, n, A, lda, d, e, tau, hous2, lhous2, work, lwork, ngpu);
+    return startrd_zhetrd("zhetrd_2stage_mgpu", vect, uplo, n, A, lda, -1, d, e, tau, hous2, lhous2, work, lwork,
+                          ngpu);
 }
 
 int zhetrd_2stage_mgpu_64(char vect, char uplo, int64_t n, double _Complex *A, int64_t lda,
@@ -247,5 +277,21 @@ int zhetrd_2stage_mgpu_64(char vect, char uplo, int64_t n, double _Complex *A, i
                           double _Complex *hous2, int64_t lhous2,
                           double _Complex *work, int64_t lwork, int64_t ngpu)
 {
-    return zhetrd("zhetrd_2stage_mgpu_64", vect, uplo, n, A, lda, d, e, tau, hous2, lhous2, work, lwork, ngpu);
+    return startrd_zhetrd("zhetrd_2stage_mgpu_64", vect, uplo, n, A, lda, -1, d, e, tau, hous2, lhous2, work, lwork,
+                          ngpu);
+}
+
+int zhetrd_2stage_mgpu_gpu(char vect, char uplo, int n, double _Complex *dA, int ldda, double *d, double *e,
+                           double _Complex *tau, double _Complex *hous2, int lhous2, double _Complex *work, int lwork,
+                           int ngpu)
+{
+    return zhetrd_gpu("zhetrd_2stage_mgpu_gpu", vect, uplo, n, dA, ldda, d, e, tau, hous2, lhous2, work, lwork, ngpu);
+}
+
+int zhetrd_2stage_mgpu_gpu_64(char vect, char uplo, int64_t n, double _Complex *dA, int64_t ldda, double *d,
+                              double *e, double _Complex *tau, double _Complex *hous2, int64_t lhous2,
+                              double _Complex *work, int64_t lwork, int64_t ngpu)
+{
+    return zhetrd_gpu("zhetrd_2stage_mgpu_gpu_64", vect, uplo, n, dA, ldda, d, e, tau, hous2, lhous2, work, lwork,
+                      ngpu);
 }

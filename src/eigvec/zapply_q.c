@@ -75,6 +75,8 @@ struct q_factors {
     int blocked;
     struct q2_groups groups;
     double complex *vcopy;
+    uintptr_t vcopy_on_gpu;   /* for uplo 'U' with A in a GPU's memory: the lower copy there */
+    int vcopy_node;
     starpu_data_handle_t *V, T, H;
 };
 
@@ -165,17 +167,19 @@ static int64_t v_piece_columns(int64_t mq)
 /* Registers V's pieces and HOUS2: on the host, or where @p node is a GPU's
  * memory node, with no home, uploaded to that GPU by CPU workers (StarPU
  * copies them on from there where other GPUs read them).  HOUS2 goes
- * first: Q2 is applied first. */
-static int register_reflectors(struct q_factors *f, const double complex *v, int64_t ldv,
+ * first: Q2 is applied first.  V in a GPU's memory (@p v_node not the
+ * host's) stays there, its home. */
+static int register_reflectors(struct q_factors *f, const double complex *v, int64_t ldv, int v_node,
                                const double complex *hous2, int node)
 {
     const int64_t lhous = startrd_bulge_lhous(&f->plan), width = v_piece_columns(f->mq);
     const int uploaded = node >= 0, home = uploaded ? -1 : STARPU_MAIN_RAM;
+    const int v_uploaded = uploaded && v_node == STARPU_MAIN_RAM, v_home = v_node == STARPU_MAIN_RAM ? home : v_node;
     int ret = 0;
 
     starpu_vector_data_register(&f->H, home, uploaded ? 0 : (uintptr_t)hous2, (uint32_t)lhous, sizeof *hous2);
     if (uploaded)
-        ret = startrd_task_zupload(node, hous2, lhous, f->H);
+        ret = startrd_task_zupload(node, hous2, lhous, -1, f->H);
     f->npieces = (f->mq + width - 1) / width;
     if ((f->V = calloc((size_t)(f->npieces > 0 ? f->npieces : 1), sizeof *f->V)) == NULL) {
         startrd_error("back-transformation: cannot allocate %lld handles", (long long)f->npieces);
@@ -185,10 +189,10 @@ static int register_reflectors(struct q_factors *f, const double complex *v, int
     for (int64_t p = 0; p < f->npieces && ret == 0; p++) {
         const int64_t c0 = p * width, cols = f->mq - c0 < width ? f->mq - c0 : width;
 
-        startrd_matrix_register(&f->V[p], home, uploaded ? 0 : (uintptr_t)(v + c0 * ldv), uploaded ? f->mq : ldv,
-                                f->mq, cols, sizeof *v);
-        if (uploaded)
-            ret = startrd_task_zupload(node, v + c0 * ldv, ldv, f->V[p]);
+        startrd_matrix_register(&f->V[p], v_home, v_uploaded ? 0 : (uintptr_t)(v + c0 * ldv),
+                                v_uploaded ? f->mq : ldv, f->mq, cols, sizeof *v);
+        if (v_uploaded)
+            ret = startrd_task_zupload(node, v + c0 * ldv, ldv, -1, f->V[p]);
     }
     if (ret != 0) {
         startrd_error("back-transformation: the reflectors' upload could not be submitted (%d)", ret);
@@ -197,9 +201,51 @@ static int register_reflectors(struct q_factors *f, const double complex *v, int
     return 0;
 }
 
+/* A worker of memory node @p node, a GPU's: -1 where none. */
+static int worker_of_node(int node)
+{
+    int workers[STARPU_NMAXWORKERS];
+    const int count = (int)starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, workers, STARPU_NMAXWORKERS);
+
+    for (int i = 0; i < count; i++)
+        if ((int)starpu_worker_get_memory_node((unsigned)workers[i]) == node)
+            return workers[i];
+    return -1;
+}
+
+/* For uplo 'U' with A in the memory of GPU node @p node: V's lower copy
+ * made there by a task, into f->vcopy_on_gpu. */
+static int lower_copy_on_gpu(struct q_factors *f, const double complex *A, int64_t lda, int node)
+{
+    const int64_t mq = f->mq;
+    const size_t bytes = (size_t)mq * (size_t)mq * sizeof *A;
+    const startrd_place_t place = {.worker = worker_of_node(node)};
+    starpu_data_handle_t rows, copy;
+    int ret;
+
+    if (place.worker < 0 || (f->vcopy_on_gpu = starpu_malloc_on_node((unsigned)node, bytes)) == 0) {
+        startrd_error("back-transformation: cannot allocate %lld bytes on memory node %d", (long long)bytes, node);
+        return STARTRD_ERR_MEMORY;
+    }
+    f->vcopy_node = node;
+    /* Rows 0..mq-1 of A's columns kd.., whose adjoint's strict lower part is V. */
+    startrd_matrix_register(&rows, node, (uintptr_t)(A + f->kd * lda), lda, mq, mq, sizeof *A);
+    startrd_matrix_register(&copy, node, f->vcopy_on_gpu, mq, mq, mq, sizeof *A);
+    ret = startrd_task_ztile_convert(place, STARTRD_TILE_ADJOINT_LOWER, rows, copy);
+    /* Unregistering waits for the task; the copy is then home. */
+    starpu_data_unregister(rows);
+    starpu_data_unregister(copy);
+    if (ret != 0) {
+        startrd_error("back-transformation: the reflectors' copy could not be submitted (%d)", ret);
+        return STARTRD_ERR_RUNTIME;
+    }
+    return 0;
+}
+
 /* Registers the factors, making V's lower copy for uplo = 'U'; V and
- * HOUS2 as register_reflectors() says for @p node. */
-static int q_factors_register(struct q_factors *f, char uplo, const double complex *A, int64_t lda,
+ * HOUS2 as register_reflectors() says for @p node; A is in the memory of
+ * node @p a_node. */
+static int q_factors_register(struct q_factors *f, char uplo, const double complex *A, int64_t lda, int a_node,
                               const double complex *tau, const double complex *hous2, int node)
 {
     const double complex *v = A + f->kd;
@@ -207,7 +253,12 @@ static int q_factors_register(struct q_factors *f, char uplo, const double compl
     int64_t ldv = lda;
     int ret;
 
-    if (uplo == 'U' && mq > 0) {
+    if (uplo == 'U' && mq > 0 && a_node != STARPU_MAIN_RAM) {
+        if ((ret = lower_copy_on_gpu(f, A, lda, a_node)) != 0)
+            return ret;
+        v = (const double complex *)f->vcopy_on_gpu;
+        ldv = mq;
+    } else if (uplo == 'U' && mq > 0) {
         if ((f->vcopy = calloc((size_t)mq * (size_t)mq, sizeof *f->vcopy)) == NULL) {
             startrd_error("back-transformation: cannot allocate %lld bytes",
                           (long long)(mq * mq * (int64_t)sizeof *f->vcopy));
@@ -228,7 +279,7 @@ static int q_factors_register(struct q_factors *f, char uplo, const double compl
         ldv = mq;
     }
     starpu_vector_data_register(&f->T, STARPU_MAIN_RAM, (uintptr_t)tau, (uint32_t)mq, sizeof *tau);
-    if ((ret = register_reflectors(f, v, ldv, hous2, node)) != 0)
+    if ((ret = register_reflectors(f, v, ldv, a_node, hous2, node)) != 0)
         return ret;
     if (f->blocked) {
         struct q2_groups *g = &f->groups;
@@ -261,6 +312,8 @@ static void q_factors_release(struct q_factors *f)
     release_blocks(f->V, f->npieces);
     q_factors_unblock(f);
     free(f->vcopy);
+    if (f->vcopy_on_gpu != 0)
+        starpu_free_on_node((unsigned)f->vcopy_node, f->vcopy_on_gpu, (size_t)f->mq * (size_t)f->mq * sizeof *f->vcopy);
 }
 
 /* C := Q C or Q^H C for one block, its sweeps from @p idle_from_sweep on
@@ -303,8 +356,8 @@ static int status_after_tasks(int ret)
 }
 
 int startrd_zapply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, const double complex *A, int64_t lda,
-                     const double complex *tau, const double complex *hous2, double complex *C, int64_t ldc,
-                     startrd_q2_method_t method, size_t q2_chunk_bytes)
+                     int a_node, const double complex *tau, const double complex *hous2, double complex *C,
+                     int64_t ldc, int c_node, startrd_q2_method_t method, size_t q2_chunk_bytes)
 {
     const unsigned ncuda = starpu_cuda_worker_get_count();
     unsigned long long where = STARPU_CPU;
@@ -345,12 +398,11 @@ int startrd_zapply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, co
         q_factors_unblock(&f);
         return STARTRD_ERR_MEMORY;
     }
-    ret = q_factors_register(&f, uplo, A, lda, tau, hous2, where == STARPU_CUDA ? first_gpu_node() : -1);
+    ret = q_factors_register(&f, uplo, A, lda, a_node, tau, hous2, where == STARPU_CUDA ? first_gpu_node() : -1);
     for (int64_t b = 0; b < nblocks && ret == 0; b++) {
         int64_t cols = m - b * width < width ? m - b * width : width;
 
-        startrd_matrix_register(&blocks[b], STARPU_MAIN_RAM, (uintptr_t)(C + b * width * ldc), ldc, n, cols,
-                                sizeof *C);
+        startrd_matrix_register(&blocks[b], c_node, (uintptr_t)(C + b * width * ldc), ldc, n, cols, sizeof *C);
         ret = q_tasks(&f, where, -1, trans, f.plan.nsweeps, blocks[b]);
     }
     release_blocks(blocks, nblocks);
@@ -400,7 +452,7 @@ static void assign_workers(const struct q_factors *f, int64_t width, int64_t nbl
     }
 }
 
-int startrd_zform_q_begin(char uplo, int64_t n, int64_t kd, const double complex *A, int64_t lda,
+int startrd_zform_q_begin(char uplo, int64_t n, int64_t kd, const double complex *A, int64_t lda, int a_node,
                           const double complex *tau, const double complex *hous2, const int *workers, int nworkers,
                           size_t beside_bytes, startrd_zq_former_t **former)
 {
@@ -441,7 +493,7 @@ int startrd_zform_q_begin(char uplo, int64_t n, int64_t kd, const double complex
     if (ret != 0)
         startrd_error("back-transformation: cannot allocate %lld handles", (long long)q->nblocks);
     else
-        ret = q_factors_register(&q->f, uplo, A, lda, tau, hous2,
+        ret = q_factors_register(&q->f, uplo, A, lda, a_node, tau, hous2,
                                  on_gpus ? (int)starpu_worker_get_memory_node((unsigned)workers[0]) : -1);
     if (ret == 0 && on_gpus)
         assign_workers(&q->f, width, q->nblocks, workers, nworkers, block_worker);
@@ -462,7 +514,7 @@ int startrd_zform_q_begin(char uplo, int64_t n, int64_t kd, const double complex
     free(block_worker);
     if (ret != 0) {
         /* Waits for what was submitted. */
-        startrd_zform_q_end(q, 0, NULL, 0, NULL, NULL, 0);
+        startrd_zform_q_end(q, 0, NULL, 0, NULL, NULL, 0, STARPU_MAIN_RAM);
         return ret;
     }
     *former = q;
@@ -475,7 +527,7 @@ int64_t startrd_zform_q_block_columns(const startrd_zq_former_t *former, int64_t
 }
 
 int startrd_zform_q_end(startrd_zq_former_t *former, int64_t m, const double *Z, int64_t ldz,
-                        const starpu_data_handle_t *z_blocks, double complex *R, int64_t ldr)
+                        const starpu_data_handle_t *z_blocks, double complex *R, int64_t ldr, int r_node)
 {
     const int64_t n = former->f.plan.n, width = startrd_zform_q_block_columns(former, m),
                   nblocks = m > 0 ? (m + width - 1) / width : 0;
@@ -498,8 +550,7 @@ int startrd_zform_q_end(startrd_zq_former_t *former, int64_t m, const double *Z,
         if (z == NULL)
             startrd_matrix_register(&zr[2 * b], STARPU_MAIN_RAM, (uintptr_t)(Z + b * width * ldz), ldz, n, cols,
                                     sizeof *Z);
-        startrd_matrix_register(&zr[2 * b + 1], STARPU_MAIN_RAM, (uintptr_t)(R + b * width * ldr), ldr, n, cols,
-                                sizeof *R);
+        startrd_matrix_register(&zr[2 * b + 1], r_node, (uintptr_t)(R + b * width * ldr), ldr, n, cols, sizeof *R);
         if (startrd_task_zgemm_real(former->where, former->nblocks, former->blocks, z != NULL ? z : zr[2 * b],
                                     zr[2 * b + 1]) != 0) {
             startrd_error("back-transformation: task submission failed");

@@ -43,17 +43,28 @@ static int64_t host_offset(const startrd_desc_t *T, int64_t i, int64_t j, int64_
 }
 
 void startrd_ztiles_upload(startrd_tile_run_t *run, char part, int by_column, const double complex *src,
-                           int64_t lds, const startrd_desc_t *T)
+                           int64_t lds, int src_devid, const startrd_desc_t *T)
 {
     for (int64_t j = 0; j < T->nt; j++)
         for (int64_t i = 0; i < T->mt && run->status == 0; i++)
             if (in_part(part, i, j))
                 run->status = startrd_task_zupload(startrd_tile_node(run, by_column || i > j ? j : i),
-                                                   src + host_offset(T, i, j, lds), lds, startrd_desc_tile(T, i, j));
+                                                   src + host_offset(T, i, j, lds), lds, src_devid,
+                                                   startrd_desc_tile(T, i, j));
+}
+
+void startrd_ztiles_finite(startrd_tile_run_t *run, char part, int by_column, const startrd_desc_t *T,
+                           atomic_int *nonfinite)
+{
+    for (int64_t j = 0; j < T->nt; j++)
+        for (int64_t i = 0; i < T->mt && run->status == 0; i++)
+            if (in_part(part, i, j))
+                run->status = startrd_task_ztile_finite(startrd_tile_place(run, by_column || i > j ? j : i, 0),
+                                                        i == j ? part : 'A', startrd_desc_tile(T, i, j), nonfinite);
 }
 
 void startrd_ztiles_download(startrd_tile_run_t *run, char part, int last_by_row, const startrd_desc_t *T,
-                             double complex *dst, int64_t ldd)
+                             double complex *dst, int64_t ldd, int dst_devid)
 {
     for (int64_t j = 0; j < T->nt; j++)
         for (int64_t i = 0; i < T->mt && run->status == 0; i++) {
@@ -61,7 +72,8 @@ void startrd_ztiles_download(startrd_tile_run_t *run, char part, int last_by_row
 
             if (in_part(part, i, j))
                 run->status = startrd_task_zdownload(startrd_tile_node(run, owner), startrd_desc_tile(T, i, j),
-                                                     i == j ? part : 'A', dst + host_offset(T, i, j, ldd), ldd);
+                                                     i == j ? part : 'A', dst + host_offset(T, i, j, ldd), ldd,
+                                                     dst_devid);
         }
 }
 

@@ -20,16 +20,24 @@
 /** T's tiles := the host matrix @p src (leading dimension @p lds): all of
  *  them (@p part 'A') or those of triangle 'L' or 'U', each on the owner
  *  of its block column (@p by_column) or, for a triangle, of the factor's
- *  column (startrd_zpotrf_tiles()). */
+ *  column (startrd_zpotrf_tiles()).  With @p src_devid >= 0, src is in
+ *  that GPU's memory. */
 void startrd_ztiles_upload(startrd_tile_run_t *run, char part, int by_column, const double complex *src,
-                           int64_t lds, const startrd_desc_t *T);
+                           int64_t lds, int src_devid, const startrd_desc_t *T);
+
+/** Sets *@p nonfinite where the tiles startrd_ztiles_upload() fills with
+ *  the same @p part and @p by_column hold NaN or Inf in that part, each
+ *  checked where it was filled. */
+void startrd_ztiles_finite(startrd_tile_run_t *run, char part, int by_column, const startrd_desc_t *T,
+                           atomic_int *nonfinite);
 
 /** The host matrix @p dst := T's tiles: all of them (@p part 'A'), or the
  *  triangle 'L' or 'U', the rest of dst untouched; each read where its
  *  last task left it (@p last_by_row: the owner of its block row, else of
- *  its block column, for a triangle the factor's column). */
+ *  its block column, for a triangle the factor's column).  With
+ *  @p dst_devid >= 0, dst is in that GPU's memory. */
 void startrd_ztiles_download(startrd_tile_run_t *run, char part, int last_by_row, const startrd_desc_t *T,
-                             double complex *dst, int64_t ldd);
+                             double complex *dst, int64_t ldd, int dst_devid);
 
 /** B (square tiles) := its Cholesky factor in triangle @p uplo: B = U^H U
  *  or L L^H; a leading minor that is not positive definite records its

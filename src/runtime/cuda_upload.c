@@ -94,6 +94,15 @@ void startrd_cuda_upload_close(void)
         starpu_execute_on_each_worker(destroy, NULL, STARPU_CPU);
 }
 
+cudaStream_t startrd_cuda_upload_stream(int devid)
+{
+    const struct upload *u = &uploads[starpu_worker_get_id_check()];
+
+    if (devid < 0 || devid >= STARPU_MAXCUDADEVS || u->stream[devid] == NULL || cudaSetDevice(devid) != cudaSuccess)
+        return NULL;
+    return u->stream[devid];
+}
+
 /* Columns per buffer into *per, for columns of @p rows entries on device
  * @p devid, which it selects. */
 static cudaError_t columns_per_buffer(const struct upload *u, int devid, size_t entry_bytes, int64_t rows,

@@ -36,6 +36,11 @@ int startrd_cuda_upload(int devid, size_t entry_bytes, void *dst, int64_t ldd, i
  *  are unpacked.  0, or the failing CUDA status, as startrd_cuda_upload(). */
 int startrd_cuda_download(int devid, size_t entry_bytes, void *src, int64_t lds, int64_t rows, int64_t cols,
                           startrd_cuda_columns_t unpack, void *arg);
+
+/** Inside a CPU codelet: the worker's stream on device @p devid, which it
+ *  makes current, for copies between GPUs and the kernels that go with
+ *  them; NULL where the worker has none there. */
+cudaStream_t startrd_cuda_upload_stream(int devid);
 #endif
 
 /** Give every CPU worker its pinned buffers and a stream per GPU, when

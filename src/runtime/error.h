@@ -6,6 +6,12 @@
 #ifndef STARTRD_ERROR_H
 #define STARTRD_ERROR_H
 
+/** Not a public status: a call on a matrix in GPU memory that has to run
+ *  where the host reads it (stage 1's columns kept in host memory, the
+ *  host cores' work) says so with this before writing anything, and its
+ *  driver brings the matrix to host memory and runs there instead. */
+enum { STARTRD_HOST_ONLY = 1000 };
+
 /** Print "startrd: <message>" as one line on stderr, unless the library is
  *  quiet: the open context's quiet option, or $STARTRD_QUIET while no
  *  context is open. */

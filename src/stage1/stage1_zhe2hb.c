@@ -90,6 +90,7 @@ struct startrd_zhe2hb {
     const int *part_group;             /* group of each partial product; NULL: one each */
     startrd_allreduce_t allreduce;
     int full;                          /* both triangles kept (STARTRD_ALLREDUCE_FULL) */
+    int a_devid;                       /* the GPU that holds the caller's A, or -1: host memory */
     const int *side_worker;            /* per GPU, the worker of the panels and copies out */
     int ysrc[STARPU_NMAXWORKERS];      /* per copy of W: the partial product holding the sum */
     int ypair;                         /* or, with ysrc, the second of two that W's tasks add; -1 */
@@ -664,7 +665,7 @@ static int copy_columns(struct startrd_zhe2hb *s, int to_user, char uplo, double
     int ret = 0;
 
     for (int64_t j = 0; j < s->A.nt && ret == 0; j++)
-        ret |= startrd_task_zcopy_column(host, to_user, uplo, s->n, a, lda, j * s->A.nb, s->full,
+        ret |= startrd_task_zcopy_column(host, to_user, uplo, s->n, a, lda, s->a_devid, j * s->A.nb, s->full,
                                          startrd_desc_column(&s->A, j), nonfinite, s->scanned, band);
     return ret;
 }
@@ -721,8 +722,8 @@ void startrd_stage1_zhe2hb_release(startrd_zhe2hb_t *s)
 int startrd_stage1_zhe2hb_submit(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
                                  int nowners, const int *owner_worker, const int *side_worker,
                                  const int *part_group, startrd_allreduce_t allreduce,
-                                 double complex *A, int64_t lda, double complex *tau, double complex *AB,
-                                 int64_t ldab, int check_finite, startrd_zhe2hb_t **out)
+                                 double complex *A, int64_t lda, int a_devid, double complex *tau,
+                                 double complex *AB, int64_t ldab, int check_finite, startrd_zhe2hb_t **out)
 {
     int64_t N = (n + nb - 1) / nb * nb;
     struct startrd_zhe2hb *s;
@@ -738,7 +739,7 @@ int startrd_stage1_zhe2hb_submit(char uplo, int64_t n, int64_t nb, int64_t dist_
     *s = (struct startrd_zhe2hb){.n = n, .part_group = part_group, .allreduce = allreduce,
                                  .side_worker = side_worker, .full = allreduce == STARTRD_ALLREDUCE_FULL,
                                  .band = {AB, nb, ldab}, .ypair = -1, .deferred_from = INT64_MAX,
-                                 .tau_out = tau};
+                                 .tau_out = tau, .a_devid = a_devid};
     /* A zero-padded copy to whole tiles: the padding stays exactly zero
      * through the reduction, so every task sees full nb-wide blocks. */
     ret = startrd_desc_init(&s->A, "A", s->full ? STARTRD_DESC_FULL_COLUMNS : STARTRD_DESC_LOWER_COLUMNS, ELTSIZE,
@@ -746,6 +747,12 @@ int startrd_stage1_zhe2hb_submit(char uplo, int64_t n, int64_t nb, int64_t dist_
     if (ret != 0) {
         free(s);
         return ret;
+    }
+    /* The copies from a GPU's memory are the GPUs' own (codelet_zcopy_column.c). */
+    if (a_devid >= 0 && !s->A.gpu_home) {
+        startrd_desc_finish(&s->A);
+        free(s);
+        return STARTRD_HOST_ONLY;
     }
     s->ncpu = (int)starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, s->cpu_worker, STARPU_NMAXWORKERS);
     /* On CPU workers, one partial product per worker: the HEMM and the
@@ -810,7 +817,7 @@ int startrd_stage1_zhe2hb(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
 {
     startrd_zhe2hb_t *s;
     int ret = startrd_stage1_zhe2hb_submit(uplo, n, nb, dist_nb, nowners, owner_worker, side_worker, part_group,
-                                           allreduce, A, lda, tau, AB, ldab, check_finite, &s);
+                                           allreduce, A, lda, -1, tau, AB, ldab, check_finite, &s);
 
     if (ret == 0)
         ret = startrd_stage1_zhe2hb_wait(s);

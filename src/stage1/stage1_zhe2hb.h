@@ -37,6 +37,10 @@ typedef struct startrd_zhe2hb startrd_zhe2hb_t;
  * runs; if n <= nb nothing is written.
  * With @p check_finite, a NaN or Inf in the referenced triangle gives
  * STARTRD_ERR_NONFINITE and leaves A unchanged.
+ * With @p a_devid >= 0, A is in that GPU's memory (the others' reach it
+ * by peer copies): the block columns must then live on the GPUs; where
+ * they cannot (too little room, nowners = 0), nothing is submitted and the return is
+ * STARTRD_HOST_ONLY (error.h), for the caller to bring A to host memory.
  * Returns once the tasks are submitted, with the reduction in @p *s (NULL
  * when there is nothing to do), to be waited for with
  * startrd_stage1_zhe2hb_wait() and then released with
@@ -47,8 +51,8 @@ typedef struct startrd_zhe2hb startrd_zhe2hb_t;
 int startrd_stage1_zhe2hb_submit(char uplo, int64_t n, int64_t nb, int64_t dist_nb,
                                  int nowners, const int *owner_worker, const int *side_worker,
                                  const int *part_group, startrd_allreduce_t allreduce,
-                                 double complex *A, int64_t lda, double complex *tau, double complex *AB,
-                                 int64_t ldab, int check_finite, startrd_zhe2hb_t **s);
+                                 double complex *A, int64_t lda, int a_devid, double complex *tau,
+                                 double complex *AB, int64_t ldab, int check_finite, startrd_zhe2hb_t **s);
 
 /** Wait for the reduction @p s (NULL: none) to end; on success A and AB
  *  hold its results.  0 or a positive startrd_status. */
