@@ -31,7 +31,13 @@
  * and LAPACK's ZHEGVD, B a second random Hermitian matrix scaled and
  * shifted to be positive definite, drawn and copied fresh like A, outside
  * the times.  Its rows say zhegvd in the method, so that a CSV row of the
- * generalized problem is never read as one of the standard problem. */
+ * generalized problem is never read as one of the standard problem.
+ *
+ * --device-data keeps the matrices in GPU 0's memory for StarTRD (its _gpu
+ * entry points) and cuSOLVER: A (and B) are copied there before each run,
+ * outside the times, and the vectors stay there; the times run from the
+ * call to the eigenvalues in host memory (cuSOLVER's workspace query and
+ * allocation included).  LAPACK's rows are unchanged. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "startrd.h"
 
@@ -130,6 +136,8 @@ static double subset_vl, subset_vu;
  * well enough that the agreement's tolerance, which is in units of the
  * eigenvalues' size, still measures the solvers rather than B. */
 static int generalized;
+/* --device-data: the matrices start and end in GPU 0's memory. */
+static int device_data;
 #define B_LO 1.0
 #define B_HI 10.0
 
@@ -449,6 +457,20 @@ static void run_startrd(const precision_t *p, int64_t n, int ngpu, startrd_allre
     double complex *Z = subset > 0.0 ? xmalloc((size_t)n * (size_t)(subset_range == 'V' ? n : wanted(n)) * sizeof *Z,
                                                "the eigenvectors")
                                      : NULL;
+    /* With --device-data, the _gpu entry points on copies in GPU 0's memory. */
+    double complex *dA = a, *dB = b, *dZ = Z;
+#ifdef STARTRD_USE_CUDA
+    const size_t bytes = (size_t)n * (size_t)n * sizeof *dA;
+
+    if (device_data) {
+        CUDA_CHECK(cudaSetDevice(0));
+        CUDA_CHECK(cudaMalloc((void **)&dA, bytes));
+        if (generalized)
+            CUDA_CHECK(cudaMalloc((void **)&dB, bytes));
+        if (Z != NULL)
+            CUDA_CHECK(cudaMalloc((void **)&dZ, (size_t)n * (size_t)(subset_range == 'V' ? n : wanted(n)) * sizeof *Z));
+    }
+#endif
     for (int r = 0; r < repeat; r++) {
         int found = -1;
 
@@ -456,18 +478,28 @@ static void run_startrd(const precision_t *p, int64_t n, int ngpu, startrd_allre
         /* B's factor overwrites it. */
         if (generalized)
             perf_copy_matrix(n, p->scalar, b, b0);
+#ifdef STARTRD_USE_CUDA
+        if (device_data) {
+            CUDA_CHECK(cudaMemcpy(dA, a, bytes, cudaMemcpyHostToDevice));
+            if (generalized)
+                CUDA_CHECK(cudaMemcpy(dB, b, bytes, cudaMemcpyHostToDevice));
+        }
+#endif
         double t0 = perf_now();
         /* The eigensolvers are complex double only: main() keeps --vectors,
          * --subset and --generalized to --precision z. */
         if (generalized) {
-            info = zhegvd_2stage_mgpu(1, 'V', 'L', (int)n, a, (int)n, b, (int)n, res->w, ngpu);
+            info = (device_data ? zhegvd_2stage_mgpu_gpu : zhegvd_2stage_mgpu)(1, 'V', 'L', (int)n, dA, (int)n, dB,
+                                                                              (int)n, res->w, ngpu);
         } else if (subset > 0.0) {
-            info = zheevr_2stage_mgpu('V', subset_range, 'L', (int)n, a, (int)n, subset_vl, subset_vu, 1,
-                                      (int)wanted(n), &found, res->w, Z, (int)n, ngpu);
+            info = (device_data ? zheevr_2stage_mgpu_gpu : zheevr_2stage_mgpu)(
+                'V', subset_range, 'L', (int)n, dA, (int)n, subset_vl, subset_vu, 1, (int)wanted(n), &found, res->w,
+                dZ, (int)n, ngpu);
             info = info == 0 && found != wanted(n) ? STARTRD_ERR_KERNEL : info;
         } else {
-            info = vectors ? zheevd_2stage_mgpu('V', 'L', (int)n, a, (int)n, res->w, ngpu)
-                           : startrd_trd(p, n, a, d, e, tau, ngpu);
+            info = !vectors      ? startrd_trd(p, n, a, d, e, tau, ngpu)
+                   : device_data ? zheevd_2stage_mgpu_gpu('V', 'L', (int)n, dA, (int)n, res->w, ngpu)
+                                 : zheevd_2stage_mgpu('V', 'L', (int)n, a, (int)n, res->w, ngpu);
         }
         double t = perf_now() - t0;
         if (info != 0) {
@@ -500,6 +532,13 @@ static void run_startrd(const precision_t *p, int64_t n, int ngpu, startrd_allre
             res->used = st.allreduce;
         }
     }
+#ifdef STARTRD_USE_CUDA
+    if (device_data) {
+        CUDA_CHECK(cudaFree(dA));
+        CUDA_CHECK(cudaFree(generalized ? dB : NULL));
+        CUDA_CHECK(cudaFree(Z != NULL ? dZ : NULL));
+    }
+#endif
     free(Z);
     if ((info = startrd_finalize()) != 0) {
         fprintf(stderr, "startrd-bench: startrd_finalize failed (%d)\n", info);
@@ -675,8 +714,11 @@ static void run_cusolver(const precision_t *p, int64_t n, int repeat, const void
         CUDA_CHECK(cudaMalloc(&dtau, (size_t)n * p->elem));
         CUDA_CHECK(cudaMalloc((void **)&dinfo, sizeof(int)));
         CUDA_CHECK(cudaMemcpy(dA, a, bytes, cudaMemcpyHostToDevice));
-        if (generalized) {
+        if (generalized)
             CUDA_CHECK(cudaMemcpy(dB, b, bytes, cudaMemcpyHostToDevice));
+        if (device_data)
+            t0 = perf_now();
+        if (generalized) {
             query = cusolverDnZhegvd_bufferSize(h, CUSOLVER_EIG_TYPE_1, CUSOLVER_EIG_MODE_VECTOR,
                                                 CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n, dB, (int)n, dd, &lwork);
         } else if (subset > 0.0)
@@ -698,19 +740,22 @@ static void run_cusolver(const precision_t *p, int64_t n, int repeat, const void
                                                 CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n, dB, (int)n, dd, dwork,
                                                 lwork, dinfo));
                 CUDA_CHECK(cudaMemcpy(res->w, dd, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
-                CUDA_CHECK(cudaMemcpy(a, dA, bytes, cudaMemcpyDeviceToHost));
+                if (!device_data)
+                    CUDA_CHECK(cudaMemcpy(a, dA, bytes, cudaMemcpyDeviceToHost));
             } else if (subset > 0.0) {
                 CUSOLVER_CHECK(cusolverDnZheevdx(h, CUSOLVER_EIG_MODE_VECTOR, cusolver_range(), CUBLAS_FILL_MODE_LOWER,
                                                  (int)n, dA, (int)n, subset_vl, subset_vu, 1, (int)wanted(n), &found,
                                                  dd, dwork, lwork, dinfo));
                 CUDA_CHECK(cudaMemcpy(res->w, dd, (size_t)wanted(n) * sizeof(double), cudaMemcpyDeviceToHost));
-                CUDA_CHECK(cudaMemcpy(a, dA, (size_t)n * (size_t)wanted(n) * sizeof(cuDoubleComplex),
-                                      cudaMemcpyDeviceToHost));
+                if (!device_data)
+                    CUDA_CHECK(cudaMemcpy(a, dA, (size_t)n * (size_t)wanted(n) * sizeof(cuDoubleComplex),
+                                          cudaMemcpyDeviceToHost));
             } else if (vectors) {
                 CUSOLVER_CHECK(cusolverDnZheevd(h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, (int)n, dA, (int)n,
                                                 dd, dwork, lwork, dinfo));
                 CUDA_CHECK(cudaMemcpy(res->w, dd, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
-                CUDA_CHECK(cudaMemcpy(a, dA, bytes, cudaMemcpyDeviceToHost));
+                if (!device_data)
+                    CUDA_CHECK(cudaMemcpy(a, dA, bytes, cudaMemcpyDeviceToHost));
             } else {
                 cusolverStatus_t st = cusolver_trd(p, h, (int)n, dA, dd, de, dtau, dwork, &lwork, dinfo);
                 if (st != CUSOLVER_STATUS_SUCCESS)
@@ -720,6 +765,9 @@ static void run_cusolver(const precision_t *p, int64_t n, int repeat, const void
             }
             CUDA_CHECK(cudaMemcpy(&info, dinfo, sizeof(int), cudaMemcpyDeviceToHost));
         }
+        /* With --device-data the copies of the vectors back are not timed:
+         * the time ends with the eigenvalues in host memory. */
+        double t_solved = perf_now();
         CUDA_CHECK(cudaFree(dwork));
         CUDA_CHECK(cudaFree(dinfo));
         CUDA_CHECK(cudaFree(dtau));
@@ -727,7 +775,7 @@ static void run_cusolver(const precision_t *p, int64_t n, int repeat, const void
         CUDA_CHECK(cudaFree(dd));
         CUDA_CHECK(cudaFree(dB));
         CUDA_CHECK(cudaFree(dA));
-        double t = perf_now() - t0;
+        double t = (device_data ? t_solved : perf_now()) - t0;
         if (query != CUSOLVER_STATUS_SUCCESS) {
             fprintf(stderr, "startrd-bench: cuSOLVER's workspace query for n = %lld returned %s\n", (long long)n,
                     cusolver_status_name(query));
@@ -1296,6 +1344,9 @@ static void usage(FILE *f)
             "               second random Hermitian matrix, shifted and scaled to a spectrum in [%g, %g]):\n"
             "               zhegvd_2stage_mgpu, cusolverDnZhegvd and LAPACK's ZHEGVD, rows labelled\n"
             "               startrd-zhegvd, ...; no cusolverMg, no --subset\n"
+            "  --device-data with --vectors, --subset or --generalized: the matrices start and end in\n"
+            "               GPU 0's memory for StarTRD (the _gpu entry points) and cuSOLVER, their copies\n"
+            "               from and to the host outside the times\n"
             "Times run from the matrix in host memory to d, e (cusolverMg: eigenvalues) in host\n"
             "memory.  Eigenvalue agreement: max|dlambda| / (n eps max|lambda|), eps of the\n"
             "precision, against LAPACK in that precision when it ran, else the first method\n"
@@ -1403,7 +1454,7 @@ int main(int argc, char **argv)
         {"dist", required_argument, 0, 'D'},       {"subset", required_argument, 0, 'S'},
         {"subset-by", required_argument, 0, 'B'},  {"precision", required_argument, 0, 'p'},
         {"gemm-n", required_argument, 0, 'G'},     {"generalized", no_argument, 0, 'E'},
-        {0, 0, 0, 0}};
+        {"device-data", no_argument, 0, 'U'},      {0, 0, 0, 0}};
     int64_t sizes[MAX_LIST] = {4096, 8192, 16384}, gpus[MAX_LIST], lapack_max = 8192;
     int nsizes = 3, ngpus = -1, repeat = 1, seed = 1, tile = 256, want[M_COUNT], methods_given = 0, c;
     int picked[MAX_SCHEMES], nschemes = 0, precs[P_COUNT] = {P_Z}, nprecs = 1;
@@ -1459,6 +1510,13 @@ int main(int argc, char **argv)
         case 'E':
             generalized = 1;
             vectors = 1;
+            break;
+        case 'U':
+#ifndef STARTRD_USE_CUDA
+            fprintf(stderr, "startrd-bench: --device-data needs a build with CUDA\n");
+            return 2;
+#endif
+            device_data = 1;
             break;
         case 'S':
             subset = strtod(optarg, &end);
@@ -1588,6 +1646,11 @@ int main(int argc, char **argv)
      * here: one mode at a time. */
     if (generalized && subset > 0.0) {
         fprintf(stderr, "startrd-bench: --generalized times all eigenpairs; drop --subset\n");
+        return 2;
+    }
+    if (device_data && !vectors) {
+        fprintf(stderr, "startrd-bench: --device-data times the eigensolvers: add --vectors, --subset or "
+                        "--generalized\n");
         return 2;
     }
     if ((subset > 0.0 || generalized) && want[M_CUSOLVERMG]) {

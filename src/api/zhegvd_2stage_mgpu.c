@@ -121,6 +121,12 @@ static int hegv(int in_a, int64_t itype, char jobz, char range, char uplo, char 
         return 0;
     if ((info = startrd_context_acquire(NULL, 1, &ctx)) != 0)
         return info;
+    /* The copies of a triangle run on the GPU that holds it. */
+    if ((dev->a >= 0 && startrd_user_node(dev->a) < 0) || (dev->b >= 0 && startrd_user_node(dev->b) < 0) ||
+        (dev->z >= 0 && startrd_user_node(dev->z) < 0)) {
+        startrd_context_release();
+        return STARTRD_HOST_ONLY;
+    }
     startrd_trace_begin();
     if (ngpu != 0) {
         workers.count = ngpu < 0 || ngpu > ctx->ncuda ? ctx->ncuda : (int)ngpu;
@@ -206,9 +212,9 @@ static int check_arguments(int64_t itype, char jobz, char range, char uplo, char
 }
 
 /* hegv() on arrays any of which may be in GPU memory (in_a as there).
- * Where one is and no GPU takes part, the problem goes through host
- * copies of A, B and Z, and the results come back: A and B as hegv()
- * leaves them, Z's m columns. */
+ * Where one is and no GPU takes part (or it is on a GPU the context does
+ * not drive), the problem goes through host copies of A, B and Z, and the
+ * results come back: A and B as hegv() leaves them, Z's m columns. */
 static int hegv_any(const char *routine, int in_a, int64_t itype, char jobz, char range, char uplo, char fact,
                     int64_t n, double _Complex *A, int64_t lda, double _Complex *B, int64_t ldb, double vl, double vu,
                     int64_t il, int64_t iu, int64_t *m, double *w, double _Complex *Z, int64_t ldz, int64_t ngpu)
@@ -222,9 +228,12 @@ static int hegv_any(const char *routine, int in_a, int64_t itype, char jobz, cha
     int64_t found = 0;
     int info = 0;
 
-    if ((dev.a < 0 && dev.b < 0 && dev.z < 0) || startrd_gpus_take_part(ngpu))
-        return hegv(in_a, itype, jobz, range, uplo, fact, n, A, lda, B, ldb, vl, vu, il, iu, m, w, Z, ldz, &dev,
-                    ngpu);
+    if ((dev.a < 0 && dev.b < 0 && dev.z < 0) || startrd_gpus_take_part(ngpu)) {
+        info = hegv(in_a, itype, jobz, range, uplo, fact, n, A, lda, B, ldb, vl, vu, il, iu, m, w, Z, ldz, &dev, ngpu);
+        if (info != STARTRD_HOST_ONLY)
+            return info;
+        info = 0;
+    }
     host_a = malloc((size_t)n * (size_t)n * sizeof *host_a);
     host_b = malloc((size_t)n * (size_t)n * sizeof *host_b);
     host_z = vectors ? malloc((size_t)n * (size_t)(cols > 0 ? cols : 1) * sizeof *host_z) : NULL;
