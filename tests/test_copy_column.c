@@ -141,7 +141,7 @@ static void run_device_case(const startrd_context_t *ctx, char uplo, int64_t n, 
         }
         atomic_init(&nonfinite, 0);
         memset(direct, 0x5a, col * sizeof *direct);
-        memset(viagpu, 0x3c, col * sizeof *viagpu);
+        memset(viagpu, 0x5a, col * sizeof *viagpu);
         starpu_matrix_data_register(&cd, STARPU_MAIN_RAM, (uintptr_t)direct, (uint32_t)N, (uint32_t)height,
                                     (uint32_t)nb, sizeof *direct);
         starpu_matrix_data_register(&cs, STARPU_MAIN_RAM, (uintptr_t)viagpu, (uint32_t)N, (uint32_t)height,
