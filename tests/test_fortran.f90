@@ -38,7 +38,7 @@ program test_fortran
 
     real(dp), allocatable :: ad(:, :), ad0(:, :), zd(:, :), qd(:, :)
     real(dp), allocatable :: wd(:), wdref(:), dd(:), ed(:), taud(:), hd(:), workd(:)
-    complex(dp), allocatable :: az(:, :), az0(:, :), zz(:, :), qz(:, :), tauz(:), hz(:), workz(:)
+    complex(dp), allocatable, target :: az(:, :), az0(:, :), zz(:, :), qz(:, :), tauz(:), hz(:), workz(:)
     real(dp), allocatable :: wz(:), wzref(:)
     ! The generalized problem: B Hermitian positive definite, LAPACK's
     ! eigenvalues of (A, B) and its Cholesky factor of B.
@@ -173,6 +173,15 @@ program test_fortran
     orth = orthogonality_z(az)
     call check(info == 0 .and. err < 10 .and. res < 10 .and. orth < 10, &
                "zheevd_2stage_mgpu_64: eigenvalues, A v = lambda v" // values(err, res, orth))
+    ! The _gpu form takes the matrix by address (here in host memory, which
+    ! it also takes).
+    az = az0
+    info = zheevd_2stage_mgpu_gpu('V', 'L', n, c_loc(az), n, wz, 0)
+    err = eigenvalue_error(wz, wzref, norm2(abs(az0)))
+    res = pairs_residual_z(az0, az, wz)
+    orth = orthogonality_z(az)
+    call check(info == 0 .and. err < 10 .and. res < 10 .and. orth < 10, &
+               "zheevd_2stage_mgpu_gpu: eigenvalues, A v = lambda v" // values(err, res, orth))
 
     ! Selected pairs: by index without vectors (Z left out), by index with
     ! vectors, by value with vectors in the _64 form.
