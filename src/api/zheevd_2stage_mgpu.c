@@ -531,6 +531,7 @@ int startrd_zheevd_gpu(const char *routine, char jobz, char uplo, int64_t n, dou
 
     if (info != STARTRD_HOST_ONLY)
         return info;
+    info = 0;
     host = host_copy(routine, n, n, A, lda, &info);
     if (info == 0)
         info = startrd_zheevd(routine, jobz, uplo, n, host, n, -1, w, ngpu);
