@@ -211,19 +211,21 @@ static int check_arguments(int64_t itype, char jobz, char range, char uplo, char
     return info != 0 ? -(11 + info) : 0;
 }
 
-/* hegv() on arrays any of which may be in GPU memory (in_a as there).
+/* hegv() on arrays any of which may be in GPU memory where @p on_gpu
+ * says so (the _gpu functions; in_a as there).
  * Where one is and no GPU takes part (or it is on a GPU the context does
  * not drive), the problem goes through host copies of A, B and Z, and the
  * results come back: A and B as hegv() leaves them, Z's m columns. */
-static int hegv_any(const char *routine, int in_a, int64_t itype, char jobz, char range, char uplo, char fact,
-                    int64_t n, double _Complex *A, int64_t lda, double _Complex *B, int64_t ldb, double vl, double vu,
-                    int64_t il, int64_t iu, int64_t *m, double *w, double _Complex *Z, int64_t ldz, int64_t ngpu)
+static int hegv_any(const char *routine, int on_gpu, int in_a, int64_t itype, char jobz, char range, char uplo,
+                    char fact, int64_t n, double _Complex *A, int64_t lda, double _Complex *B, int64_t ldb, double vl,
+                    double vu, int64_t il, int64_t iu, int64_t *m, double *w, double _Complex *Z, int64_t ldz,
+                    int64_t ngpu)
 {
-    const int vectors = jobz == 'V' && !in_a;
+    const int vectors = jobz == 'V' && !in_a, look = on_gpu && n > 0;
     const int64_t cols = range == 'I' ? iu - il + 1 : n, ldh = n > 1 ? n : 1;
     const struct devices host = {-1, -1, -1},
-                         dev = {n > 0 ? startrd_user_device(A) : -1, n > 0 ? startrd_user_device(B) : -1,
-                                n > 0 && vectors ? startrd_user_device(Z) : -1};
+                         dev = {look ? startrd_user_device(A) : -1, look ? startrd_user_device(B) : -1,
+                                look && vectors ? startrd_user_device(Z) : -1};
     double _Complex *host_a = NULL, *host_b = NULL, *host_z = NULL;
     int64_t found = 0;
     int info = 0;
@@ -262,7 +264,7 @@ static int hegv_any(const char *routine, int in_a, int64_t itype, char jobz, cha
     return info;
 }
 
-static int hegvd(const char *routine, int64_t itype, char jobz, char uplo, int64_t n, double _Complex *A,
+static int hegvd(const char *routine, int on_gpu, int64_t itype, char jobz, char uplo, int64_t n, double _Complex *A,
                  int64_t lda, double _Complex *B, int64_t ldb, double *w, int64_t ngpu)
 {
     static const char *const names[] = {"itype", "jobz", "uplo", "n", "A", "lda", "B", "ldb", "w", "ngpu"};
@@ -282,11 +284,11 @@ static int hegvd(const char *routine, int64_t itype, char jobz, char uplo, int64
         startrd_report_argument(routine, info, names);
         return info;
     }
-    return hegv_any(routine, 1, itype, jobz, 'A', uplo, 'N', n, A, lda, B, ldb, 0.0, 0.0, 1, 0, NULL, w, NULL, 1,
-                    ngpu);
+    return hegv_any(routine, on_gpu, 1, itype, jobz, 'A', uplo, 'N', n, A, lda, B, ldb, 0.0, 0.0, 1, 0, NULL, w, NULL,
+                    1, ngpu);
 }
 
-static int hegvx(const char *routine, int64_t itype, char jobz, char range, char uplo, char fact, int64_t n,
+static int hegvx(const char *routine, int on_gpu, int64_t itype, char jobz, char range, char uplo, char fact, int64_t n,
                  double _Complex *A, int64_t lda, double _Complex *B, int64_t ldb, double vl, double vu, int64_t il,
                  int64_t iu, int64_t *m, double *w, double _Complex *Z, int64_t ldz, int64_t ngpu)
 {
@@ -303,28 +305,18 @@ static int hegvx(const char *routine, int64_t itype, char jobz, char range, char
         startrd_report_argument(routine, info, names);
         return info;
     }
-    return hegv_any(routine, 0, itype, jobz, range, uplo, fact, n, A, lda, B, ldb, vl, vu, il, iu, m, w, Z, ldz,
-                    ngpu);
+    return hegv_any(routine, on_gpu, 0, itype, jobz, range, uplo, fact, n, A, lda, B, ldb, vl, vu, il, iu, m, w, Z,
+                    ldz, ngpu);
 }
 
-int zhegvd_2stage_mgpu(int itype, char jobz, char uplo, int n, double _Complex *A, int lda, double _Complex *B,
-                       int ldb, double *w, int ngpu)
-{
-    return hegvd("zhegvd_2stage_mgpu", itype, jobz, uplo, n, A, lda, B, ldb, w, ngpu);
-}
-
-int zhegvd_2stage_mgpu_64(int64_t itype, char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda,
-                          double _Complex *B, int64_t ldb, double *w, int64_t ngpu)
-{
-    return hegvd("zhegvd_2stage_mgpu_64", itype, jobz, uplo, n, A, lda, B, ldb, w, ngpu);
-}
-
-int zhegvx_2stage_mgpu(int itype, char jobz, char range, char uplo, char fact, int n, double _Complex *A, int lda,
-                       double _Complex *B, int ldb, double vl, double vu, int il, int iu, int *m, double *w,
-                       double _Complex *Z, int ldz, int ngpu)
+/* The 32-bit interfaces of zhegvx, through the 64-bit one's count, which
+ * starts as the caller's m so that a call that does not write it leaves it. */
+static int hegvx_32(const char *routine, int on_gpu, int itype, char jobz, char range, char uplo, char fact, int n,
+                    double _Complex *A, int lda, double _Complex *B, int ldb, double vl, double vu, int il, int iu,
+                    int *m, double *w, double _Complex *Z, int ldz, int ngpu)
 {
     int64_t m64 = m != NULL ? *m : 0;
-    int info = hegvx("zhegvx_2stage_mgpu", itype, jobz, range, uplo, fact, n, A, lda, B, ldb, vl, vu, il, iu,
+    int info = hegvx(routine, on_gpu, itype, jobz, range, uplo, fact, n, A, lda, B, ldb, vl, vu, il, iu,
                      m != NULL ? &m64 : NULL, w, Z, ldz, ngpu);
 
     if (m != NULL)
@@ -332,38 +324,53 @@ int zhegvx_2stage_mgpu(int itype, char jobz, char range, char uplo, char fact, i
     return info;
 }
 
+int zhegvd_2stage_mgpu(int itype, char jobz, char uplo, int n, double _Complex *A, int lda, double _Complex *B,
+                       int ldb, double *w, int ngpu)
+{
+    return hegvd("zhegvd_2stage_mgpu", 0, itype, jobz, uplo, n, A, lda, B, ldb, w, ngpu);
+}
+
+int zhegvd_2stage_mgpu_64(int64_t itype, char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda,
+                          double _Complex *B, int64_t ldb, double *w, int64_t ngpu)
+{
+    return hegvd("zhegvd_2stage_mgpu_64", 0, itype, jobz, uplo, n, A, lda, B, ldb, w, ngpu);
+}
+
+int zhegvx_2stage_mgpu(int itype, char jobz, char range, char uplo, char fact, int n, double _Complex *A, int lda,
+                       double _Complex *B, int ldb, double vl, double vu, int il, int iu, int *m, double *w,
+                       double _Complex *Z, int ldz, int ngpu)
+{
+    return hegvx_32("zhegvx_2stage_mgpu", 0, itype, jobz, range, uplo, fact, n, A, lda, B, ldb, vl, vu, il, iu, m, w,
+                    Z, ldz, ngpu);
+}
+
 int zhegvx_2stage_mgpu_64(int64_t itype, char jobz, char range, char uplo, char fact, int64_t n,
                           double _Complex *A, int64_t lda, double _Complex *B, int64_t ldb, double vl, double vu,
                           int64_t il, int64_t iu, int64_t *m, double *w, double _Complex *Z, int64_t ldz,
                           int64_t ngpu)
 {
-    return hegvx("zhegvx_2stage_mgpu_64", itype, jobz, range, uplo, fact, n, A, lda, B, ldb, vl, vu, il, iu, m, w,
+    return hegvx("zhegvx_2stage_mgpu_64", 0, itype, jobz, range, uplo, fact, n, A, lda, B, ldb, vl, vu, il, iu, m, w,
                  Z, ldz, ngpu);
 }
 
 int zhegvd_2stage_mgpu_gpu(int itype, char jobz, char uplo, int n, double _Complex *dA, int ldda,
                            double _Complex *dB, int lddb, double *w, int ngpu)
 {
-    return hegvd("zhegvd_2stage_mgpu_gpu", itype, jobz, uplo, n, dA, ldda, dB, lddb, w, ngpu);
+    return hegvd("zhegvd_2stage_mgpu_gpu", 1, itype, jobz, uplo, n, dA, ldda, dB, lddb, w, ngpu);
 }
 
 int zhegvd_2stage_mgpu_gpu_64(int64_t itype, char jobz, char uplo, int64_t n, double _Complex *dA, int64_t ldda,
                               double _Complex *dB, int64_t lddb, double *w, int64_t ngpu)
 {
-    return hegvd("zhegvd_2stage_mgpu_gpu_64", itype, jobz, uplo, n, dA, ldda, dB, lddb, w, ngpu);
+    return hegvd("zhegvd_2stage_mgpu_gpu_64", 1, itype, jobz, uplo, n, dA, ldda, dB, lddb, w, ngpu);
 }
 
 int zhegvx_2stage_mgpu_gpu(int itype, char jobz, char range, char uplo, char fact, int n, double _Complex *dA,
                            int ldda, double _Complex *dB, int lddb, double vl, double vu, int il, int iu, int *m,
                            double *w, double _Complex *dZ, int lddz, int ngpu)
 {
-    int64_t m64 = m != NULL ? *m : 0;
-    int info = hegvx("zhegvx_2stage_mgpu_gpu", itype, jobz, range, uplo, fact, n, dA, ldda, dB, lddb, vl, vu, il, iu,
-                     m != NULL ? &m64 : NULL, w, dZ, lddz, ngpu);
-
-    if (m != NULL)
-        *m = (int)m64;
-    return info;
+    return hegvx_32("zhegvx_2stage_mgpu_gpu", 1, itype, jobz, range, uplo, fact, n, dA, ldda, dB, lddb, vl, vu, il, iu,
+                    m, w, dZ, lddz, ngpu);
 }
 
 int zhegvx_2stage_mgpu_gpu_64(int64_t itype, char jobz, char range, char uplo, char fact, int64_t n,
@@ -371,6 +378,6 @@ int zhegvx_2stage_mgpu_gpu_64(int64_t itype, char jobz, char range, char uplo, c
                               double vu, int64_t il, int64_t iu, int64_t *m, double *w, double _Complex *dZ,
                               int64_t lddz, int64_t ngpu)
 {
-    return hegvx("zhegvx_2stage_mgpu_gpu_64", itype, jobz, range, uplo, fact, n, dA, ldda, dB, lddb, vl, vu, il, iu,
-                 m, w, dZ, lddz, ngpu);
+    return hegvx("zhegvx_2stage_mgpu_gpu_64", 1, itype, jobz, range, uplo, fact, n, dA, ldda, dB, lddb, vl, vu, il,
+                 iu, m, w, dZ, lddz, ngpu);
 }
