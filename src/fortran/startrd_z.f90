@@ -2,17 +2,26 @@
 ! the reduction zhetrd_2stage_mgpu, the back-transformation
 ! zunmtr_2stage_mgpu, the eigensolver drivers and the generalized
 ! problem's (zhegvd_2stage_mgpu, zhegvx_2stage_mgpu), each with its _64 twin
-! (every integer argument integer(c_int64_t)), and their _gpu twins on
-! matrices in GPU memory.  Module startrd, which
-! applications use, gathers the four precisions; its source (startrd.f90)
-! explains the conventions.  The arguments are those of the C functions,
-! documented in startrd_z.h; in the real precisions the matrix is symmetric.
+! (every integer argument integer(c_int64_t)), and the _gpu twins of the
+! reduction, the back-transformation and the zheevd, zheevr, zhegvd and
+! zhegvx drivers on matrices in GPU memory (zhetrd_2stage_mgpu_gpu,
+! zunmtr_2stage_mgpu_gpu, zheevd_2stage_mgpu_gpu, zheevr_2stage_mgpu_gpu,
+! zhegvd_2stage_mgpu_gpu, zhegvx_2stage_mgpu_gpu and their _64 forms).
+! Module startrd, which applications use, gathers the four precisions; its
+! source (startrd.f90) explains the conventions.  The arguments are those of
+! the C functions, documented in startrd_z.h; in the real precisions the
+! matrix is symmetric.
 !
 ! The arguments the C functions take as NULL are OPTIONAL (Fortran 2018,
 ! from TS 29113), so that leaving them out passes NULL: work and hous2 of the
 ! reduction (with lwork = 0 and lhous2 = 0 the library allocates them) and
 ! Z of the selected-eigenvalue drivers, zhegvx_2stage_mgpu's included, with
 ! jobz = 'N'.
+!
+! The _gpu functions take their matrices dA, dB, dZ and dC as type(c_ptr),
+! passed by value: c_loc of a device array, or a pointer from cudaMalloc
+! (c_null_ptr for a dZ that jobz = 'N' leaves unused).  Their other arrays
+! are host arrays, declared as in the host functions.
 !
 ! @precisions normal z -> s d c
 module startrd_z
@@ -211,9 +220,9 @@ module startrd_z
             integer(c_int) :: info
         end function zhegvx_2stage_mgpu_64
 
-        ! The same on matrices in GPU memory (startrd_z.h, "Data in GPU memory"):
-        ! dA, dB, dZ and dC are device pointers, passed by value (c_loc of a
-        ! device array, or a pointer from cudaMalloc); the others are host arrays.
+        ! The reduction on dA in GPU memory, as zhetrd_2stage_mgpu: the band
+        ! and the stage-1 reflectors are left in dA; d, e, tau and hous2 are
+        ! host arrays.
         function zhetrd_2stage_mgpu_gpu(vect, uplo, n, dA, ldda, d, e, tau, hous2, lhous2, work, lwork, ngpu) &
                 bind(C, name='zhetrd_2stage_mgpu_gpu') result(info)
             import
@@ -238,6 +247,8 @@ module startrd_z
             integer(c_int) :: info
         end function zhetrd_2stage_mgpu_gpu_64
 
+        ! dC := Q dC or Q^H dC in GPU memory, with the reflectors that
+        ! zhetrd_2stage_mgpu_gpu left in dA; tau and hous2 are host arrays.
         function zunmtr_2stage_mgpu_gpu(trans, uplo, n, m, dA, ldda, tau, hous2, lhous2, dC, lddc, ngpu) &
                 bind(C, name='zunmtr_2stage_mgpu_gpu') result(info)
             import
@@ -258,6 +269,8 @@ module startrd_z
             integer(c_int) :: info
         end function zunmtr_2stage_mgpu_gpu_64
 
+        ! All eigenvalues of dA in GPU memory, as ZHEEVD, and with jobz = 'V'
+        ! the eigenvectors in dA; w is a host array.
         function zheevd_2stage_mgpu_gpu(jobz, uplo, n, dA, ldda, w, ngpu) &
                 bind(C, name='zheevd_2stage_mgpu_gpu') result(info)
             import
@@ -278,6 +291,9 @@ module startrd_z
             integer(c_int) :: info
         end function zheevd_2stage_mgpu_gpu_64
 
+        ! Selected eigenvalues of dA in GPU memory by range 'A', 'V' (in
+        ! (vl, vu]) or 'I' (il..iu), as ZHEEVR_2STAGE, and optionally their
+        ! eigenvectors in dZ in GPU memory; m and w are host variables.
         function zheevr_2stage_mgpu_gpu(jobz, range, uplo, n, dA, ldda, vl, vu, il, iu, m, w, dZ, lddz, ngpu) &
                 bind(C, name='zheevr_2stage_mgpu_gpu') result(info)
             import
@@ -302,11 +318,15 @@ module startrd_z
             integer(c_int) :: info
         end function zheevr_2stage_mgpu_gpu_64
 
+        ! The generalized problem on dA and dB in GPU memory, as ZHEGVD: all
+        ! eigenvalues in the host array w, and with jobz = 'V' the
+        ! eigenvectors in dA; B's Cholesky factor in dB on exit.
         function zhegvd_2stage_mgpu_gpu(itype, jobz, uplo, n, dA, ldda, dB, lddb, w, ngpu) &
                 bind(C, name='zhegvd_2stage_mgpu_gpu') result(info)
             import
+            integer(c_int), value :: itype
             character(kind=c_char), value :: jobz, uplo
-            integer(c_int), value :: itype, n, ldda, lddb, ngpu
+            integer(c_int), value :: n, ldda, lddb, ngpu
             type(c_ptr), value :: dA, dB
             real(c_double), intent(out) :: w(*)
             integer(c_int) :: info
@@ -315,19 +335,24 @@ module startrd_z
         function zhegvd_2stage_mgpu_gpu_64(itype, jobz, uplo, n, dA, ldda, dB, lddb, w, ngpu) &
                 bind(C, name='zhegvd_2stage_mgpu_gpu_64') result(info)
             import
+            integer(c_int64_t), value :: itype
             character(kind=c_char), value :: jobz, uplo
-            integer(c_int64_t), value :: itype, n, ldda, lddb, ngpu
+            integer(c_int64_t), value :: n, ldda, lddb, ngpu
             type(c_ptr), value :: dA, dB
             real(c_double), intent(out) :: w(*)
             integer(c_int) :: info
         end function zhegvd_2stage_mgpu_gpu_64
 
-        function zhegvx_2stage_mgpu_gpu(itype, jobz, range, uplo, fact, n, dA, ldda, dB, lddb, vl, vu, &
-                il, iu, m, w, dZ, lddz, ngpu) &
-                bind(C, name='zhegvx_2stage_mgpu_gpu') result(info)
+        ! Selected pairs of the generalized problem on dA, dB and dZ in GPU
+        ! memory, as ZHEGVX, with fact = 'N' (B factored here, its factor in
+        ! dB on exit) or 'F' (dB holds the factor a previous call left there,
+        ! not written); m and w are host variables.
+        function zhegvx_2stage_mgpu_gpu(itype, jobz, range, uplo, fact, n, dA, ldda, dB, lddb, vl, vu, il, iu, m, &
+                                        w, dZ, lddz, ngpu) bind(C, name='zhegvx_2stage_mgpu_gpu') result(info)
             import
+            integer(c_int), value :: itype
             character(kind=c_char), value :: jobz, range, uplo, fact
-            integer(c_int), value :: itype, n, ldda, lddb, il, iu, lddz, ngpu
+            integer(c_int), value :: n, ldda, lddb, il, iu, lddz, ngpu
             real(c_double), value :: vl, vu
             type(c_ptr), value :: dA, dB, dZ
             integer(c_int), intent(out) :: m
@@ -335,12 +360,12 @@ module startrd_z
             integer(c_int) :: info
         end function zhegvx_2stage_mgpu_gpu
 
-        function zhegvx_2stage_mgpu_gpu_64(itype, jobz, range, uplo, fact, n, dA, ldda, dB, lddb, vl, vu, &
-                il, iu, m, w, dZ, lddz, ngpu) &
-                bind(C, name='zhegvx_2stage_mgpu_gpu_64') result(info)
+        function zhegvx_2stage_mgpu_gpu_64(itype, jobz, range, uplo, fact, n, dA, ldda, dB, lddb, vl, vu, il, iu, m, &
+                                           w, dZ, lddz, ngpu) bind(C, name='zhegvx_2stage_mgpu_gpu_64') result(info)
             import
+            integer(c_int64_t), value :: itype
             character(kind=c_char), value :: jobz, range, uplo, fact
-            integer(c_int64_t), value :: itype, n, ldda, lddb, il, iu, lddz, ngpu
+            integer(c_int64_t), value :: n, ldda, lddb, il, iu, lddz, ngpu
             real(c_double), value :: vl, vu
             type(c_ptr), value :: dA, dB, dZ
             integer(c_int64_t), intent(out) :: m
