@@ -41,17 +41,24 @@ __global__ void tile_convert_kernel(int how, int64_t m, int64_t n, const T *A, i
         }
 }
 
+enum { THREADS = 256, MAX_BLOCKS_X = 64, MAX_BLOCKS_Y = 65535 };
+
+/* The kernels' grid for an m x n tile: a block row of threads per column
+ * (up to MAX_BLOCKS_Y, then strided), each column's rows strided over at
+ * most MAX_BLOCKS_X blocks. */
+static dim3 tile_grid(int64_t m, int64_t n)
+{
+    const int64_t bx = (m + THREADS - 1) / THREADS;
+
+    return dim3((unsigned)(bx < MAX_BLOCKS_X ? bx : MAX_BLOCKS_X), (unsigned)(n < MAX_BLOCKS_Y ? n : MAX_BLOCKS_Y));
+}
+
 template <typename T>
 static cudaError_t tile_convert(int how, int64_t m, int64_t n, const T *A, int64_t lda, T *B, int64_t ldb,
                                 cudaStream_t stream)
 {
-    enum { THREADS = 256, MAX_BLOCKS_X = 64, MAX_BLOCKS_Y = 65535 };
-    const int64_t bx = (m + THREADS - 1) / THREADS;
-
     if (m > 0 && n > 0)
-        tile_convert_kernel<T><<<dim3((unsigned)(bx < MAX_BLOCKS_X ? bx : MAX_BLOCKS_X),
-                                      (unsigned)(n < MAX_BLOCKS_Y ? n : MAX_BLOCKS_Y)),
-                                 THREADS, 0, stream>>>(how, m, n, A, lda, B, ldb);
+        tile_convert_kernel<T><<<tile_grid(m, n), THREADS, 0, stream>>>(how, m, n, A, lda, B, ldb);
     return cudaGetLastError();
 }
 
@@ -74,13 +81,8 @@ template <typename T>
 static cudaError_t tile_finite(char part, int64_t m, int64_t n, const T *A, int64_t lda, int *flag,
                                cudaStream_t stream)
 {
-    enum { THREADS = 256, MAX_BLOCKS_X = 64, MAX_BLOCKS_Y = 65535 };
-    const int64_t bx = (m + THREADS - 1) / THREADS;
-
     if (m > 0 && n > 0)
-        tile_finite_kernel<T><<<dim3((unsigned)(bx < MAX_BLOCKS_X ? bx : MAX_BLOCKS_X),
-                                     (unsigned)(n < MAX_BLOCKS_Y ? n : MAX_BLOCKS_Y)),
-                                THREADS, 0, stream>>>(part, m, n, A, lda, flag);
+        tile_finite_kernel<T><<<tile_grid(m, n), THREADS, 0, stream>>>(part, m, n, A, lda, flag);
     return cudaGetLastError();
 }
 
