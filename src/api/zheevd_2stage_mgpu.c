@@ -141,13 +141,10 @@ static int unmtr_gpu(const char *routine, char trans, char uplo, int64_t n, int6
 
     if (info != STARTRD_HOST_ONLY)
         return info;
-    host_a = malloc((size_t)n * (size_t)n * sizeof *host_a);
-    host_c = malloc((size_t)n * (size_t)m * sizeof *host_c);
-    info = host_a == NULL || host_c == NULL ? STARTRD_ERR_MEMORY : 0;
-    if (info != 0)
-        startrd_error("%s: cannot allocate host copies of order %lld", routine, (long long)n);
-    if (info == 0 && (info = startrd_user_copy(routine, sizeof *host_a, n, n, host_a, n, A, lda)) == 0 &&
-        (info = startrd_user_copy(routine, sizeof *host_c, n, m, host_c, n, C, ldc)) == 0 &&
+    info = 0;
+    host_a = startrd_user_host_copy(routine, sizeof *host_a, n, n, A, lda, &info);
+    host_c = startrd_user_host_copy(routine, sizeof *host_c, n, m, C, ldc, &info);
+    if (info == 0 &&
         (info = unmtr(routine, trans, uplo, n, m, host_a, n, -1, tau, hous2, lhous2, host_c, n, -1, ngpu)) == 0)
         info = startrd_user_copy(routine, sizeof *host_c, n, m, C, ldc, host_c, n);
     free(host_a);
@@ -503,26 +500,6 @@ int zheevd_2stage_mgpu_64(char jobz, char uplo, int64_t n, double _Complex *A, i
     return startrd_zheevd("zheevd_2stage_mgpu_64", jobz, uplo, n, A, lda, -1, w, ngpu);
 }
 
-/* A host copy of the n x @p cols array @p src (leading dimension lds) in
- * GPU memory, leading dimension n, or NULL after a message; a NULL @p src
- * gives NULL and no message. */
-static double _Complex *host_copy(const char *routine, int64_t n, int64_t cols, const double _Complex *src,
-                                  int64_t lds, int *info)
-{
-    double _Complex *copy;
-
-    if (src == NULL || *info != 0)
-        return NULL;
-    if ((copy = malloc((size_t)n * (size_t)(cols > 0 ? cols : 1) * sizeof *copy)) == NULL) {
-        startrd_error("%s: cannot allocate a host copy of order %lld", routine, (long long)n);
-        *info = STARTRD_ERR_MEMORY;
-    } else if ((*info = startrd_user_copy(routine, sizeof *copy, n, cols, copy, n, src, lds)) != 0) {
-        free(copy);
-        copy = NULL;
-    }
-    return copy;
-}
-
 int startrd_zheevd_gpu(const char *routine, char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda,
                      double *w, int64_t ngpu)
 {
@@ -532,7 +509,7 @@ int startrd_zheevd_gpu(const char *routine, char jobz, char uplo, int64_t n, dou
     if (info != STARTRD_HOST_ONLY)
         return info;
     info = 0;
-    host = host_copy(routine, n, n, A, lda, &info);
+    host = startrd_user_host_copy(routine, sizeof *host, n, n, A, lda, &info);
     if (info == 0)
         info = startrd_zheevd(routine, jobz, uplo, n, host, n, -1, w, ngpu);
     if (info == 0 && toupper((unsigned char)jobz) == 'V')
@@ -854,12 +831,9 @@ int startrd_zheevr_gpu(const char *routine, char jobz, char range, char uplo, in
     if (info != STARTRD_HOST_ONLY)
         return info;
     info = 0;
-    host_a = host_copy(routine, n, n, A, lda, &info);
-    if (vectors && info == 0 && (host_z = malloc((size_t)n * (size_t)cols * sizeof *host_z)) == NULL) {
-        startrd_error("%s: cannot allocate %lld host eigenvectors of order %lld", routine, (long long)cols,
-                      (long long)n);
-        info = STARTRD_ERR_MEMORY;
-    }
+    host_a = startrd_user_host_copy(routine, sizeof *host_a, n, n, A, lda, &info);
+    if (vectors)
+        host_z = startrd_user_host_copy(routine, sizeof *host_z, n, cols, NULL, n, &info);
     if (info == 0)
         info = startrd_zheevr(routine, jobz, range, uplo, n, host_a, n, -1, vl, vu, il, iu, m, w, host_z, n, -1, ngpu);
     if (info == 0 && vectors)

@@ -236,15 +236,11 @@ static int hegv_any(const char *routine, int on_gpu, int in_a, int64_t itype, ch
             return info;
         info = 0;
     }
-    host_a = malloc((size_t)n * (size_t)n * sizeof *host_a);
-    host_b = malloc((size_t)n * (size_t)n * sizeof *host_b);
-    host_z = vectors ? malloc((size_t)n * (size_t)(cols > 0 ? cols : 1) * sizeof *host_z) : NULL;
-    if (host_a == NULL || host_b == NULL || (vectors && host_z == NULL)) {
-        startrd_error("%s: cannot allocate host copies of order %lld", routine, (long long)n);
-        info = STARTRD_ERR_MEMORY;
-    }
-    if (info == 0 && (info = startrd_user_copy(routine, sizeof *host_a, n, n, host_a, ldh, A, lda)) == 0 &&
-        (info = startrd_user_copy(routine, sizeof *host_b, n, n, host_b, ldh, B, ldb)) == 0) {
+    host_a = startrd_user_host_copy(routine, sizeof *host_a, n, n, A, lda, &info);
+    host_b = startrd_user_host_copy(routine, sizeof *host_b, n, n, B, ldb, &info);
+    if (vectors)
+        host_z = startrd_user_host_copy(routine, sizeof *host_z, n, cols, NULL, n, &info);
+    if (info == 0) {
         info = hegv(in_a, itype, jobz, range, uplo, fact, n, host_a, ldh, host_b, ldh, vl, vu, il, iu,
                     m != NULL ? m : &found, w, host_z, ldh, &host, ngpu);
         /* B holds its factor, or the partial one where it was not definite. */

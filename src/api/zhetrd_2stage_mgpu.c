@@ -250,11 +250,8 @@ static int zhetrd_gpu(const char *routine, char vect, char uplo, int64_t n, doub
 
     if (info != STARTRD_HOST_ONLY)
         return info;
-    if ((host = malloc((size_t)n * (size_t)n * sizeof *host)) == NULL) {
-        startrd_error("%s: cannot allocate a host copy of order %lld", routine, (long long)n);
-        return STARTRD_ERR_MEMORY;
-    }
-    info = startrd_user_copy(routine, sizeof *host, n, n, host, n, A, lda);
+    info = 0;
+    host = startrd_user_host_copy(routine, sizeof *host, n, n, A, lda, &info);
     if (info == 0)
         info = startrd_zhetrd(routine, vect, uplo, n, host, n, -1, d, e, tau, hous2, lhous2, work, lwork, ngpu);
     if (info == 0)

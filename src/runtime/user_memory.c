@@ -4,6 +4,8 @@
 #include "startrd.h"
 #include "starpu_include.h"
 
+#include <stdlib.h>
+
 int startrd_user_device(const void *p)
 {
 #ifdef STARTRD_USE_CUDA
@@ -40,6 +42,25 @@ int startrd_user_array_node(const void *p)
     const int devid = startrd_user_device(p);
 
     return devid < 0 ? STARPU_MAIN_RAM : startrd_user_node(devid);
+}
+
+void *startrd_user_host_copy(const char *routine, size_t entry_bytes, int64_t rows, int64_t cols, const void *src,
+                             int64_t lds, int *info)
+{
+    void *copy;
+
+    if (*info != 0)
+        return NULL;
+    if ((copy = malloc((size_t)(rows > 0 ? rows : 1) * (size_t)(cols > 0 ? cols : 1) * entry_bytes)) == NULL) {
+        startrd_error("%s: cannot allocate a host copy of %lld x %lld entries", routine, (long long)rows,
+                      (long long)cols);
+        *info = STARTRD_ERR_MEMORY;
+    } else if (src != NULL &&
+               (*info = startrd_user_copy(routine, entry_bytes, rows, cols, copy, rows, src, lds)) != 0) {
+        free(copy);
+        copy = NULL;
+    }
+    return copy;
 }
 
 int startrd_user_copy(const char *routine, size_t entry_bytes, int64_t rows, int64_t cols, void *dst, int64_t ldd,

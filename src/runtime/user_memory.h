@@ -27,4 +27,13 @@ int startrd_user_array_node(const void *p);
 int startrd_user_copy(const char *routine, size_t entry_bytes, int64_t rows, int64_t cols, void *dst, int64_t ldd,
                       const void *src, int64_t lds);
 
+/** A host array of @p rows x @p cols entries of @p entry_bytes (leading
+ *  dimension rows), holding a copy of @p src (leading dimension @p lds, in
+ *  host or GPU memory), or uninitialised where src is NULL: for the
+ *  drivers' host copies.  Nothing is done where *@p info is not 0 already;
+ *  NULL with *info set after a message naming @p routine where it cannot
+ *  be made.  free() gives it back. */
+void *startrd_user_host_copy(const char *routine, size_t entry_bytes, int64_t rows, int64_t cols, const void *src,
+                             int64_t lds, int *info);
+
 #endif
