@@ -11,6 +11,12 @@
  * with h zero rows, so that the groups at the end of the band, whose V and
  * Y are zero past row n, need no shorter shape.
  *
+ * When C is a block of the identity, a member leaves the columns before
+ * its first one (q2_blocks.h) as they are: on the host each member skips
+ * them, and on a GPU a level's batch is cut where its members' first
+ * columns have grown by a sixteenth of the block, each piece starting at
+ * the first column of its first member.
+ *
  * @precisions normal z -> s d c
  */
 #include "codelets_z.h"
@@ -30,7 +36,14 @@ struct apply_q2_blocks_args {
     const startrd_q2_blocks_t *qb;
     char trans;        /* 'N': Q2 C, 'C': Q2^H C */
     int64_t nS_acting; /* groups of sweeps S >= this leave C as it is and are skipped */
+    int64_t identity_col0; /* C's first column in the identity, or -1 if C is not a block of it */
 };
+
+/* The first column of C that member m of a level acts on. */
+static int64_t member_first_column(const struct apply_q2_blocks_args *a, const startrd_q2_level_t *lv, int64_t m)
+{
+    return a->identity_col0 < 0 ? 0 : startrd_q2_member_first_column(a->qb, lv, m, a->identity_col0);
+}
 
 static int64_t acting_members(const struct apply_q2_blocks_args *a, const startrd_q2_level_t *lv)
 {
@@ -163,14 +176,15 @@ static void apply_q2_blocks_cpu(void *buffers[], void *cl_arg)
 
             level_operands(qb, &s, a->trans, ch, L, &first, &second);
             for (int64_t m = 0; m < acting_members(a, lv); m++) {
-                int64_t row = startrd_q2_member_row(qb, lv, m);
+                int64_t row = startrd_q2_member_row(qb, lv, m), c1 = member_first_column(a, lv, m);
                 /* V and Y are zero past row n. */
-                int rows = (int)(n - row < h ? n - row : h);
+                int rows = (int)(n - row < h ? n - row : h), width = cols - (int)c1;
+                double complex *cm = c + row + c1 * ldc;
 
-                cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, b, cols, rows, STARTRD_Z_CBLAS(one),
-                            (const double complex *)first + m * h * b, h, c + row, ldc, STARTRD_Z_CBLAS(zero), w, b);
-                cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, rows, cols, b, STARTRD_Z_CBLAS(mone),
-                            (const double complex *)second + m * h * b, h, w, b, STARTRD_Z_CBLAS(one), c + row, ldc);
+                cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, b, width, rows, STARTRD_Z_CBLAS(one),
+                            (const double complex *)first + m * h * b, h, cm, ldc, STARTRD_Z_CBLAS(zero), w, b);
+                cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, rows, width, b, STARTRD_Z_CBLAS(mone),
+                            (const double complex *)second + m * h * b, h, w, b, STARTRD_Z_CBLAS(one), cm, ldc);
             }
         }
     }
@@ -218,6 +232,19 @@ static long build_chunk_cuda(const startrd_q2_blocks_t *qb, int64_t c, const cuD
     return 0;
 }
 
+/* The members from @p m0 on that a GPU batch takes together: those whose
+ * first column is at most a sixteenth of the block's columns past m0's. */
+static int64_t batch_end(const struct apply_q2_blocks_args *a, const startrd_q2_level_t *lv, int64_t m0,
+                         int64_t count, int64_t cols)
+{
+    const int64_t first = member_first_column(a, lv, m0), slack = cols / 16;
+    int64_t m = m0 + 1;
+
+    while (m < count && member_first_column(a, lv, m) - first <= slack)
+        m++;
+    return m;
+}
+
 static void apply_q2_blocks_cuda(void *buffers[], void *cl_arg)
 {
     const struct apply_q2_blocks_args *a = cl_arg;
@@ -258,21 +285,28 @@ static void apply_q2_blocks_cuda(void *buffers[], void *cl_arg)
             goto out;
         for (int64_t i = 0; i < nl; i++) {
             int64_t L = level_in_order(qb, a->trans, ch, i);
-            cuDoubleComplex *rows = pad + qb->levels[L].row0;
-            int count = (int)acting_members(a, &qb->levels[L]);
-            const void *first, *second;
+            const startrd_q2_level_t *lv = &qb->levels[L];
+            const int64_t count = acting_members(a, lv);
+            const void *level_first, *level_second;
 
-            if (count == 0)
-                continue;
-            level_operands(qb, &s, a->trans, ch, L, &first, &second);
-            if ((st = cublasZgemmStridedBatched(blas, CUBLAS_OP_C, CUBLAS_OP_N, b, cols, h, &one, first, h, hb,
-                                                rows, ldp, stride, &zero, w, b, (long long)b * cols, count)) !=
-                    CUBLAS_STATUS_SUCCESS ||
-                (st = cublasZgemmStridedBatched(blas, CUBLAS_OP_N, CUBLAS_OP_N, h, cols, b, &mone, second, h, hb, w,
-                                                b, (long long)b * cols, &one, rows, ldp, stride, count)) !=
-                    CUBLAS_STATUS_SUCCESS) {
-                startrd_kernel_failure("apply_q2_blocks", "cublasZgemmStridedBatched", st);
-                goto out;
+            level_operands(qb, &s, a->trans, ch, L, &level_first, &level_second);
+            const cuDoubleComplex *first = level_first, *second = level_second;
+
+            for (int64_t m0 = 0, m1; m0 < count; m0 = m1) {
+                const int64_t c1 = member_first_column(a, lv, m0);
+                cuDoubleComplex *rows = pad + startrd_q2_member_row(qb, lv, m0) + c1 * ldp;
+                const int width = cols - (int)c1;
+
+                m1 = batch_end(a, lv, m0, count, cols);
+                if ((st = cublasZgemmStridedBatched(blas, CUBLAS_OP_C, CUBLAS_OP_N, b, width, h, &one, first + m0 * hb,
+                                                    h, hb, rows, ldp, stride, &zero, w, b, (long long)b * cols,
+                                                    (int)(m1 - m0))) != CUBLAS_STATUS_SUCCESS ||
+                    (st = cublasZgemmStridedBatched(blas, CUBLAS_OP_N, CUBLAS_OP_N, h, width, b, &mone,
+                                                    second + m0 * hb, h, hb, w, b, (long long)b * cols, &one, rows,
+                                                    ldp, stride, (int)(m1 - m0))) != CUBLAS_STATUS_SUCCESS) {
+                    startrd_kernel_failure("apply_q2_blocks", "cublasZgemmStridedBatched", st);
+                    goto out;
+                }
             }
         }
     }
@@ -297,15 +331,18 @@ static struct starpu_codelet apply_q2_blocks_codelet = {
 };
 
 int startrd_task_zapply_q2_blocks(unsigned long long where, int worker, const startrd_q2_blocks_t *qb, char trans,
-                                  int64_t idle_from_sweep, starpu_data_handle_t hous, starpu_data_handle_t sweeps,
+                                  int64_t identity_col0, starpu_data_handle_t hous, starpu_data_handle_t sweeps,
                                   starpu_data_handle_t scratch, starpu_data_handle_t C)
 {
     struct apply_q2_blocks_args *args = malloc(sizeof *args);
     double groups = (double)qb->ngroups, h = (double)qb->h, b = (double)qb->b;
+    /* Sweeps from the block's last column on leave it as it is. */
+    const int64_t idle_from_sweep =
+        identity_col0 < 0 ? qb->plan.nsweeps : identity_col0 + (int64_t)starpu_matrix_get_ny(C) - 1;
 
     if (args == NULL)
         return -ENOMEM;
-    *args = (struct apply_q2_blocks_args){qb, trans, startrd_q2_groups_before(qb, idle_from_sweep)};
+    *args = (struct apply_q2_blocks_args){qb, trans, startrd_q2_groups_before(qb, idle_from_sweep), identity_col0};
     return starpu_task_insert(&apply_q2_blocks_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
                               STARPU_RW, C, STARPU_R, hous, STARPU_R, sweeps, STARPU_SCRATCH, scratch,

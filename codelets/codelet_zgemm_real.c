@@ -102,7 +102,7 @@ static struct starpu_codelet gemm_real_codelet = {
     .model = &gemm_real_model,
 };
 
-int startrd_task_zgemm_real(unsigned long long where, int64_t nq, const starpu_data_handle_t *Q,
+int startrd_task_zgemm_real(unsigned long long where, int worker, int64_t nq, const starpu_data_handle_t *Q,
                             starpu_data_handle_t Z, starpu_data_handle_t R)
 {
     struct starpu_data_descr *descr = malloc((size_t)(FIRST_Q_BUFFER + nq) * sizeof *descr);
@@ -118,6 +118,7 @@ int startrd_task_zgemm_real(unsigned long long where, int64_t nq, const starpu_d
     ret = starpu_task_insert(&gemm_real_codelet,
                              STARPU_DATA_MODE_ARRAY, descr, (int)(FIRST_Q_BUFFER + nq),
                              STARPU_EXECUTE_WHERE, where,
+                             STARPU_EXECUTE_ON_WORKER, worker,
                              STARPU_FLOPS, 2.0 * PARTS * rows * cols * (double)starpu_matrix_get_nx(Z),
                              0);
     free(descr);

@@ -62,10 +62,10 @@ static int upload_columns(int devid, double complex *dst, int64_t ldd, const dou
 }
 
 #ifdef STARTRD_USE_CUDA
-/* A caller's matrix in GPU memory: a copy between GPUs on the worker's
- * stream of the destination's GPU (or into main memory).  0 or the CUDA
- * status. */
-static cudaError_t copy_from_gpu(int devid, double complex *dst, int64_t ldd, const double complex *src, int64_t lds,
+/* A source that a GPU reads by DMA, a caller's matrix in GPU memory or
+ * pinned host memory: one copy on the worker's stream of the destination's
+ * GPU (or into main memory).  0 or the CUDA status. */
+static cudaError_t copy_by_dma(int devid, double complex *dst, int64_t ldd, const double complex *src, int64_t lds,
                                  int64_t rows, int64_t cols)
 {
     const size_t z = sizeof *dst;
@@ -85,40 +85,53 @@ static cudaError_t copy_from_gpu(int devid, double complex *dst, int64_t ldd, co
 }
 #endif
 
+#ifdef STARTRD_USE_CUDA
+/* Whether @p p is pinned host memory (as HOUS2, which stage 2 leaves
+ * pinned for the eigensolvers' back-transformation). */
+static int pinned_host(const void *p)
+{
+    struct cudaPointerAttributes attr;
+
+    if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return attr.type == cudaMemoryTypeHost;
+}
+#endif
+
 static void upload_cpu(void *buffers[], void *cl_arg)
 {
     const struct upload_args *a = cl_arg;
     const unsigned node = (unsigned)starpu_task_get_current_data_node(0);
     const int devid = starpu_node_get_kind(node) == STARPU_CUDA_RAM ? starpu_memory_node_get_devid(node) : -1;
     const struct starpu_vector_interface *iface = buffers[0];
+    const int vector = iface->id == STARPU_VECTOR_INTERFACE_ID;
+    /* A vector as one column. */
+    double complex *dst =
+        (double complex *)(vector ? STARPU_VECTOR_GET_PTR(buffers[0]) : STARPU_MATRIX_GET_PTR(buffers[0]));
+    const int64_t rows = vector ? (int64_t)STARPU_VECTOR_GET_NX(buffers[0]) : (int64_t)STARPU_MATRIX_GET_NX(buffers[0]),
+                  cols = vector ? 1 : (int64_t)STARPU_MATRIX_GET_NY(buffers[0]),
+                  ldd = vector ? rows : (int64_t)STARPU_MATRIX_GET_LD(buffers[0]), lds = vector ? rows : a->lds;
     int st;
 
-    if (a->src_devid >= 0) {
 #ifdef STARTRD_USE_CUDA
-        /* Only matrices come from a caller's GPU. */
-        st = iface->id == STARPU_VECTOR_INTERFACE_ID
-                 ? cudaErrorInvalidValue
-                 : copy_from_gpu(devid, (double complex *)STARPU_MATRIX_GET_PTR(buffers[0]),
-                                 (int64_t)STARPU_MATRIX_GET_LD(buffers[0]), a->src, a->lds,
-                                 (int64_t)STARPU_MATRIX_GET_NX(buffers[0]), (int64_t)STARPU_MATRIX_GET_NY(buffers[0]));
-        if (st != 0)
+    if (a->src_devid >= 0 || (devid >= 0 && pinned_host(a->src))) {
+        if ((st = copy_by_dma(devid, dst, ldd, a->src, lds, rows, cols)) != 0)
             startrd_kernel_failure("upload", "cudaMemcpy2DAsync", st);
-#endif
         return;
     }
-    if (iface->id == STARPU_VECTOR_INTERFACE_ID) {
-        double complex *dst = (double complex *)STARPU_VECTOR_GET_PTR(buffers[0]);
-        const int64_t len = STARPU_VECTOR_GET_NX(buffers[0]), rows = len < VECTOR_COLUMN ? len : VECTOR_COLUMN,
-                      cols = rows > 0 ? len / rows : 0;
+#endif
+    if (vector) {
+        /* Through the pinned buffers in columns of VECTOR_COLUMN entries. */
+        const int64_t len = rows, col = len < VECTOR_COLUMN ? len : VECTOR_COLUMN, ncol = col > 0 ? len / col : 0;
 
-        st = upload_columns(devid, dst, rows, a->src, rows, rows, cols);
+        st = upload_columns(devid, dst, col, a->src, col, col, ncol);
         if (st == 0)
-            st = upload_columns(devid, dst + rows * cols, len - rows * cols, a->src + rows * cols, len - rows * cols,
-                                len - rows * cols, 1);
+            st = upload_columns(devid, dst + col * ncol, len - col * ncol, a->src + col * ncol, len - col * ncol,
+                                len - col * ncol, 1);
     } else {
-        st = upload_columns(devid, (double complex *)STARPU_MATRIX_GET_PTR(buffers[0]),
-                            (int64_t)STARPU_MATRIX_GET_LD(buffers[0]), a->src, a->lds,
-                            (int64_t)STARPU_MATRIX_GET_NX(buffers[0]), (int64_t)STARPU_MATRIX_GET_NY(buffers[0]));
+        st = upload_columns(devid, dst, ldd, a->src, lds, rows, cols);
     }
     if (st != 0)
         startrd_kernel_failure("upload", "startrd_cuda_upload", st);
@@ -144,7 +157,8 @@ static void init_upload(void)
         };
 }
 
-int startrd_task_zupload(int node, const double complex *src, int64_t lds, int src_devid, starpu_data_handle_t dst)
+int startrd_task_zupload(int node, int worker, const double complex *src, int64_t lds, int src_devid,
+                         starpu_data_handle_t dst)
 {
     struct upload_args *args;
 
@@ -159,6 +173,7 @@ int startrd_task_zupload(int node, const double complex *src, int64_t lds, int s
                               STARPU_CL_ARGS, args, sizeof *args,
                               STARPU_W, dst,
                               STARPU_EXECUTE_WHERE, STARPU_CPU,
+                              STARPU_EXECUTE_ON_WORKER, worker,
                               STARPU_PRIORITY, STARPU_MAX_PRIO,
                               STARPU_NAME, "upload",
                               0);

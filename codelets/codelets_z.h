@@ -208,11 +208,12 @@ int startrd_task_zunmqr_q1(unsigned long long where, int worker, char trans, int
 
 /* @p dst's buffer on memory node @p node, a GPU's or main memory, := the
  * host array @p src: a vector's entries, or a matrix's columns read with
- * leading dimension @p lds; copied by a CPU worker, through its pinned
- * buffers to a GPU (codelet_zupload.c).  With @p src_devid >= 0, src is a
- * matrix in that GPU's memory, copied from there.  -EINVAL for another
- * kind of node. */
-int startrd_task_zupload(int node, const double complex *src, int64_t lds, int src_devid, starpu_data_handle_t dst);
+ * leading dimension @p lds; copied by a CPU worker (@p worker, unless -1),
+ * through its pinned buffers to a GPU, or by DMA where src is pinned
+ * (codelet_zupload.c).  With @p src_devid >= 0, src is a matrix in that
+ * GPU's memory, copied from there.  -EINVAL for another kind of node. */
+int startrd_task_zupload(int node, int worker, const double complex *src, int64_t lds, int src_devid,
+                         starpu_data_handle_t dst);
 
 /* The host array @p dst (leading dimension @p ldd) := @p src's buffer on
  * memory node @p node (a GPU's, or main memory): all of it (part 'A') or
@@ -226,13 +227,14 @@ int startrd_task_zdownload(int node, starpu_data_handle_t src, char part, double
  * chunk by chunk from HOUS2 and the per-sweep table qb->sweeps
  * (2 nsweeps int64_t) in @p sweeps, into @p scratch, a handle with no home
  * of startrd_q2_scratch_entries() entries of the scalar type
- * (codelet_zapply_q2_blocks.c).  The sweeps from @p idle_from_sweep on
- * leave C as it is (as they leave the identity's columns before that one:
- * sweep s acts on rows s+1..), and their groups are skipped; qb->plan's
- * sweep count if none.  qb must outlive the task; @p where and @p worker as
- * for startrd_task_zunmqr_q1(). */
+ * (codelet_zapply_q2_blocks.c).  When C is the block of the identity from
+ * its column @p identity_col0 (-1 if C is not one; trans 'N' only), each
+ * group skips the columns it leaves as they are
+ * (startrd_q2_member_first_column()), and the groups that leave all of
+ * them are not built.  qb must outlive the
+ * task; @p where and @p worker as for startrd_task_zunmqr_q1(). */
 int startrd_task_zapply_q2_blocks(unsigned long long where, int worker, const startrd_q2_blocks_t *qb, char trans,
-                                  int64_t idle_from_sweep, starpu_data_handle_t hous, starpu_data_handle_t sweeps,
+                                  int64_t identity_col0, starpu_data_handle_t hous, starpu_data_handle_t sweeps,
                                   starpu_data_handle_t scratch, starpu_data_handle_t C);
 
 /* A (m x cols) := columns row0..row0+cols-1 of the m x m identity, the
@@ -243,8 +245,9 @@ int startrd_task_zlaset_identity(unsigned long long where, int worker, int64_t r
 /* R := Q Z, Q in @p nq column blocks that follow each other (n x n in
  * all), Z real (n x cols), R (n x cols) of Q's type; R is only written
  * (codelet_zgemm_real.c).  In the complex precisions a leading dimension
- * doubled must fit an int. */
-int startrd_task_zgemm_real(unsigned long long where, int64_t nq, const starpu_data_handle_t *Q,
+ * doubled must fit an int.  @p where and @p worker as for
+ * startrd_task_zunmqr_q1(). */
+int startrd_task_zgemm_real(unsigned long long where, int worker, int64_t nq, const starpu_data_handle_t *Q,
                             starpu_data_handle_t Z, starpu_data_handle_t R);
 
 /* The square tile A := its Cholesky factor in triangle @p uplo ('L' or

@@ -167,11 +167,15 @@ int zunmtr_2stage_mgpu_gpu_64(char trans, char uplo, int64_t n, int64_t m, const
 }
 
 /* The reduction with VECT = jobz into arrays allocated here, so that with
- * 'V' the reflectors are kept for the back-transformation. */
+ * 'V' the reflectors are kept for the back-transformation.  HOUS2 stays
+ * pinned where stage 2 pinned it: the back-transformation's upload of it
+ * by DMA ran at several times the rate of the copy through pinned buffers
+ * (docs/experiments.md, "Q's uploads"). */
 struct reduction {
     double *e;
     double _Complex *tau, *hous2;
     int64_t lhous2;
+    int hous2_pinned;
 };
 
 /* Writes zeros over fresh memory with all host threads.  Stage 2 pins
@@ -196,7 +200,7 @@ static int reduce(const char *routine, char jobz, char uplo, int64_t n, double _
     int info;
 
     memset(r, 0, sizeof *r);
-    info = startrd_zhetrd(routine, jobz, uplo, n, A, lda, -1, d, NULL, NULL, &query, -1, NULL, 0, ngpu);
+    info = startrd_zhetrd(routine, jobz, uplo, n, A, lda, -1, d, NULL, NULL, &query, -1, NULL, NULL, 0, ngpu);
     if (info != 0)
         return info;
     /* In single precision the size comes back rounded up to a float. */
@@ -211,12 +215,14 @@ static int reduce(const char *routine, char jobz, char uplo, int64_t n, double _
     }
     if (jobz == 'V')
         touch_pages(r->hous2, (size_t)r->lhous2 * sizeof *r->hous2);
-    return startrd_zhetrd(routine, jobz, uplo, n, A, lda, a_devid, d, r->e, r->tau, r->hous2, r->lhous2, NULL, 0,
-                          ngpu);
+    return startrd_zhetrd(routine, jobz, uplo, n, A, lda, a_devid, d, r->e, r->tau, r->hous2, r->lhous2,
+                          jobz == 'V' ? &r->hous2_pinned : NULL, NULL, 0, ngpu);
 }
 
 static void reduction_free(struct reduction *r)
 {
+    if (r->hous2_pinned && starpu_memory_unpin(r->hous2, (size_t)r->lhous2 * sizeof *r->hous2) != 0)
+        startrd_error("eigensolver: cannot unpin HOUS2");
     free(r->e);
     free(r->tau);
     free(r->hous2);

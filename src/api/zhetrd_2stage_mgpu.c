@@ -108,7 +108,7 @@ static int64_t default_dist_nb(int64_t n, int64_t kd, int ngpu)
 }
 
 static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t lda, int a_devid, double *d,
-                  double *e, double complex *tau, double complex *hous2, double complex *work,
+                  double *e, double complex *tau, double complex *hous2, int *hous2_pinned, double complex *work,
                   const startrd_context_t *ctx, const struct sizes *sz)
 {
     double complex *hous = hous2, *band = work;
@@ -153,7 +153,7 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
      * memory back"). */
     if (ret == 0)
         ret = startrd_stage2_zhb2st_prepare(vect, uplo, n, sz->kd, band, ldab, d, e, hous, ctx->cuda_worker,
-                                            ngpu2, &s2);
+                                            ngpu2, hous2_pinned != NULL && hous == hous2, &s2);
     stage1 = startrd_stage1_zhe2hb_wait(s1);
     ret = ret != 0 ? ret : stage1;
     t1 = starpu_timing_now();
@@ -163,7 +163,7 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
     if (ret == 0)
         ret = startrd_stage2_zhb2st_start(s2);
     startrd_stage1_zhe2hb_release(s1);
-    stage2 = startrd_stage2_zhb2st_finish(s2, ret == 0, &chased_on);
+    stage2 = startrd_stage2_zhb2st_finish(s2, ret == 0, &chased_on, hous2_pinned);
     ret = ret != 0 ? ret : stage2;
     if (ret == 0)
         startrd_stats_record_reduction(&(startrd_stats_t){.stage1_seconds = (t1 - t0) * 1e-6,
@@ -181,7 +181,7 @@ out:
 
 int startrd_zhetrd(const char *routine, char vect, char uplo, int64_t n, double _Complex *A, int64_t lda,
                    int a_devid, double *d, double *e, double _Complex *tau, double _Complex *hous2, int64_t lhous2,
-                   double _Complex *work, int64_t lwork, int64_t ngpu)
+                   int *hous2_pinned, double _Complex *work, int64_t lwork, int64_t ngpu)
 {
     static const char *const names[] = {"vect", "uplo", "n", "A", "lda", "d", "e", "tau",
                                         "hous2", "lhous2", "work", "lwork", "ngpu"};
@@ -224,7 +224,7 @@ int startrd_zhetrd(const char *routine, char vect, char uplo, int64_t n, double 
         if (info == 0) {
             if (ngpu >= 0)
                 sz.ngpu = (int)ngpu;
-            info = reduce(vect, uplo, n, A, lda, a_devid, d, e, tau, hous2, work, ctx, &sz);
+            info = reduce(vect, uplo, n, A, lda, a_devid, d, e, tau, hous2, hous2_pinned, work, ctx, &sz);
             if (info == 0 && work != NULL)
                 work[0] = roundup_lwork(sz.lwmin);
             if (info == 0 && hous2 != NULL && vect == 'N')
@@ -246,14 +246,14 @@ static int zhetrd_gpu(const char *routine, char vect, char uplo, int64_t n, doub
 {
     const int devid = n > 0 && lhous2 != -1 && lwork != -1 ? startrd_user_device(A) : -1;
     double _Complex *host;
-    int info = startrd_zhetrd(routine, vect, uplo, n, A, lda, devid, d, e, tau, hous2, lhous2, work, lwork, ngpu);
+    int info = startrd_zhetrd(routine, vect, uplo, n, A, lda, devid, d, e, tau, hous2, lhous2, NULL, work, lwork, ngpu);
 
     if (info != STARTRD_HOST_ONLY)
         return info;
     info = 0;
     host = startrd_user_host_copy(routine, sizeof *host, n, n, A, lda, &info);
     if (info == 0)
-        info = startrd_zhetrd(routine, vect, uplo, n, host, n, -1, d, e, tau, hous2, lhous2, work, lwork, ngpu);
+        info = startrd_zhetrd(routine, vect, uplo, n, host, n, -1, d, e, tau, hous2, lhous2, NULL, work, lwork, ngpu);
     if (info == 0)
         info = startrd_user_copy(routine, sizeof *host, n, n, A, lda, host, n);
     free(host);
@@ -265,7 +265,7 @@ int zhetrd_2stage_mgpu(char vect, char uplo, int n, double _Complex *A, int lda,
                        double _Complex *hous2, int lhous2,
                        double _Complex *work, int lwork, int ngpu)
 {
-    return startrd_zhetrd("zhetrd_2stage_mgpu", vect, uplo, n, A, lda, -1, d, e, tau, hous2, lhous2, work, lwork,
+    return startrd_zhetrd("zhetrd_2stage_mgpu", vect, uplo, n, A, lda, -1, d, e, tau, hous2, lhous2, NULL, work, lwork,
                           ngpu);
 }
 
@@ -274,8 +274,8 @@ int zhetrd_2stage_mgpu_64(char vect, char uplo, int64_t n, double _Complex *A, i
                           double _Complex *hous2, int64_t lhous2,
                           double _Complex *work, int64_t lwork, int64_t ngpu)
 {
-    return startrd_zhetrd("zhetrd_2stage_mgpu_64", vect, uplo, n, A, lda, -1, d, e, tau, hous2, lhous2, work, lwork,
-                          ngpu);
+    return startrd_zhetrd("zhetrd_2stage_mgpu_64", vect, uplo, n, A, lda, -1, d, e, tau, hous2, lhous2, NULL, work,
+                          lwork, ngpu);
 }
 
 int zhetrd_2stage_mgpu_gpu(char vect, char uplo, int n, double _Complex *dA, int ldda, double *d, double *e,

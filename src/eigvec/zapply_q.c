@@ -155,7 +155,8 @@ static size_t working_set(const struct q_factors *f, int64_t width)
  * HOUS2, so that every upload starts at once.  An upload that waited for a
  * worker queued behind the tasks that hold the CPU workers during the
  * divide and conquer (startrd_context_cpu_workers_hold()), and Q's tasks
- * waited with it (docs/architecture.md, "Q's uploads"). */
+ * waited with it (docs/architecture.md, "Q's uploads"); so each upload is
+ * given its own worker, ahead of that worker's hold. */
 static int64_t v_piece_columns(int64_t mq)
 {
     const int64_t ncpu = starpu_cpu_worker_get_count(), pieces = ncpu > 2 ? ncpu - 1 : 1,
@@ -175,11 +176,13 @@ static int register_reflectors(struct q_factors *f, const double complex *v, int
     const int64_t lhous = startrd_bulge_lhous(&f->plan), width = v_piece_columns(f->mq);
     const int uploaded = node >= 0, home = uploaded ? -1 : STARPU_MAIN_RAM;
     const int v_uploaded = uploaded && v_node == STARPU_MAIN_RAM, v_home = v_node == STARPU_MAIN_RAM ? home : v_node;
+    int cpu[STARPU_NMAXWORKERS];
+    const int ncpu = (int)starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, cpu, STARPU_NMAXWORKERS);
     int ret = 0;
 
     starpu_vector_data_register(&f->H, home, uploaded ? 0 : (uintptr_t)hous2, (uint32_t)lhous, sizeof *hous2);
     if (uploaded)
-        ret = startrd_task_zupload(node, hous2, lhous, -1, f->H);
+        ret = startrd_task_zupload(node, ncpu > 0 ? cpu[0] : -1, hous2, lhous, -1, f->H);
     f->npieces = (f->mq + width - 1) / width;
     if ((f->V = calloc((size_t)(f->npieces > 0 ? f->npieces : 1), sizeof *f->V)) == NULL) {
         startrd_error("back-transformation: cannot allocate %lld handles", (long long)f->npieces);
@@ -192,7 +195,7 @@ static int register_reflectors(struct q_factors *f, const double complex *v, int
         startrd_matrix_register(&f->V[p], v_home, v_uploaded ? 0 : (uintptr_t)(v + c0 * ldv),
                                 v_uploaded ? f->mq : ldv, f->mq, cols, sizeof *v);
         if (v_uploaded)
-            ret = startrd_task_zupload(node, v + c0 * ldv, ldv, -1, f->V[p]);
+            ret = startrd_task_zupload(node, ncpu > 0 ? cpu[(p + 1) % ncpu] : -1, v + c0 * ldv, ldv, -1, f->V[p]);
     }
     if (ret != 0) {
         startrd_error("back-transformation: the reflectors' upload could not be submitted (%d)", ret);
@@ -316,17 +319,18 @@ static void q_factors_release(struct q_factors *f)
         starpu_free_on_node((unsigned)f->vcopy_node, f->vcopy_on_gpu, (size_t)f->mq * (size_t)f->mq * sizeof *f->vcopy);
 }
 
-/* C := Q C or Q^H C for one block, its sweeps from @p idle_from_sweep on
- * leaving it as it is (q2_blocks.h); the blocked Q2 skips them. */
+/* C := Q C or Q^H C for one block, the block of the identity from its
+ * column @p identity_col0 (or -1), whose columns Q2's groups skip where
+ * they leave them as they are (q2_blocks.h). */
 static int q_tasks(const struct q_factors *f, unsigned long long where, int worker, char trans,
-                   int64_t idle_from_sweep, starpu_data_handle_t C)
+                   int64_t identity_col0, starpu_data_handle_t C)
 {
     int q1 = 0, q2 = 0;
 
     if (trans == 'C' && f->mq > 0)
         q1 = startrd_task_zunmqr_q1(where, worker, 'C', f->kd, f->npieces, f->V, f->T, C);
     if (f->blocked)
-        q2 = startrd_task_zapply_q2_blocks(where, worker, &f->groups.qb, trans, idle_from_sweep, f->H,
+        q2 = startrd_task_zapply_q2_blocks(where, worker, &f->groups.qb, trans, identity_col0, f->H,
                                            f->groups.sweeps, f->groups.scratch, C);
     else if (f->plan.nsweeps > 0)
         q2 = startrd_task_zapply_q2(&f->plan, trans, f->H, C);
@@ -403,7 +407,7 @@ int startrd_zapply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, co
         int64_t cols = m - b * width < width ? m - b * width : width;
 
         startrd_matrix_register(&blocks[b], c_node, (uintptr_t)(C + b * width * ldc), ldc, n, cols, sizeof *C);
-        ret = q_tasks(&f, where, -1, trans, f.plan.nsweeps, blocks[b]);
+        ret = q_tasks(&f, where, -1, trans, -1, blocks[b]);
     }
     release_blocks(blocks, nblocks);
     q_factors_release(&f);
@@ -414,6 +418,7 @@ struct startrd_zq_former {
     struct q_factors f;
     unsigned long long where;
     int ngpu;                      /* GPUs Q is formed on, or 0 */
+    int workers[STARPU_NMAXWORKERS]; /* their workers */
     int64_t nblocks;
     starpu_data_handle_t *blocks;  /* Q's columns, no home: they live on the workers */
 };
@@ -486,6 +491,8 @@ int startrd_zform_q_begin(char uplo, int64_t n, int64_t kd, const double complex
     }
     q->where = on_gpus ? STARPU_CUDA : STARPU_CPU;
     q->ngpu = on_gpus ? nworkers : 0;
+    for (int g = 0; g < q->ngpu; g++)
+        q->workers[g] = workers[g];
     q->nblocks = (n + width - 1) / width;
     q->blocks = calloc((size_t)q->nblocks, sizeof *q->blocks);
     block_worker = malloc((size_t)q->nblocks * sizeof *block_worker);
@@ -506,9 +513,7 @@ int startrd_zform_q_begin(char uplo, int64_t n, int64_t kd, const double complex
             startrd_error("back-transformation: task submission failed");
             ret = STARTRD_ERR_RUNTIME;
         } else {
-            /* Sweep s acts on rows s+1.. only: until the sweeps before
-             * column j, column j of the identity is e_j. */
-            ret = q_tasks(&q->f, q->where, worker, 'N', c0 + cols - 1, q->blocks[b]);
+            ret = q_tasks(&q->f, q->where, worker, 'N', c0, q->blocks[b]);
         }
     }
     free(block_worker);
@@ -531,6 +536,10 @@ int startrd_zform_q_end(startrd_zq_former_t *former, int64_t m, const double *Z,
 {
     const int64_t n = former->f.plan.n, width = startrd_zform_q_block_columns(former, m),
                   nblocks = m > 0 ? (m + width - 1) / width : 0;
+    /* R's blocks for the host come from the GPUs by CPU workers side by
+     * side, not by StarPU's copies from the GPUs' workers, which ran behind
+     * the products (docs/experiments.md, "Q's downloads"). */
+    const int download = former->ngpu > 0 && r_node == STARPU_MAIN_RAM;
     /* Per block of columns, its Z (registered here unless given) then its R. */
     starpu_data_handle_t *zr = calloc((size_t)(nblocks > 0 ? 2 * nblocks : 1), sizeof *zr);
     int ret = 0;
@@ -550,9 +559,18 @@ int startrd_zform_q_end(startrd_zq_former_t *former, int64_t m, const double *Z,
         if (z == NULL)
             startrd_matrix_register(&zr[2 * b], STARPU_MAIN_RAM, (uintptr_t)(Z + b * width * ldz), ldz, n, cols,
                                     sizeof *Z);
-        startrd_matrix_register(&zr[2 * b + 1], r_node, (uintptr_t)(R + b * width * ldr), ldr, n, cols, sizeof *R);
-        if (startrd_task_zgemm_real(former->where, former->nblocks, former->blocks, z != NULL ? z : zr[2 * b],
-                                    zr[2 * b + 1]) != 0) {
+        /* The GPUs take the blocks in turn. */
+        int worker = former->ngpu > 0 ? former->workers[b % former->ngpu] : -1;
+        double complex *r = R + b * width * ldr;
+
+        if (download)
+            startrd_matrix_register(&zr[2 * b + 1], -1, 0, n, n, cols, sizeof *R);
+        else
+            startrd_matrix_register(&zr[2 * b + 1], r_node, (uintptr_t)r, ldr, n, cols, sizeof *R);
+        if (startrd_task_zgemm_real(former->where, worker, former->nblocks, former->blocks,
+                                    z != NULL ? z : zr[2 * b], zr[2 * b + 1]) != 0 ||
+            (download && startrd_task_zdownload((int)starpu_worker_get_memory_node((unsigned)worker), zr[2 * b + 1],
+                                                'A', r, ldr, -1) != 0)) {
             startrd_error("back-transformation: task submission failed");
             ret = STARTRD_ERR_RUNTIME;
         }

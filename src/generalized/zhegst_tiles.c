@@ -48,7 +48,7 @@ void startrd_ztiles_upload(startrd_tile_run_t *run, char part, int by_column, co
     for (int64_t j = 0; j < T->nt; j++)
         for (int64_t i = 0; i < T->mt && run->status == 0; i++)
             if (in_part(part, i, j))
-                run->status = startrd_task_zupload(startrd_tile_node(run, by_column || i > j ? j : i),
+                run->status = startrd_task_zupload(startrd_tile_node(run, by_column || i > j ? j : i), -1,
                                                    src + host_offset(T, i, j, lds), lds, src_devid,
                                                    startrd_desc_tile(T, i, j));
 }

@@ -16,7 +16,10 @@ int startrd_q2_blocks_init(startrd_q2_blocks_t *qb, const startrd_bulge_plan_t *
 
     *qb = (startrd_q2_blocks_t){.plan = *plan};
     qb->b = kd;
-    qb->h = kd + qb->b - 1;
+    /* Rounded up, but below the b+2kd rows between a level's members. */
+    qb->h = (kd + qb->b - 1 + 7) / 8 * 8;
+    if (qb->h > qb->b + 2 * kd)
+        qb->h = qb->b + 2 * kd;
     qb->nS = (plan->nsweeps + qb->b - 1) / qb->b;
     top = qb->nS - 1;
     nL = group_nj(qb, 0) + 2 * top;

@@ -5,9 +5,11 @@
  * Applied one by one (codelet_zapply_q2.c), the bulge-chasing reflectors
  * give Level-2 work of kd rows each.  Here the reflectors j of b = kd
  * consecutive sweeps S*b .. S*b+b-1 form group (S, j): they act on the
- * h = kd+b-1 rows from S*b+1+j*kd, reflector i of the group starting at
+ * kd+b-1 rows from S*b+1+j*kd, reflector i of the group starting at
  * row i, so the group is a compact-WY product G = I - V T V^H (ZLARFT,
- * forward, columnwise) of an h x b unit lower trapezoidal V.
+ * forward, columnwise) of an h x b unit lower trapezoidal V, its h rows
+ * kd+b-1 rounded up to a multiple of 8 (zero rows at the end): GPU GEMMs
+ * of 128 rows or depth run faster than of 127 (docs/experiments.md).
  *
  * @par Order
  * Q2 C applies the reflectors sweep by sweep from the last one; two of
@@ -57,7 +59,7 @@ typedef struct startrd_q2_level {
 
 typedef struct startrd_q2_blocks {
     startrd_bulge_plan_t plan;
-    int64_t b, h;             /**< sweeps per group, rows per group (kd+b-1) */
+    int64_t b, h;             /**< sweeps per group, rows per group (kd+b-1, padded) */
     int64_t nS;               /**< groups of sweeps */
     int64_t nlevels, ngroups; /**< levels that hold groups, in order; groups */
     int64_t maxcount;         /**< most groups in one level */
@@ -102,6 +104,19 @@ static inline int64_t startrd_q2_groups_before(const startrd_q2_blocks_t *qb, in
     int64_t nS = (sweep + qb->b - 1) / qb->b;
 
     return nS < qb->nS ? nS : qb->nS;
+}
+
+/** The first column, of a block of the identity from its column @p c0,
+ * that member m of a level acts on: column c of the identity stays e_c
+ * under every sweep s >= c (sweep s acts on rows s+1..), and the fill of
+ * earlier sweeps, applied after the member's, cannot have reached its rows
+ * yet.  Members' first columns grow with m. */
+static inline int64_t startrd_q2_member_first_column(const startrd_q2_blocks_t *qb, const startrd_q2_level_t *lv,
+                                                     int64_t m, int64_t c0)
+{
+    int64_t c = (lv->S + m) * qb->b + 1 - c0;
+
+    return c > 0 ? c : 0;
 }
 
 /** Members of a level in the first @p nS groups of sweeps: its first ones,

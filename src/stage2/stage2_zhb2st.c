@@ -82,7 +82,7 @@ struct startrd_zhb2st_chase {
     int cuda_worker;                   /* the one GPU's */
     startrd_zhb2st_split_t sp;         /* the GPUs of a split chase */
     starpu_data_handle_t hab, hd, he, hwork, hprogress, hhous;   /* the one GPU's task's */
-    int band_pinned, hous_pinned, submitted;
+    int band_pinned, hous_pinned, keep_hous_pinned, submitted;
 };
 
 static size_t band_bytes(const struct startrd_zhb2st_chase *s)
@@ -141,7 +141,8 @@ static int one_gpu_finish(struct startrd_zhb2st_chase *s)
     starpu_data_unregister(s->hprogress);
     if (s->hhous != NULL)
         starpu_data_unregister(s->hhous);
-    unpin(s->hous_pinned, s->hous, hous_bytes(s), "HOUS2");
+    if (!s->keep_hous_pinned)
+        unpin(s->hous_pinned, s->hous, hous_bytes(s), "HOUS2");
     return s->submitted && startrd_kernel_failures_take() > 0 ? STARTRD_ERR_KERNEL : 0;
 }
 
@@ -293,7 +294,7 @@ out:
 
 int startrd_stage2_zhb2st_prepare(char vect, char uplo, int64_t n, int64_t kd, double complex *AB, int64_t ldab,
                                   double *d, double *e, double complex *hous, const int *cuda_workers, int ngpu,
-                                  startrd_zhb2st_chase_t **out)
+                                  int keep_hous_pinned, startrd_zhb2st_chase_t **out)
 {
     struct startrd_zhb2st_chase *s = malloc(sizeof *s);
 
@@ -303,7 +304,7 @@ int startrd_stage2_zhb2st_prepare(char vect, char uplo, int64_t n, int64_t kd, d
         return STARTRD_ERR_MEMORY;
     }
     *s = (struct startrd_zhb2st_chase){.where = CHASE_ON_HOST, .uplo = uplo, .AB = AB, .hous = hous, .ldab = ldab,
-                                 .d = d, .e = e};
+                                       .d = d, .e = e, .keep_hous_pinned = keep_hous_pinned};
     if (startrd_bulge_plan_init(&s->plan, vect, n, kd) != 0) {
         startrd_error("stage 2: invalid band n=%lld kd=%lld", (long long)n, (long long)kd);
         free(s);
@@ -338,12 +339,14 @@ int startrd_stage2_zhb2st_start(startrd_zhb2st_chase_t *s)
     return s->where == CHASE_ON_ONE_GPU && !s->submitted ? one_gpu_submit(s) : 0;
 }
 
-int startrd_stage2_zhb2st_finish(startrd_zhb2st_chase_t *s, int run, int *chased_on)
+int startrd_stage2_zhb2st_finish(startrd_zhb2st_chase_t *s, int run, int *chased_on, int *hous_pinned)
 {
     int ret = 0;
 
     if (chased_on != NULL)
         *chased_on = 0;
+    if (hous_pinned != NULL)
+        *hous_pinned = s != NULL && s->where == CHASE_ON_ONE_GPU && s->keep_hous_pinned && s->hous_pinned;
     if (s == NULL)
         return 0;
     switch (s->where) {
@@ -377,9 +380,9 @@ int startrd_stage2_zhb2st(char vect, char uplo, int64_t n, int64_t kd, double co
                           int ngpu, int *chased_on)
 {
     startrd_zhb2st_chase_t *s;
-    int ret = startrd_stage2_zhb2st_prepare(vect, uplo, n, kd, AB, ldab, d, e, hous, cuda_workers, ngpu, &s);
+    int ret = startrd_stage2_zhb2st_prepare(vect, uplo, n, kd, AB, ldab, d, e, hous, cuda_workers, ngpu, 0, &s);
 
     if (chased_on != NULL)
         *chased_on = 0;
-    return ret != 0 ? ret : startrd_stage2_zhb2st_finish(s, 1, chased_on);
+    return ret != 0 ? ret : startrd_stage2_zhb2st_finish(s, 1, chased_on, NULL);
 }

@@ -50,14 +50,17 @@ typedef struct startrd_zhb2st_chase startrd_zhb2st_chase_t;
  * and, for one GPU, pins and registers AB, d, e and HOUS (AB's content is
  * not read yet); start submits the one-GPU chase; finish (with @p run) runs
  * the chase where start did not, waits for it, and frees @p s, or (without)
- * only gives back what prepare took.  prepare: 0 or a positive
- * startrd_status, with *s NULL on failure; start and finish: 0 or a
- * positive startrd_status.
+ * only gives back what prepare took.  With @p keep_hous_pinned, finish
+ * leaves HOUS pinned where prepare pinned it and says so in
+ * *hous_pinned (the caller then unpins it with starpu_memory_unpin()), so
+ * that the back-transformation uploads it by DMA.  prepare: 0 or a
+ * positive startrd_status, with *s NULL on failure; start and finish: 0 or
+ * a positive startrd_status.
  */
 int startrd_stage2_zhb2st_prepare(char vect, char uplo, int64_t n, int64_t kd, double complex *AB, int64_t ldab,
                                   double *d, double *e, double complex *hous, const int *cuda_workers, int ngpu,
-                                  startrd_zhb2st_chase_t **s);
+                                  int keep_hous_pinned, startrd_zhb2st_chase_t **s);
 int startrd_stage2_zhb2st_start(startrd_zhb2st_chase_t *s);
-int startrd_stage2_zhb2st_finish(startrd_zhb2st_chase_t *s, int run, int *chased_on);
+int startrd_stage2_zhb2st_finish(startrd_zhb2st_chase_t *s, int run, int *chased_on, int *hous_pinned);
 
 #endif
