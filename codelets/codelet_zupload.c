@@ -1,7 +1,7 @@
 /* Host memory into a handle's buffer on one memory node, copied by a CPU
  * worker: onto a GPU through the worker's pinned buffers (cuda_upload.h),
- * into main memory directly; a caller's matrix in GPU memory by a copy
- * from that GPU.  StarPU copies a handle registered on the
+ * or by one DMA copy where the source is pinned; into main memory
+ * directly; a caller's matrix in GPU memory by a copy from that GPU.  StarPU copies a handle registered on the
  * caller's pageable memory itself, from the GPU's worker, at a fraction
  * of that rate, and the GPU's tasks wait for it (docs/architecture.md,
  * "Q's uploads"); split into pieces, several CPU workers copy side by
@@ -12,6 +12,7 @@
 #include "codelets_z.h"
 #include "cuda_upload.h"
 #include "error.h"
+#include "user_memory.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -85,21 +86,6 @@ static cudaError_t copy_by_dma(int devid, double complex *dst, int64_t ldd, cons
 }
 #endif
 
-#ifdef STARTRD_USE_CUDA
-/* Whether @p p is pinned host memory (as HOUS2, which stage 2 leaves
- * pinned for the eigensolvers' back-transformation). */
-static int pinned_host(const void *p)
-{
-    struct cudaPointerAttributes attr;
-
-    if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return 0;
-    }
-    return attr.type == cudaMemoryTypeHost;
-}
-#endif
-
 static void upload_cpu(void *buffers[], void *cl_arg)
 {
     const struct upload_args *a = cl_arg;
@@ -116,7 +102,7 @@ static void upload_cpu(void *buffers[], void *cl_arg)
     int st;
 
 #ifdef STARTRD_USE_CUDA
-    if (a->src_devid >= 0 || (devid >= 0 && pinned_host(a->src))) {
+    if (a->src_devid >= 0 || (devid >= 0 && startrd_user_pinned(a->src))) {
         if ((st = copy_by_dma(devid, dst, ldd, a->src, lds, rows, cols)) != 0)
             startrd_kernel_failure("upload", "cudaMemcpy2DAsync", st);
         return;

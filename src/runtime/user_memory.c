@@ -6,22 +6,42 @@
 
 #include <stdlib.h>
 
+#ifdef STARTRD_USE_CUDA
+/* CUDA's view of @p p into *attr; 0 where it has none (NULL, or pageable
+ * memory CUDA never saw, on older runtimes). */
+static int pointer_attributes(const void *p, struct cudaPointerAttributes *attr)
+{
+    if (p == NULL)
+        return 0;
+    if (cudaPointerGetAttributes(attr, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return 1;
+}
+#endif
+
 int startrd_user_device(const void *p)
 {
 #ifdef STARTRD_USE_CUDA
     struct cudaPointerAttributes attr;
 
-    if (p == NULL)
-        return -1;
-    if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
-        /* Pageable memory CUDA never saw, on older runtimes. */
-        (void)cudaGetLastError();
-        return -1;
-    }
-    return attr.type == cudaMemoryTypeDevice ? attr.device : -1;
+    return pointer_attributes(p, &attr) && attr.type == cudaMemoryTypeDevice ? attr.device : -1;
 #else
     (void)p;
     return -1;
+#endif
+}
+
+int startrd_user_pinned(const void *p)
+{
+#ifdef STARTRD_USE_CUDA
+    struct cudaPointerAttributes attr;
+
+    return pointer_attributes(p, &attr) && attr.type == cudaMemoryTypeHost;
+#else
+    (void)p;
+    return 0;
 #endif
 }
 

@@ -12,6 +12,10 @@
  *  a build without CUDA). */
 int startrd_user_device(const void *p);
 
+/** Whether @p p is pinned host memory, which a GPU reads by DMA (0 in a
+ *  build without CUDA). */
+int startrd_user_pinned(const void *p);
+
 /** The memory node of CUDA device @p devid in the open context, or -1
  *  where StarPU drives no worker on it. */
 int startrd_user_node(int devid);
