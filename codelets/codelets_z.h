@@ -199,12 +199,25 @@ int startrd_task_zhb2st_sweeps(int worker, const startrd_zhb2st_schedule_t *sche
  * (codelet_zunmqr_q1.c); V comes as @p npieces handles of its columns, in
  * order, each of all of V's rows.  trans is 'N' or 'C'; @p where (STARPU_CPU,
  * STARPU_CUDA) keeps the wide blocks given to GPUs off single CPU cores;
- * @p worker, unless -1, is the one worker that runs the task. */
+ * @p worker, unless -1, is the one worker that runs the task.  On GPUs
+ * Q1's blocks take their triangular factors from @p factors, a vector of
+ * startrd_zunmqr_q1_factor_entries() entries that
+ * startrd_task_zunmqr_q1_factors() fills (NULL, and -EINVAL, only with
+ * @p where STARPU_CPU). */
 int startrd_task_zapply_q2(const startrd_bulge_plan_t *plan, char trans, starpu_data_handle_t hous,
                            starpu_data_handle_t C);
 
 int startrd_task_zunmqr_q1(unsigned long long where, int worker, char trans, int64_t kd, int64_t npieces,
-                           const starpu_data_handle_t *V, starpu_data_handle_t tau, starpu_data_handle_t C);
+                           const starpu_data_handle_t *V, starpu_data_handle_t tau, starpu_data_handle_t factors,
+                           starpu_data_handle_t C);
+
+/* Entries of Q1's factors on GPUs for V's @p npieces pieces. */
+int64_t startrd_zunmqr_q1_factor_entries(int64_t npieces, const starpu_data_handle_t *V);
+
+/* @p factors := the triangular factors of Q1's blocks on GPUs, on a CUDA
+ * worker (@p worker unless -1); -ENODEV without CUDA. */
+int startrd_task_zunmqr_q1_factors(int worker, int64_t npieces, const starpu_data_handle_t *V,
+                                   starpu_data_handle_t tau, starpu_data_handle_t factors);
 
 /* @p dst's buffer on memory node @p node, a GPU's or main memory, := the
  * host array @p src: a vector's entries, or a matrix's columns read with

@@ -78,6 +78,7 @@ struct q_factors {
     uintptr_t vcopy_on_gpu;   /* for uplo 'U' with A in a GPU's memory: the lower copy there */
     int vcopy_node;
     starpu_data_handle_t *V, T, H;
+    starpu_data_handle_t q1_factors; /* on GPUs: Q1's blocks' T (codelet_zunmqr_q1.c) */
 };
 
 static int64_t cpu_block_columns(int64_t m)
@@ -284,6 +285,15 @@ static int q_factors_register(struct q_factors *f, char uplo, const double compl
     starpu_vector_data_register(&f->T, STARPU_MAIN_RAM, (uintptr_t)tau, (uint32_t)mq, sizeof *tau);
     if ((ret = register_reflectors(f, v, ldv, a_node, hous2, node)) != 0)
         return ret;
+    if (node >= 0 && mq > 0) {
+        starpu_vector_data_register(&f->q1_factors, -1, 0,
+                                    (uint32_t)startrd_zunmqr_q1_factor_entries(f->npieces, f->V),
+                                    sizeof(double complex));
+        if ((ret = startrd_task_zunmqr_q1_factors(-1, f->npieces, f->V, f->T, f->q1_factors)) != 0) {
+            startrd_error("back-transformation: task submission failed (%d)", ret);
+            return STARTRD_ERR_RUNTIME;
+        }
+    }
     if (f->blocked) {
         struct q2_groups *g = &f->groups;
 
@@ -307,7 +317,7 @@ static void release_blocks(starpu_data_handle_t *blocks, int64_t count)
 /* After the tasks that read them: unregistering waits for them. */
 static void q_factors_release(struct q_factors *f)
 {
-    starpu_data_handle_t handles[] = {f->T, f->H, f->groups.sweeps, f->groups.scratch};
+    starpu_data_handle_t handles[] = {f->T, f->H, f->q1_factors, f->groups.sweeps, f->groups.scratch};
 
     for (size_t i = 0; i < sizeof handles / sizeof handles[0]; i++)
         if (handles[i] != NULL)
@@ -328,14 +338,14 @@ static int q_tasks(const struct q_factors *f, unsigned long long where, int work
     int q1 = 0, q2 = 0;
 
     if (trans == 'C' && f->mq > 0)
-        q1 = startrd_task_zunmqr_q1(where, worker, 'C', f->kd, f->npieces, f->V, f->T, C);
+        q1 = startrd_task_zunmqr_q1(where, worker, 'C', f->kd, f->npieces, f->V, f->T, f->q1_factors, C);
     if (f->blocked)
         q2 = startrd_task_zapply_q2_blocks(where, worker, &f->groups.qb, trans, identity_col0, f->H,
                                            f->groups.sweeps, f->groups.scratch, C);
     else if (f->plan.nsweeps > 0)
         q2 = startrd_task_zapply_q2(&f->plan, trans, f->H, C);
     if (trans == 'N' && f->mq > 0)
-        q1 = startrd_task_zunmqr_q1(where, worker, 'N', f->kd, f->npieces, f->V, f->T, C);
+        q1 = startrd_task_zunmqr_q1(where, worker, 'N', f->kd, f->npieces, f->V, f->T, f->q1_factors, C);
     if (q1 != 0 || q2 != 0) {
         startrd_error("back-transformation: task submission failed");
         return STARTRD_ERR_RUNTIME;
@@ -343,13 +353,16 @@ static int q_tasks(const struct q_factors *f, unsigned long long where, int work
     return 0;
 }
 
-/* The memory node of the first GPU StarPU drives. */
+/* The memory node of the first GPU StarPU drives.  All the ids are asked
+ * for: with fewer places than workers StarPU returns -ERANGE, and with two
+ * workers per GPU (the default) this took the host's node, so that V and
+ * HOUS2 stayed in the caller's pageable memory for StarPU to copy. */
 static int first_gpu_node(void)
 {
-    int worker;
+    int workers[STARPU_NMAXWORKERS];
 
-    return starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, &worker, 1) == 1
-               ? (int)starpu_worker_get_memory_node((unsigned)worker)
+    return starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, workers, STARPU_NMAXWORKERS) > 0
+               ? (int)starpu_worker_get_memory_node((unsigned)workers[0])
                : -1;
 }
 

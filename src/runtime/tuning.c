@@ -74,10 +74,11 @@ void startrd_tuning_select(void)
     const char *name = NULL;
 #ifdef STARTRD_USE_CUDA
     struct cudaDeviceProp prop;
-    int worker;
+    /* All the ids: with fewer places than workers StarPU returns -ERANGE. */
+    int workers[STARPU_NMAXWORKERS];
 
-    if (starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, &worker, 1) == 1 &&
-        cudaGetDeviceProperties(&prop, starpu_worker_get_devid(worker)) == cudaSuccess)
+    if (starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, workers, STARPU_NMAXWORKERS) > 0 &&
+        cudaGetDeviceProperties(&prop, starpu_worker_get_devid(workers[0])) == cudaSuccess)
         name = prop.name;
     else
         (void)cudaGetLastError();
