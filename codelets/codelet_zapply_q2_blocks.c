@@ -9,7 +9,11 @@
  * GEMM.  Applying, on a GPU: the groups of a level are one strided batch,
  * their rows in C being equally spaced; C is worked on in a copy padded
  * with h zero rows, so that the groups at the end of the band, whose V and
- * Y are zero past row n, need no shorter shape.
+ * Y are zero past row n, need no shorter shape.  Where the fused kernel of
+ * kernel_q2_level.cu exists (double precisions, kd = 64, compute
+ * capability 9.0 or later), it replaces Y and the level's two GEMMs: the
+ * build writes its copies of V^H, T (or T^H) and V instead of Y, and one
+ * launch applies the level.
  *
  * When C is a block of the identity, a member leaves the columns before
  * its first one (q2_blocks.h) as they are: on the host each member skips
@@ -59,19 +63,22 @@ static int chunk_acts(const struct apply_q2_blocks_args *a, int64_t c)
     return 0;
 }
 
-/* A chunk's groups in the scratch: V and Y (h x b each, group i at i h b),
- * then the factors tau (b each) and T (b x b each). */
+/* A chunk's groups in the scratch (q2_blocks.h): V (h x b, group i at
+ * i h b); Y (h x b, likewise) or the fused kernel's operands (their
+ * entries per group, i at i of them); the factors tau (b each) and T
+ * (b x b each). */
 struct chunk_scratch {
     void *V, *Y, *tau, *T;
 };
 
 static struct chunk_scratch chunk_scratch(const startrd_q2_blocks_t *qb, void *scratch)
 {
-    const size_t hb = (size_t)(qb->h * qb->b), g = (size_t)qb->maxchunk, elem = sizeof(double complex);
+    const size_t hb = (size_t)(qb->h * qb->b), bb = (size_t)(qb->b * qb->b), g = (size_t)qb->maxchunk,
+                 elem = sizeof(double complex), second = 2 * hb + bb;
     char *base = scratch;
 
-    return (struct chunk_scratch){base, base + g * hb * elem, base + 2 * g * hb * elem,
-                                  base + (2 * g * hb + g * (size_t)qb->b) * elem};
+    return (struct chunk_scratch){base, base + g * hb * elem, base + g * (hb + second) * elem,
+                                  base + g * (hb + second + (size_t)qb->b) * elem};
 }
 
 /* Chunk c's levels in application order: Q2 C goes up the levels, Q2^H C
@@ -192,9 +199,11 @@ static void apply_q2_blocks_cpu(void *buffers[], void *cl_arg)
 }
 
 #ifdef STARTRD_USE_CUDA
+/* The chunk's groups into the scratch: V, tau and T, then Y = V T, or
+ * with @p fused_entries > 0 the fused kernel's operands for @p trans. */
 static long build_chunk_cuda(const startrd_q2_blocks_t *qb, int64_t c, const cuDoubleComplex *hous,
-                             const int64_t *sweeps, const struct chunk_scratch *s, cublasHandle_t blas,
-                             cudaStream_t stream)
+                             const int64_t *sweeps, const struct chunk_scratch *s, int64_t fused_entries, char trans,
+                             cublasHandle_t blas, cudaStream_t stream)
 {
     const startrd_bulge_plan_t *p = &qb->plan;
     const int64_t h = qb->h, b = qb->b, first = qb->chunk_level[c], hb = h * b;
@@ -221,6 +230,11 @@ static long build_chunk_cuda(const startrd_q2_blocks_t *qb, int64_t c, const cuD
     }
     if ((st = startrd_cuda_zlarft_gram(b, groups, tau, b, T, b, b * b, stream)) != cudaSuccess) {
         startrd_kernel_failure("apply_q2_blocks", "zlarft_gram kernel", st);
+        return st;
+    }
+    if (fused_entries > 0) {
+        if ((st = startrd_cuda_zq2_level_fragments(V, T, groups, trans == 'N', Y, stream)) != cudaSuccess)
+            startrd_kernel_failure("apply_q2_blocks", "zq2_level_fragments kernel", st);
         return st;
     }
     if ((st = cublasZgemmStridedBatched(blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)h, (int)b, (int)b, &one, V, (int)h, hb,
@@ -260,8 +274,11 @@ static void apply_q2_blocks_cuda(void *buffers[], void *cl_arg)
     cudaStream_t stream = starpu_cuda_get_local_stream();
     cublasHandle_t blas = starpu_cublas_get_local_handle();
     const cuDoubleComplex one = STARTRD_Z_ONE, zero = STARTRD_Z_ZERO, mone = STARTRD_Z_MONE;
+    const int64_t fused = startrd_cuda_zq2_level_fragment_entries(qb->plan.kd, qb->h, qb->b);
     cuDoubleComplex *pad = NULL, *w;
-    const size_t bytes = ((size_t)ldp + (size_t)qb->maxcount * (size_t)b) * (size_t)cols * sizeof *pad;
+    /* W = V^H C of a level's members, which the fused kernel keeps on chip. */
+    const size_t w_rows = fused > 0 ? 0 : (size_t)qb->maxcount * (size_t)b,
+                 bytes = ((size_t)ldp + w_rows) * (size_t)cols * sizeof *pad;
     long st;
 
     if ((st = cudaMallocAsync((void **)&pad, bytes, stream)) != cudaSuccess) {
@@ -281,7 +298,7 @@ static void apply_q2_blocks_cuda(void *buffers[], void *cl_arg)
 
         if (!chunk_acts(a, ch))
             continue;
-        if (build_chunk_cuda(qb, ch, hous, sweeps, &s, blas, stream) != 0)
+        if (build_chunk_cuda(qb, ch, hous, sweeps, &s, fused, a->trans, blas, stream) != 0)
             goto out;
         for (int64_t i = 0; i < nl; i++) {
             int64_t L = level_in_order(qb, a->trans, ch, i);
@@ -298,6 +315,17 @@ static void apply_q2_blocks_cuda(void *buffers[], void *cl_arg)
                 const int width = cols - (int)c1;
 
                 m1 = batch_end(a, lv, m0, count, cols);
+                if (fused > 0) {
+                    const cuDoubleComplex *ops = (const cuDoubleComplex *)s.Y +
+                                                 (lv->g0 - qb->levels[qb->chunk_level[ch]].g0 + m0) * fused;
+
+                    if ((st = startrd_cuda_zq2_level_apply(rows, ldp, width, m1 - m0, stride, ops, a->trans == 'N',
+                                                           stream)) != cudaSuccess) {
+                        startrd_kernel_failure("apply_q2_blocks", "zq2_level_apply kernel", st);
+                        goto out;
+                    }
+                    continue;
+                }
                 if ((st = cublasZgemmStridedBatched(blas, CUBLAS_OP_C, CUBLAS_OP_N, b, width, h, &one, first + m0 * hb,
                                                     h, hb, rows, ldp, stride, &zero, w, b, (long long)b * cols,
                                                     (int)(m1 - m0))) != CUBLAS_STATUS_SUCCESS ||

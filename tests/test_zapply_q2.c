@@ -249,10 +249,17 @@ int main(void)
                 seed++;
             }
         }
+    /* kd = 64 on GPUs: Q2's levels by the fused kernel where it exists, on
+     * more than one tile of columns. */
+    if (ctx->ncuda > 0)
+        for (int t = 0; t < 2; t++)
+            q2_case(1000, 64, 300, t ? 'C' : 'N', STARTRD_Q2_BLOCKS, 0, seed++);
     /* Several blocks of Q, several of R, and the sweeps each block skips. */
     form_case(700, 16, 700, NULL, 0, seed);
-    if (ctx->ncuda > 0)
+    if (ctx->ncuda > 0) {
         form_case(1500, 32, 1500, ctx->cuda_worker, ctx->ncuda, seed);
+        form_case(1500, 64, 1500, ctx->cuda_worker, ctx->ncuda, seed + 1);
+    }
     for (int u = 0; u < 2; u++) {
         reduction_case(ctx, u ? 'U' : 'L', 700, 700, NULL, 0, seed + u);
         if (ctx->ncuda > 0)

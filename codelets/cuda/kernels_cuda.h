@@ -75,6 +75,44 @@ cudaError_t startrd_cuda_cq2_gather(int64_t n, int64_t kd, int64_t nsweeps, int6
                                     int64_t count, cuFloatComplex *V, cuFloatComplex *tau, cudaStream_t stream);
 
 /**
+ * One level of Q2's groups (q2_blocks.h) applied by the fused kernel of
+ * kernel_q2_level.cu, for groups of h x b = 128 x 64 (kd = 64).
+ *
+ * startrd_cuda_zq2_level_fragment_entries() gives the entries per group of
+ * the kernel's operands, or 0 where the kernel does not exist (another
+ * shape, single precision, or a GPU of compute capability below 9.0).
+ * startrd_cuda_zq2_level_fragments() writes them for @p count groups from
+ * their V (h x b, group i at V + i h b) and T (b x b, at T + i b b), with
+ * M = T if @p upper (for Q2 C) and T^H otherwise (Q2^H C).
+ * startrd_cuda_zq2_level_apply() then does C_m := C_m - V_m M_m V_m^H C_m
+ * for the members m < @p count, member m's h rows at C + m member_rows and
+ * its operands at frags + m entries; C has @p cols columns.  The s, d and
+ * c variants do the same in float (none), double and cuFloatComplex (none).
+ */
+int64_t startrd_cuda_zq2_level_fragment_entries(int64_t kd, int64_t h, int64_t b);
+int64_t startrd_cuda_sq2_level_fragment_entries(int64_t kd, int64_t h, int64_t b);
+int64_t startrd_cuda_dq2_level_fragment_entries(int64_t kd, int64_t h, int64_t b);
+int64_t startrd_cuda_cq2_level_fragment_entries(int64_t kd, int64_t h, int64_t b);
+cudaError_t startrd_cuda_zq2_level_fragments(const cuDoubleComplex *V, const cuDoubleComplex *T, int64_t count,
+                                             int upper, cuDoubleComplex *frags, cudaStream_t stream);
+cudaError_t startrd_cuda_sq2_level_fragments(const float *V, const float *T, int64_t count, int upper, float *frags,
+                                             cudaStream_t stream);
+cudaError_t startrd_cuda_dq2_level_fragments(const double *V, const double *T, int64_t count, int upper,
+                                             double *frags, cudaStream_t stream);
+cudaError_t startrd_cuda_cq2_level_fragments(const cuFloatComplex *V, const cuFloatComplex *T, int64_t count,
+                                             int upper, cuFloatComplex *frags, cudaStream_t stream);
+cudaError_t startrd_cuda_zq2_level_apply(cuDoubleComplex *C, int64_t ldc, int64_t cols, int64_t count,
+                                         int64_t member_rows, const cuDoubleComplex *frags, int upper,
+                                         cudaStream_t stream);
+cudaError_t startrd_cuda_sq2_level_apply(float *C, int64_t ldc, int64_t cols, int64_t count, int64_t member_rows,
+                                         const float *frags, int upper, cudaStream_t stream);
+cudaError_t startrd_cuda_dq2_level_apply(double *C, int64_t ldc, int64_t cols, int64_t count, int64_t member_rows,
+                                         const double *frags, int upper, cudaStream_t stream);
+cudaError_t startrd_cuda_cq2_level_apply(cuFloatComplex *C, int64_t ldc, int64_t cols, int64_t count,
+                                         int64_t member_rows, const cuFloatComplex *frags, int upper,
+                                         cudaStream_t stream);
+
+/**
  * The m x n tile B := A converted as @p how (a startrd_tile_conversion_t,
  * tile_conversion.h) says.  The s, d and c variants do the same in float,
  * double and cuFloatComplex.

@@ -50,7 +50,8 @@ int startrd_q2_blocks_init(startrd_q2_blocks_t *qb, const startrd_bulge_plan_t *
     qb->ngroups = g;
 
     /* Chunks of about equal numbers of groups. */
-    size_t group_bytes = 2 * (size_t)(qb->h * qb->b) * entry_bytes, per = chunk_bytes > 0 ? chunk_bytes : 1;
+    size_t group_bytes = (size_t)startrd_q2_group_scratch_entries(qb->h, qb->b) * entry_bytes,
+           per = chunk_bytes > 0 ? chunk_bytes : 1;
     int64_t wanted = (int64_t)(((size_t)qb->ngroups * group_bytes + per - 1) / per);
 
     qb->nchunks = wanted < 1 ? 1 : wanted > qb->nlevels ? qb->nlevels : wanted;

@@ -35,9 +35,10 @@
  * @par Storage
  * Groups are numbered level by level, within a level from the top down,
  * and cut into chunks of whole levels.  A task that applies Q2 to a block
- * of columns builds one chunk at a time from HOUS2 into its scratch (V and
- * Y as h x b column-major blocks, the chunk's group i at i*h*b, then the
- * factors tau and T), and applies it before it builds the next: the groups
+ * of columns builds one chunk at a time from HOUS2 into its scratch (V as
+ * h x b column-major blocks, the chunk's group i at i*h*b; then Y, or the
+ * fused GPU kernel's copies of the operands; then the factors tau and T),
+ * and applies it before it builds the next: the groups
  * of all chunks, padded, would take about four times HOUS2's memory, and
  * building them again for each block costs about b/cols of its GEMMs'
  * flops (docs/architecture.md and docs/experiments.md, "Eigenvectors").
@@ -72,7 +73,7 @@ typedef struct startrd_q2_blocks {
 
 /**
  * Plans the blocks of the reflectors of @p plan (vect 'V', kd >= 1, at
- * least one sweep) in chunks whose V and Y take about @p chunk_bytes
+ * least one sweep) in chunks whose scratch takes about @p chunk_bytes
  * (whole levels, one at least), with entries of @p entry_bytes (the
  * precision's scalar).
  * @return 0, or -1 when out of memory.
@@ -85,10 +86,18 @@ void startrd_q2_blocks_free(startrd_q2_blocks_t *qb);
 /** Groups in chunk c. */
 int64_t startrd_q2_chunk_groups(const startrd_q2_blocks_t *qb, int64_t c);
 
-/** Entries (of the precision's scalar) of the scratch that builds any one chunk: V, Y, tau, T. */
+/** Entries (of the precision's scalar) per group in the scratch that builds
+ * a chunk: V (h b), then Y (h b) or, for the fused GPU kernel, its copies
+ * of V^H, of T or T^H and of V (2 h b + b^2), then tau (b) and T (b^2). */
+static inline int64_t startrd_q2_group_scratch_entries(int64_t h, int64_t b)
+{
+    return 3 * h * b + 2 * b * b + b;
+}
+
+/** Entries of the scratch that builds any one chunk. */
 static inline int64_t startrd_q2_scratch_entries(const startrd_q2_blocks_t *qb)
 {
-    return qb->maxchunk * (2 * qb->h * qb->b + qb->b + qb->b * qb->b);
+    return qb->maxchunk * startrd_q2_group_scratch_entries(qb->h, qb->b);
 }
 
 /** First row of member m of a level. */
