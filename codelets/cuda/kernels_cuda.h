@@ -86,8 +86,9 @@ cudaError_t startrd_cuda_cq2_gather(int64_t n, int64_t kd, int64_t nsweeps, int6
  * M = T if @p upper (for Q2 C) and T^H otherwise (Q2^H C).
  * startrd_cuda_zq2_level_apply() then does C_m := C_m - V_m M_m V_m^H C_m
  * for the members m < @p count, member m's h rows at C + m member_rows and
- * its operands at frags + m entries; C has @p cols columns.  The s, d and
- * c variants do the same in float (none), double and cuFloatComplex (none).
+ * its operands at frags + m entries; C has @p cols columns.  The d
+ * variants do the same in double; the s and c variants have no kernel (0
+ * entries, cudaErrorNotSupported).
  */
 int64_t startrd_cuda_zq2_level_fragment_entries(int64_t kd, int64_t h, int64_t b);
 int64_t startrd_cuda_sq2_level_fragment_entries(int64_t kd, int64_t h, int64_t b);
