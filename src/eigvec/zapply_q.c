@@ -22,6 +22,7 @@
 #include "device_memory.h"
 #include "error.h"
 #include "startrd.h"
+#include "workers.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -353,17 +354,12 @@ static int q_tasks(const struct q_factors *f, unsigned long long where, int work
     return 0;
 }
 
-/* The memory node of the first GPU StarPU drives.  All the ids are asked
- * for: with fewer places than workers StarPU returns -ERANGE, and with two
- * workers per GPU (the default) this took the host's node, so that V and
- * HOUS2 stayed in the caller's pageable memory for StarPU to copy. */
+/* The memory node of the first GPU StarPU drives. */
 static int first_gpu_node(void)
 {
-    int workers[STARPU_NMAXWORKERS];
+    const int worker = startrd_first_cuda_worker();
 
-    return starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, workers, STARPU_NMAXWORKERS) > 0
-               ? (int)starpu_worker_get_memory_node((unsigned)workers[0])
-               : -1;
+    return worker >= 0 ? (int)starpu_worker_get_memory_node((unsigned)worker) : -1;
 }
 
 /* The task error, or a kernel's failure reported meanwhile. */

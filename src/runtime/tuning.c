@@ -4,6 +4,7 @@
 #include "tuning.h"
 
 #include "starpu_include.h"
+#include "workers.h"
 
 #ifdef STARTRD_USE_CUDA
 #include <cuda_runtime.h>
@@ -74,11 +75,9 @@ void startrd_tuning_select(void)
     const char *name = NULL;
 #ifdef STARTRD_USE_CUDA
     struct cudaDeviceProp prop;
-    /* All the ids: with fewer places than workers StarPU returns -ERANGE. */
-    int workers[STARPU_NMAXWORKERS];
+    const int worker = startrd_first_cuda_worker();
 
-    if (starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, workers, STARPU_NMAXWORKERS) > 0 &&
-        cudaGetDeviceProperties(&prop, starpu_worker_get_devid(workers[0])) == cudaSuccess)
+    if (worker >= 0 && cudaGetDeviceProperties(&prop, starpu_worker_get_devid(worker)) == cudaSuccess)
         name = prop.name;
     else
         (void)cudaGetLastError();

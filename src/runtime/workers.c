@@ -33,3 +33,12 @@ int startrd_on_each_worker(int (*set_up)(void), uint32_t where, void (*undo)(voi
     undo();
     return STARTRD_ERR_RUNTIME;
 }
+
+int startrd_first_cuda_worker(void)
+{
+    /* Room for every id: with fewer places than workers StarPU returns
+     * -ERANGE, as it does with two workers per GPU (its default). */
+    int workers[STARPU_NMAXWORKERS];
+
+    return starpu_worker_get_ids_by_type(STARPU_CUDA_WORKER, workers, STARPU_NMAXWORKERS) > 0 ? workers[0] : -1;
+}

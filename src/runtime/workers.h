@@ -13,4 +13,7 @@
  *  @p undo, which releases what the workers that succeeded set up. */
 int startrd_on_each_worker(int (*set_up)(void), uint32_t where, void (*undo)(void));
 
+/** The first CUDA worker StarPU drives, or -1 where it drives none. */
+int startrd_first_cuda_worker(void);
+
 #endif
