@@ -37,7 +37,6 @@ constexpr bool fused_scalar = std::is_same<T, double>::value || std::is_same<T, 
 /* The A operand of one 16 x 8 slice: lane (g, t) = (lane / 4, lane % 4)
  * holds rows g, g+8 and columns t, t+4; for complex T the imaginary parts
  * and their negatives too. */
-template <class T>
 struct fragment {
     double re[4], im[4], nim[4];
 };
@@ -55,7 +54,7 @@ __device__ __forceinline__ void mma16x8x8(double (&d)[4], const double (&a)[4], 
 }
 
 template <class T>
-__device__ __forceinline__ void load_fragment(fragment<T> &f, const T *tile, int lane)
+__device__ __forceinline__ void load_fragment(fragment &f, const T *tile, int lane)
 {
 #pragma unroll
     for (int j = 0; j < 4; j++) {
@@ -69,7 +68,7 @@ __device__ __forceinline__ void load_fragment(fragment<T> &f, const T *tile, int
 /* acc += A X for one 16 x 8 slice A and the 8 x 8 block X of planar
  * shared memory at Xr / Xi, x(k, n) at n ld + k. */
 template <class T>
-__device__ __forceinline__ void slice_product(double (&accr)[4], double (&acci)[4], const fragment<T> &a,
+__device__ __forceinline__ void slice_product(double (&accr)[4], double (&acci)[4], const fragment &a,
                                               const double *Xr, const double *Xi, int ld, int lane)
 {
     const int g = lane >> 2, t = lane & 3;
@@ -92,12 +91,12 @@ __device__ __forceinline__ void row_of_slices(double (&accr)[NW][4], double (&ac
                                               int ks1, const double *Xr, const double *Xi, int ld, int lane)
 {
     for (int ks = ks0; ks < ks1; ks++) {
-        fragment<T> a;
+        fragment a;
 
         load_fragment(a, tiles + ks * TILE, lane);
 #pragma unroll
         for (int n = 0; n < NW; n++)
-            slice_product(accr[n], acci[n], a, Xr + 8 * n * ld + 8 * ks, Xi + 8 * n * ld + 8 * ks, ld, lane);
+            slice_product<T>(accr[n], acci[n], a, Xr + 8 * n * ld + 8 * ks, Xi + 8 * n * ld + 8 * ks, ld, lane);
     }
 }
 
@@ -265,16 +264,23 @@ cudaError_t q2_level_apply(T *C, int64_t ldc, int64_t cols, int64_t count, int64
                            int upper, cudaStream_t stream)
 {
     if constexpr (fused_scalar<T>) {
+        /* The limit is the current device's: raised once per device by each
+         * thread that drives one, as for larft_gram. */
+        thread_local int raised_on = -1;
         const size_t bytes = level_shared_bytes<T>();
+        int device;
         cudaError_t st;
 
         if (count <= 0 || cols <= 0)
             return cudaSuccess;
-        /* The attribute is the current device's: set it on every call, for
-         * every GPU a worker may run on. */
-        if ((st = cudaFuncSetAttribute(q2_level_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       (int)bytes)) != cudaSuccess)
+        if ((st = cudaGetDevice(&device)) != cudaSuccess)
             return st;
+        if (device != raised_on) {
+            if ((st = cudaFuncSetAttribute(q2_level_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           (int)bytes)) != cudaSuccess)
+                return st;
+            raised_on = device;
+        }
         q2_level_kernel<T><<<dim3((unsigned)((cols + NC - 1) / NC), (unsigned)count), THREADS, bytes, stream>>>(
             C, ldc, cols, member_rows, frags, upper);
         return cudaGetLastError();
