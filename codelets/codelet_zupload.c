@@ -1,11 +1,11 @@
 /* Host memory into a handle's buffer on one memory node, copied by a CPU
  * worker: onto a GPU through the worker's pinned buffers (cuda_upload.h),
  * or by one DMA copy where the source is pinned; into main memory
- * directly; a caller's matrix in GPU memory by a copy from that GPU.  StarPU copies a handle registered on the
- * caller's pageable memory itself, from the GPU's worker, at a fraction
- * of that rate, and the GPU's tasks wait for it (docs/architecture.md,
- * "Q's uploads"); split into pieces, several CPU workers copy side by
- * side.
+ * directly; a caller's matrix in GPU memory by a copy from that GPU.
+ * StarPU copies a handle registered on the caller's pageable memory
+ * itself, from the GPU's worker, at a fraction of that rate, and the GPU's
+ * tasks wait for it (docs/architecture.md, "Q's uploads"); split into
+ * pieces, several CPU workers copy side by side.
  *
  * @precisions normal z -> s d c
  */
