@@ -6,7 +6,8 @@
  * (codelet_zupload.c): Q1 = Q(piece 0) Q(piece 1) ..., so Q C takes the
  * pieces from the last and Q^H C from the first.  On GPUs the blocks'
  * triangular factors T come from a task of their own, once for all the
- * blocks of columns C: built in each task they cost a fifth of its time.
+ * blocks of columns C, rather than again in each task (docs/experiments.md,
+ * "Q1's factors once").
  *
  * @precisions normal z -> s d c
  */
