@@ -1,6 +1,6 @@
 /* One level of Q2's groups (q2_blocks.h) applied by one fused kernel on the
  * FP64 tensor cores: C_m := C_m - V_m M_m (V_m^H C_m) for each member m,
- * M = T for Q2 C and T^H for Q2^H C.  A thread block keeps an h x 32 tile
+ * M = T for Q2 C and T^H for Q2^H C.  A thread block keeps an h x 16 tile
  * of C in shared memory through the three products, where two strided
  * batched GEMMs write V^H C out and read it back; it skips the 16 x 8
  * tiles of V and of the triangular M that hold only zeros, which the
@@ -22,8 +22,8 @@
 namespace {
 
 constexpr int KD = 64, B = KD, H = 2 * KD; /* the one shape built: b = kd, h = kd + b - 1 rounded up to 8 */
-constexpr int NC = 32;                     /* columns of C per thread block */
-constexpr int THREADS = 256;
+constexpr int NC = 16;                     /* columns of C per thread block, four blocks per multiprocessor */
+constexpr int THREADS = 128;
 constexpr int TILE = 4 * 32; /* entries per 16 x 8 fragment tile: four per lane */
 
 /* Fragment tiles of one group: F1 = V^H (b x h), FM = M (b x b), FV = -V
@@ -124,19 +124,19 @@ constexpr size_t level_shared_bytes()
     return sizeof(double) * (startrd_scalar<T>::is_complex ? 2 : 1) * NC * ((H + 4) + (B + 4));
 }
 
-/* Block (x, y): columns 32x .. of member y.  Eight warps; each product's
- * slices are shared out so that every warp runs as many. */
+/* Block (x, y): columns 16x .. of member y.  Four warps, warp p taking
+ * rows 16p .. of W and rows 16p .. and 64 + 16p .. of C, all 16 columns. */
 template <class T>
-__global__ void __launch_bounds__(THREADS, 2) q2_level_kernel(T *C, int64_t ldc, int64_t cols, int64_t member_rows,
+__global__ void __launch_bounds__(THREADS, 4) q2_level_kernel(T *C, int64_t ldc, int64_t cols, int64_t member_rows,
                                                               const T *frags, int upper)
 {
-    constexpr int LDC = H + 4, LDW = B + 4, NW = NC / 16; /* padded columns: no bank conflicts */
+    constexpr int LDC = H + 4, LDW = B + 4, NW = NC / 8; /* padded columns: no bank conflicts */
     constexpr int planes = startrd_scalar<T>::is_complex ? 2 : 1;
     extern __shared__ double shared[];
     double *Cr = shared, *Ci = Cr + (planes - 1) * NC * LDC, *Wr = Cr + planes * NC * LDC,
            *Wi = Wr + (planes - 1) * NC * LDW;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, g = lane >> 2, t = lane & 3;
-    const int mt = warp & 3, n0 = (warp >> 2) * NW;
+    const int mt = warp;
     const int64_t c0 = (int64_t)blockIdx.x * NC;
     T *Cm = C + (int64_t)blockIdx.y * member_rows + c0 * ldc;
     const T *F = frags + (int64_t)blockIdx.y * GROUP;
@@ -150,15 +150,15 @@ __global__ void __launch_bounds__(THREADS, 2) q2_level_kernel(T *C, int64_t ldc,
             Ci[c * LDC + r] = startrd_imag(v);
     }
     __syncthreads();
-    /* W = V^H C, b x 32: warp's rows 16 mt .., V^H's row i being nonzero in
+    /* W = V^H C, b x 16: the warp's rows 16 mt .., V^H's row i being nonzero in
      * columns i .. i+kd-1 only. */
     {
         double ar[NW][4] = {}, ai[NW][4] = {};
 
         row_of_slices<T, NW>(ar, ai, F + F1 + mt * (H / 8) * TILE, 2 * mt, min(H / 8, (16 * mt + 14 + KD) / 8 + 1),
-                             Cr + 8 * n0 * LDC, Ci + 8 * n0 * LDC, LDC, lane);
+                             Cr, Ci, LDC, lane);
         for (int n = 0; n < NW; n++)
-            store_accumulator<T>(Wr + 8 * (n0 + n) * LDW + 16 * mt, Wi + 8 * (n0 + n) * LDW + 16 * mt, LDW, ar[n],
+            store_accumulator<T>(Wr + 8 * n * LDW + 16 * mt, Wi + 8 * n * LDW + 16 * mt, LDW, ar[n],
                                  ai[n], lane);
     }
     __syncthreads();
@@ -167,10 +167,10 @@ __global__ void __launch_bounds__(THREADS, 2) q2_level_kernel(T *C, int64_t ldc,
         double ar[NW][4] = {}, ai[NW][4] = {};
 
         row_of_slices<T, NW>(ar, ai, F + FM + mt * (B / 8) * TILE, upper ? 2 * mt : 0, upper ? B / 8 : 2 * mt + 2,
-                             Wr + 8 * n0 * LDW, Wi + 8 * n0 * LDW, LDW, lane);
+                             Wr, Wi, LDW, lane);
         __syncthreads();
         for (int n = 0; n < NW; n++)
-            store_accumulator<T>(Wr + 8 * (n0 + n) * LDW + 16 * mt, Wi + 8 * (n0 + n) * LDW + 16 * mt, LDW, ar[n],
+            store_accumulator<T>(Wr + 8 * n * LDW + 16 * mt, Wi + 8 * n * LDW + 16 * mt, LDW, ar[n],
                                  ai[n], lane);
     }
     __syncthreads();
@@ -183,16 +183,16 @@ __global__ void __launch_bounds__(THREADS, 2) q2_level_kernel(T *C, int64_t ldc,
 
         for (int n = 0; n < NW; n++)
             for (int j = 0; j < 4; j++) {
-                const int at = (8 * (n0 + n) + 2 * t + (j & 1)) * LDC + r + 8 * (j >> 1);
+                const int at = (8 * n + 2 * t + (j & 1)) * LDC + r + 8 * (j >> 1);
 
                 ar[n][j] = Cr[at];
                 ai[n][j] = startrd_scalar<T>::is_complex ? Ci[at] : 0;
             }
         row_of_slices<T, NW>(ar, ai, F + FV + rt * (B / 8) * TILE, max(0, (16 * rt - KD + 1) / 8),
-                             min(B / 8, (16 * rt + 15) / 8 + 1), Wr + 8 * n0 * LDW, Wi + 8 * n0 * LDW, LDW, lane);
+                             min(B / 8, (16 * rt + 15) / 8 + 1), Wr, Wi, LDW, lane);
         for (int n = 0; n < NW; n++)
             for (int j = 0; j < 4; j++) {
-                const int64_t c = 8 * (n0 + n) + 2 * t + (j & 1);
+                const int64_t c = 8 * n + 2 * t + (j & 1);
 
                 if (c0 + c < cols)
                     Cm[c * ldc + r + 8 * (j >> 1)] = startrd_make<T>(ar[n][j], ai[n][j]);
