@@ -6,6 +6,7 @@
  * @precisions normal d -> s
  */
 #include "codelets_dstedc.h"
+#include "cuda_lanes.h"
 #include "error.h"
 
 #include <stdlib.h>
@@ -55,16 +56,20 @@ static void copy_moves_cpu(void *buffers[], void *cl_arg)
 static void copy_moves_cuda(void *buffers[], void *cl_arg)
 {
     const struct copy_moves_args *a = cl_arg;
-    cudaStream_t stream = starpu_cuda_get_local_stream();
+    const startrd_cuda_lanes_t *lane = startrd_cuda_fork_urgent();
     double *dst = (double *)STARPU_MATRIX_GET_PTR(buffers[2]);
-    cudaError_t st = a->clear ? cudaMemsetAsync(dst, 0, extent(buffers[2]), stream) : cudaSuccess;
+    cudaError_t st;
 
+    if (lane == NULL)
+        return;
+    st = a->clear ? cudaMemsetAsync(dst, 0, extent(buffers[2]), lane->stream[0]) : cudaSuccess;
     if (st == cudaSuccess)
         st = startrd_cuda_dcopy_moves(STARPU_VECTOR_GET_NX(buffers[0]), a->longest,
                                       (const startrd_move_t *)STARPU_VECTOR_GET_PTR(buffers[0]), lds_of(buffers, a),
-                                      (const double *)STARPU_MATRIX_GET_PTR(buffers[1]), dst, stream);
+                                      (const double *)STARPU_MATRIX_GET_PTR(buffers[1]), dst, lane->stream[0]);
     if (st != cudaSuccess)
         startrd_kernel_failure("dcopy_moves", "copy kernel", st);
+    startrd_cuda_join(lane);
 }
 #endif
 

@@ -10,6 +10,7 @@
  * @precisions normal d -> s
  */
 #include "codelets_dstedc.h"
+#include "cuda_lanes.h"
 #include "error.h"
 
 #include <cblas.h>
@@ -62,28 +63,30 @@ static void merge_gemm_cuda(void *buffers[], void *cl_arg)
     const startrd_dmerge_gemm_t *g = cl_arg;
     const struct merge_gemm_view v = view_of(buffers, g);
     const double one = 1.0, zero = 0.0;
-    cublasHandle_t handle = starpu_cublas_get_local_handle();
-    cudaStream_t stream = starpu_cuda_get_local_stream();
+    const startrd_cuda_lanes_t *lane = startrd_cuda_fork_urgent();
     long st = CUBLAS_STATUS_SUCCESS;
 
+    if (lane == NULL)
+        return;
     if (g->n12 > 0)
-        st = cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, (int)g->n1, (int)g->cols, (int)g->n12, &one, v.q2top,
-                         (int)g->n1, v.s, (int)g->k, &zero, v.q, (int)v.ldq);
+        st = cublasDgemm(lane->blas[0], CUBLAS_OP_N, CUBLAS_OP_N, (int)g->n1, (int)g->cols, (int)g->n12, &one,
+                         v.q2top, (int)g->n1, v.s, (int)g->k, &zero, v.q, (int)v.ldq);
     if (st == CUBLAS_STATUS_SUCCESS && g->n23 > 0)
-        st = cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, (int)v.n2, (int)g->cols, (int)g->n23, &one, v.q2bot,
-                         (int)v.n2, v.s + g->s_bottom, (int)g->k, &zero, v.q + g->n1, (int)v.ldq);
+        st = cublasDgemm(lane->blas[0], CUBLAS_OP_N, CUBLAS_OP_N, (int)v.n2, (int)g->cols, (int)g->n23, &one,
+                         v.q2bot, (int)v.n2, v.s + g->s_bottom, (int)g->k, &zero, v.q + g->n1, (int)v.ldq);
     if (st != CUBLAS_STATUS_SUCCESS) {
         startrd_kernel_failure("dmerge_gemm", "cublasDgemm", st);
-        return;
+    } else {
+        if (g->n12 == 0)
+            st = cudaMemset2DAsync(v.q, (size_t)v.ldq * sizeof *v.q, 0, (size_t)g->n1 * sizeof *v.q,
+                                   (size_t)g->cols, lane->stream[0]);
+        if (st == cudaSuccess && g->n23 == 0)
+            st = cudaMemset2DAsync(v.q + g->n1, (size_t)v.ldq * sizeof *v.q, 0, (size_t)v.n2 * sizeof *v.q,
+                                   (size_t)g->cols, lane->stream[0]);
+        if (st != cudaSuccess)
+            startrd_kernel_failure("dmerge_gemm", "cudaMemset2DAsync", st);
     }
-    if (g->n12 == 0)
-        st = cudaMemset2DAsync(v.q, (size_t)v.ldq * sizeof *v.q, 0, (size_t)g->n1 * sizeof *v.q, (size_t)g->cols,
-                               stream);
-    if (st == cudaSuccess && g->n23 == 0)
-        st = cudaMemset2DAsync(v.q + g->n1, (size_t)v.ldq * sizeof *v.q, 0, (size_t)v.n2 * sizeof *v.q,
-                               (size_t)g->cols, stream);
-    if (st != cudaSuccess)
-        startrd_kernel_failure("dmerge_gemm", "cudaMemset2DAsync", st);
+    startrd_cuda_join(lane);
 }
 #endif
 

@@ -5,6 +5,7 @@
  * @precisions normal d -> s
  */
 #include "codelets_dstedc.h"
+#include "cuda_lanes.h"
 #include "error.h"
 
 #include <cblas.h>
@@ -38,13 +39,17 @@ static void rot_columns_cpu(void *buffers[], void *cl_arg)
 static void rot_columns_cuda(void *buffers[], void *cl_arg)
 {
     const struct rot_args *a = cl_arg;
-    cudaError_t st = startrd_cuda_drot_columns(a->rows, STARPU_VECTOR_GET_NX(buffers[0]),
-                                               (const startrd_drotation_t *)STARPU_VECTOR_GET_PTR(buffers[0]),
-                                               first_column(buffers, a), STARPU_MATRIX_GET_LD(buffers[1]),
-                                               starpu_cuda_get_local_stream());
+    const startrd_cuda_lanes_t *lane = startrd_cuda_fork_urgent();
+    cudaError_t st;
 
+    if (lane == NULL)
+        return;
+    st = startrd_cuda_drot_columns(a->rows, STARPU_VECTOR_GET_NX(buffers[0]),
+                                   (const startrd_drotation_t *)STARPU_VECTOR_GET_PTR(buffers[0]),
+                                   first_column(buffers, a), STARPU_MATRIX_GET_LD(buffers[1]), lane->stream[0]);
     if (st != cudaSuccess)
         startrd_kernel_failure("drot_columns", "rotation kernel", st);
+    startrd_cuda_join(lane);
 }
 #endif
 

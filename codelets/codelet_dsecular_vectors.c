@@ -6,6 +6,7 @@
  * @precisions normal d -> s
  */
 #include "codelets_dstedc.h"
+#include "cuda_lanes.h"
 #include "error.h"
 
 #include <math.h>
@@ -50,12 +51,17 @@ static void secular_vectors_cpu(void *buffers[], void *cl_arg)
 static void secular_vectors_cuda(void *buffers[], void *cl_arg)
 {
     const struct secular_args *a = cl_arg;
-    cudaError_t st = startrd_cuda_dsecular_vectors(
-        a->k, (const startrd_dsecular_entry_t *)STARPU_MATRIX_GET_PTR(buffers[0]) + a->first,
-        (double *)STARPU_MATRIX_GET_PTR(buffers[1]) + a->s_offset, a->k, starpu_cuda_get_local_stream());
+    const startrd_cuda_lanes_t *lane = startrd_cuda_fork_urgent();
+    cudaError_t st;
 
+    if (lane == NULL)
+        return;
+    st = startrd_cuda_dsecular_vectors(a->k, (const startrd_dsecular_entry_t *)STARPU_MATRIX_GET_PTR(buffers[0]) + a->first,
+                                       (double *)STARPU_MATRIX_GET_PTR(buffers[1]) + a->s_offset, a->k,
+                                       lane->stream[0]);
     if (st != cudaSuccess)
         startrd_kernel_failure("dsecular_vectors", "secular vectors kernel", st);
+    startrd_cuda_join(lane);
 }
 #endif
 

@@ -10,6 +10,7 @@
 
 struct worker_lanes {
     startrd_cuda_lanes_t wide, narrow;   /* narrow.count == 0: none */
+    startrd_cuda_lanes_t urgent;
     int created;
 };
 
@@ -34,6 +35,7 @@ static void destroy(void *arg)
     (void)arg;
     if (w->created) {
         destroy_lanes(&w->wide, w->wide.count);
+        destroy_lanes(&w->urgent, w->urgent.count);
         if (w->narrow.count > 0)
             destroy_lanes(&w->narrow, w->narrow.count);
     }
@@ -42,8 +44,9 @@ static void destroy(void *arg)
 }
 
 /* @p count lanes into @p l, their streams on @p green (NULL: the device's
- * primary context).  0, or -1 with what was made destroyed (reported). */
-static int create_lanes(startrd_cuda_lanes_t *l, int count, int beside, startrd_cuda_green_t green)
+ * primary context, at stream priority @p priority).  0, or -1 with what was
+ * made destroyed (reported). */
+static int create_lanes(startrd_cuda_lanes_t *l, int count, int beside, startrd_cuda_green_t green, int priority)
 {
     const char *call = "cudaEventCreateWithFlags";
     long st = cudaEventCreateWithFlags(&l->fork, cudaEventDisableTiming);
@@ -57,8 +60,9 @@ static int create_lanes(startrd_cuda_lanes_t *l, int count, int beside, startrd_
                 destroy_lanes(l, made);
                 return -1;
             }
-        } else if ((st = cudaStreamCreateWithFlags(&l->stream[made], cudaStreamNonBlocking)) != cudaSuccess) {
-            call = "cudaStreamCreateWithFlags";
+        } else if ((st = cudaStreamCreateWithPriority(&l->stream[made], cudaStreamNonBlocking, priority)) !=
+                   cudaSuccess) {
+            call = "cudaStreamCreateWithPriority";
             break;
         }
         if ((st = cudaEventCreateWithFlags(&l->join[made], cudaEventDisableTiming)) != cudaSuccess) {
@@ -93,18 +97,28 @@ static int create(void)
     struct worker_lanes *w = &workers[starpu_worker_get_id_check()];
     startrd_cuda_green_t green;
     unsigned nsm;
-    int st;
+    int st, lowest, highest;
+    cudaError_t cst = cudaDeviceGetStreamPriorityRange(&lowest, &highest);
 
     w->narrow.count = 0;
-    if (create_lanes(&w->wide, STARTRD_CUDA_LANES, 1, NULL) != 0)
+    if (cst != cudaSuccess) {
+        startrd_error("CUDA worker %d: cudaDeviceGetStreamPriorityRange failed (%d)", starpu_worker_get_id_check(),
+                      (int)cst);
         return -1;
+    }
+    if (create_lanes(&w->wide, STARTRD_CUDA_LANES, 1, NULL, 0) != 0)
+        return -1;
+    if (create_lanes(&w->urgent, 1, 0, NULL, highest) != 0) {
+        destroy_lanes(&w->wide, w->wide.count);
+        return -1;
+    }
     w->created = 1;
     if (panel_sms <= 0 || (st = startrd_cuda_green_get(panel_sms, &green, &nsm)) == 1)
         return 0;
     /* Narrow lanes only let the panel run beside the update; without them
      * (a driver or a GPU partition that refuses the share) the update takes
      * the wide lanes, as on GPUs too small to spare the panel's share. */
-    if (st != 0 || create_lanes(&w->narrow, STARTRD_CUDA_NARROW_LANES, 0, green) != 0)
+    if (st != 0 || create_lanes(&w->narrow, STARTRD_CUDA_NARROW_LANES, 0, green, 0) != 0)
         startrd_error("CUDA worker %d: no narrow lanes; the update will use every multiprocessor",
                       starpu_worker_get_id_check());
     return 0;
@@ -143,6 +157,11 @@ const startrd_cuda_lanes_t *startrd_cuda_fork_narrow(void)
     const struct worker_lanes *w = &workers[starpu_worker_get_id_check()];
 
     return fork_lanes(w->narrow.count > 0 ? &w->narrow : &w->wide);
+}
+
+const startrd_cuda_lanes_t *startrd_cuda_fork_urgent(void)
+{
+    return fork_lanes(&workers[starpu_worker_get_id_check()].urgent);
 }
 
 int startrd_cuda_join(const startrd_cuda_lanes_t *l)

@@ -9,7 +9,13 @@
  * Narrow lanes run on a green context that leaves some multiprocessors
  * free: stage 1's trailing update takes them while a panel, on the
  * worker's other stream, is factored beside it, so that the panel's many
- * small kernels do not queue behind the update's GEMM blocks. */
+ * small kernels do not queue behind the update's GEMM blocks.
+ *
+ * The urgent lane is a stream of the device's highest priority, for short
+ * work on the critical path that shares its GPU with long work on the
+ * other worker: the divide and conquer's merges beside Q's forming waited
+ * for Q's kernels to drain at equal priority (docs/architecture.md,
+ * "The divide and conquer's vectors held on one GPU"). */
 #ifndef STARTRD_CUDA_LANES_H
 #define STARTRD_CUDA_LANES_H
 
@@ -40,6 +46,11 @@ const startrd_cuda_lanes_t *startrd_cuda_fork(void);
  *  streams whose kernels leave the multiprocessors kept for the panels
  *  (the panel_sms option) free, to be used instead of the worker's stream. */
 const startrd_cuda_lanes_t *startrd_cuda_fork_narrow(void);
+
+/** As startrd_cuda_fork(), but one lane: the worker's urgent stream, whose
+ *  kernels the GPU schedules before those of the worker's own stream and
+ *  of the other workers. */
+const startrd_cuda_lanes_t *startrd_cuda_fork_urgent(void);
 
 /** Inside a CUDA codelet: the worker's stream waits for everything issued
  *  on the lanes.  0, or the failing CUDA status (recorded), after waiting
