@@ -173,18 +173,30 @@ static void secular(struct block *b, struct merge *v, int j)
         failed(b, "DLAED4", info);
 }
 
-/* DLAED3's recomputed z_i, for orthogonal vectors (Gu and Eisenstat), with
- * the same order of products. */
-static void recompute_w(struct block *b, struct merge *v, int64_t i)
-{
-    const int64_t a = v->start, ldq = b->ldq;
-    const double *u = b->q + a + a * ldq, *dl = b->dlamda + a;
-    double w = u[i + i * ldq];
+/* DLAED3's recomputed z_i, for orthogonal vectors (Gu and Eisenstat), for
+ * the rows of one block of W_ROWS, with DLAED3's order of products: column
+ * after column of DLAED4's vectors, each read down the block's rows.  Row
+ * after row, each across all the columns ldq apart, took several times
+ * longer at the top merge.  @p w holds the block's products. */
+enum { W_ROWS = 64 };
 
-    for (int64_t j = 0; j < v->deflation.k; j++)
-        if (j != i)
-            w *= u[i + j * ldq] / (dl[i] - dl[j]);
-    b->w[a + i] = copysign(sqrt(-w), b->wsave[a + i]);
+static void recompute_w(struct block *b, struct merge *v, int64_t block, double *w)
+{
+    const int64_t a = v->start, ldq = b->ldq, k = v->deflation.k, i0 = block * W_ROWS;
+    const int64_t rows = k - i0 < W_ROWS ? k - i0 : W_ROWS;
+    const double *u = b->q + a + a * ldq, *dl = b->dlamda + a;
+
+    for (int64_t r = 0; r < rows; r++)
+        w[r] = u[i0 + r + (i0 + r) * ldq];
+    for (int64_t j = 0; j < k; j++) {
+        const double *col = u + j * ldq;
+
+        for (int64_t r = 0; r < rows; r++)
+            if (i0 + r != j)
+                w[r] *= col[i0 + r] / (dl[i0 + r] - dl[j]);
+    }
+    for (int64_t r = 0; r < rows; r++)
+        b->w[a + i0 + r] = copysign(sqrt(-w[r]), b->wsave[a + i0 + r]);
 }
 
 /* Column j of S: the normalized vector of eigenvalue j, rows in the order
@@ -577,11 +589,9 @@ static void secular_step(struct block *b, struct merge *v, int64_t j, double *tm
     secular(b, v, (int)j);
 }
 
-static void recompute_w_step(struct block *b, struct merge *v, int64_t i, double *tmp)
+static int64_t w_blocks_of(const struct merge *v)
 {
-    (void)tmp;
-    if (v->deflation.k > 2)
-        recompute_w(b, v, i);
+    return v->deflation.k > 2 ? (v->deflation.k + W_ROWS - 1) / W_ROWS : 0;
 }
 
 /* The merged subproblem's order of eigenvalues (DLAED1's last step). */
@@ -600,7 +610,6 @@ static void merge_order(struct block *b, struct merge *v)
 /* One merge level: count merges side by side. */
 static int merge_level(struct block *b, struct merge *level, int64_t count)
 {
-    int64_t items = 0;
     size_t s_size = 0;
     int ret;
 
@@ -620,7 +629,6 @@ static int merge_level(struct block *b, struct merge *level, int64_t count)
         for_each_item(b, level, number_items(b, level, count, columns_of), gather_step);
         for_each_item(b, level, number_items(b, level, count, returns_of), return_step);
     }
-    items = number_items(b, level, count, eigenvalues_of);
     for (int64_t v = 0; v < count; v++) {
         level[v].s = s_size;
         s_size += (size_t)level[v].deflation.k * (size_t)level[v].deflation.k;
@@ -634,11 +642,11 @@ static int merge_level(struct block *b, struct merge *level, int64_t count)
         }
         b->s_size = s_size;
     }
-    for_each_item(b, level, items, secular_step);
+    for_each_item(b, level, number_items(b, level, count, eigenvalues_of), secular_step);
     if (!atomic_load(&b->failed))
-        for_each_item(b, level, items, recompute_w_step);
+        for_each_item(b, level, number_items(b, level, count, w_blocks_of), recompute_w);
     if (!atomic_load(&b->failed))
-        for_each_item(b, level, items, q_held(b) ? secular_entry : form_s);
+        for_each_item(b, level, number_items(b, level, count, eigenvalues_of), q_held(b) ? secular_entry : form_s);
     if (atomic_load(&b->failed))
         return STARTRD_ERR_KERNEL;
     if ((ret = q_held(b) ? held_products(b, level, count) : products(b, level, count)) != 0)
