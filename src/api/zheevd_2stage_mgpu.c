@@ -23,6 +23,7 @@
 #include "tridiag_dstemr.h"
 #include "user_memory.h"
 #include "drivers_z.h"
+#include "release_later.h"
 #include "ztriangle_finite.h"
 
 #include <ctype.h>
@@ -228,6 +229,26 @@ static void reduction_free(struct reduction *r)
     free(r->hous2);
 }
 
+static void reduction_release(void *later)
+{
+    reduction_free(later);
+    free(later);
+}
+
+/* The reflectors given back once the results are final, after the call
+ * (release_later.h), or now where no copy of @p r can be made for later. */
+static void reduction_free_later(struct reduction *r)
+{
+    struct reduction *later = malloc(sizeof *later);
+
+    if (later == NULL) {
+        reduction_free(r);
+        return;
+    }
+    *later = *r;
+    startrd_release_later(reduction_release, later);
+}
+
 /* C := Q Z for the real n x m matrix Z, columns first.. of *Zr (leading
  * dimension n), which is
  * freed once copied into C, before Q is applied: at the largest orders the
@@ -408,9 +429,9 @@ static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, c
         startrd_stats_record_vectors((t1 - t0) * 1e-6, (starpu_timing_now() - t0) * 1e-6);
     for (int64_t b = 0; z_blocks != NULL && b < nblocks; b++)
         if (z_blocks[b] != NULL)
-            starpu_data_unregister(z_blocks[b]);
+            starpu_data_unregister_submit(z_blocks[b]);
     free(z_blocks);
-    free(Z);
+    startrd_free_later(Z);
     return info;
 }
 
@@ -489,9 +510,9 @@ int startrd_zheevd(const char *routine, char jobz, char uplo, int64_t n, double 
         }
     }
     startrd_trace_end();
-    reduction_free(&r);
-    free(Zr);
-    free(C);
+    reduction_free_later(&r);
+    startrd_free_later(Zr);
+    startrd_free_later(C);
     startrd_context_release();
     return info;
 }
@@ -741,9 +762,9 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
     }
     startrd_trace_end();
     if (d != NULL)
-        reduction_free(&r);
+        reduction_free_later(&r);
     free(d);
-    free(Zr);
+    startrd_free_later(Zr);
     free(isuppz);
     startrd_context_release();
     return info;

@@ -2,6 +2,7 @@
 #include "context.h"
 
 #include "cuda_lanes.h"
+#include "release_later.h"
 #include "cuda_signal.h"
 #include "cuda_upload.h"
 #include "cuda_gemm.h"
@@ -394,6 +395,8 @@ static int close_context(void)
     }
     if (context.owns_starpu)
         starpu_task_wait_for_all();
+    else
+        startrd_release_later_wait();
     startrd_cuda_upload_close();
     startrd_cuda_gemm_close();
     startrd_cuda_lanes_close();
