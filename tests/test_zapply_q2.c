@@ -85,8 +85,8 @@ static void q2_case(int64_t n, int64_t kd, int64_t m, char trans, startrd_q2_met
     /* C: the first m <= n columns of a random matrix. */
     if (f.Q2 != NULL && C != NULL && C0 != NULL && zeros != NULL && tst_zgen(TST_KIND_RANDOM, n, C, n, seed + 1) == 0) {
         memcpy(C0, C, (size_t)(n * m) * sizeof *C);
-        info = startrd_zapply_q(trans, 'L', n, m, kd, zeros, n, STARPU_MAIN_RAM, zeros, f.hous, C, n, STARPU_MAIN_RAM,
-                                method, chunk_bytes);
+        info = startrd_zapply_q(trans, 'L', n, m, kd, zeros, n, STARPU_MAIN_RAM, zeros, f.hous, NULL, C, n,
+                                STARPU_MAIN_RAM, method, chunk_bytes);
     }
     if (info == 0) {
         const double complex one = 1.0, mone = -1.0;
@@ -121,7 +121,7 @@ static void form_case(int64_t n, int64_t kd, int64_t m, const int *workers, int 
         /* Z: the real parts of the first m columns of a random matrix. */
         for (int64_t i = 0; i < n * m; i++)
             Zc[i] = Z[i] = creal(Zc[i]);
-        info = startrd_zform_q_begin('L', n, kd, zeros, n, STARPU_MAIN_RAM, zeros, f.hous, workers, nworkers, 0,
+        info = startrd_zform_q_begin('L', n, kd, zeros, n, STARPU_MAIN_RAM, zeros, f.hous, NULL, workers, nworkers, 0,
                                      &former);
     }
     if (info == 0 && former == NULL)
@@ -178,11 +178,12 @@ static void reduction_case(startrd_context_t *ctx, char uplo, int64_t n, int64_t
             state = state * 6364136223846793005ULL + 1442695040888963407ULL;
             C[i] = Z[i] = (double)(state >> 11) * 0x1.0p-53 - 0.5;
         }
-        info = startrd_zapply_q('N', uplo, n, m, kd, A, lda, STARPU_MAIN_RAM, tau, hous2, C, n, STARPU_MAIN_RAM,
+        info = startrd_zapply_q('N', uplo, n, m, kd, A, lda, STARPU_MAIN_RAM, tau, hous2, NULL, C, n, STARPU_MAIN_RAM,
                                 STARTRD_Q2_AUTO, 0);
     }
     if (info == 0)
-        info = startrd_zform_q_begin(uplo, n, kd, A, lda, STARPU_MAIN_RAM, tau, hous2, workers, nworkers, 0, &former);
+        info = startrd_zform_q_begin(uplo, n, kd, A, lda, STARPU_MAIN_RAM, tau, hous2, NULL, workers, nworkers, 0,
+                                     &former);
     if (info == 0 && former == NULL)
         info = -2;
     /* For 'U', Z comes as the products' blocks, registered here. */

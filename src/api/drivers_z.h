@@ -13,13 +13,17 @@
 #include <complex.h>
 #include <stdint.h>
 
-/** zhetrd_2stage_mgpu_64(), messages naming @p routine.  With @p hous2_pinned
- *  not NULL, HOUS2 may stay pinned after the call, as *hous2_pinned says:
- *  the caller then unpins it (starpu_memory_unpin()) before the context
- *  closes. */
+#include "starpu_include.h"
+
+/** zhetrd_2stage_mgpu_64(), messages naming @p routine.  With @p hous2_on_gpu
+ *  not NULL, a chase on one GPU leaves HOUS2 there, in the handle with no
+ *  home that *hous2_on_gpu gets, and not in @p hous2 (which the chase
+ *  elsewhere fills, *hous2_on_gpu NULL then): the caller's
+ *  back-transformation reads it there, and the caller unregisters it
+ *  before the context closes. */
 int startrd_zhetrd(const char *routine, char vect, char uplo, int64_t n, double _Complex *A, int64_t lda,
                    int a_devid, double *d, double *e, double _Complex *tau, double _Complex *hous2, int64_t lhous2,
-                   int *hous2_pinned, double _Complex *work, int64_t lwork, int64_t ngpu);
+                   starpu_data_handle_t *hous2_on_gpu, double _Complex *work, int64_t lwork, int64_t ngpu);
 
 /** zheevd_2stage_mgpu_64(), messages naming @p routine. */
 int startrd_zheevd(const char *routine, char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda,

@@ -45,7 +45,7 @@
  * GPUs a_devid and c_devid (drivers_z.h). */
 static int unmtr(const char *routine, char trans, char uplo, int64_t n, int64_t m, const double _Complex *A,
                  int64_t lda, int a_devid, const double _Complex *tau, const double _Complex *hous2, int64_t lhous2,
-                 double _Complex *C, int64_t ldc, int c_devid, int64_t ngpu)
+                 starpu_data_handle_t hous2_on_gpu, double _Complex *C, int64_t ldc, int c_devid, int64_t ngpu)
 {
     static const char *const names[] = {"trans", "uplo", "n", "m", "A", "lda", "tau",
                                         "hous2", "lhous2", "C", "ldc", "ngpu"};
@@ -108,8 +108,8 @@ static int unmtr(const char *routine, char trans, char uplo, int64_t n, int64_t 
     }
     kd = startrd_context_bandwidth(ctx, n, ngpu < 0 ? ctx->ncuda : (int)ngpu);
     startrd_trace_begin();
-    info = startrd_zapply_q(trans == 'N' ? 'N' : 'C', uplo, n, m, kd, A, lda, a_node, tau, hous2, C, ldc, c_node,
-                            STARTRD_Q2_AUTO, 0);
+    info = startrd_zapply_q(trans == 'N' ? 'N' : 'C', uplo, n, m, kd, A, lda, a_node, tau, hous2, hous2_on_gpu, C,
+                            ldc, c_node, STARTRD_Q2_AUTO, 0);
     startrd_trace_end();
     startrd_context_release();
     return info;
@@ -119,14 +119,14 @@ int zunmtr_2stage_mgpu(char trans, char uplo, int n, int m, const double _Comple
                        const double _Complex *tau, const double _Complex *hous2, int lhous2,
                        double _Complex *C, int ldc, int ngpu)
 {
-    return unmtr("zunmtr_2stage_mgpu", trans, uplo, n, m, A, lda, -1, tau, hous2, lhous2, C, ldc, -1, ngpu);
+    return unmtr("zunmtr_2stage_mgpu", trans, uplo, n, m, A, lda, -1, tau, hous2, lhous2, NULL, C, ldc, -1, ngpu);
 }
 
 int zunmtr_2stage_mgpu_64(char trans, char uplo, int64_t n, int64_t m, const double _Complex *A, int64_t lda,
                           const double _Complex *tau, const double _Complex *hous2, int64_t lhous2,
                           double _Complex *C, int64_t ldc, int64_t ngpu)
 {
-    return unmtr("zunmtr_2stage_mgpu_64", trans, uplo, n, m, A, lda, -1, tau, hous2, lhous2, C, ldc, -1, ngpu);
+    return unmtr("zunmtr_2stage_mgpu_64", trans, uplo, n, m, A, lda, -1, tau, hous2, lhous2, NULL, C, ldc, -1, ngpu);
 }
 
 /* A and C in GPU memory, brought to the host where the back-transformation
@@ -137,8 +137,8 @@ static int unmtr_gpu(const char *routine, char trans, char uplo, int64_t n, int6
 {
     const int live = n > 0 && m > 0;
     double _Complex *host_a, *host_c;
-    int info = unmtr(routine, trans, uplo, n, m, A, lda, live ? startrd_user_device(A) : -1, tau, hous2, lhous2, C,
-                     ldc, live ? startrd_user_device(C) : -1, ngpu);
+    int info = unmtr(routine, trans, uplo, n, m, A, lda, live ? startrd_user_device(A) : -1, tau, hous2, lhous2, NULL,
+                     C, ldc, live ? startrd_user_device(C) : -1, ngpu);
 
     if (info != STARTRD_HOST_ONLY)
         return info;
@@ -146,7 +146,7 @@ static int unmtr_gpu(const char *routine, char trans, char uplo, int64_t n, int6
     host_a = startrd_user_host_copy(routine, sizeof *host_a, n, n, A, lda, &info);
     host_c = startrd_user_host_copy(routine, sizeof *host_c, n, m, C, ldc, &info);
     if (info == 0 &&
-        (info = unmtr(routine, trans, uplo, n, m, host_a, n, -1, tau, hous2, lhous2, host_c, n, -1, ngpu)) == 0)
+        (info = unmtr(routine, trans, uplo, n, m, host_a, n, -1, tau, hous2, lhous2, NULL, host_c, n, -1, ngpu)) == 0)
         info = startrd_user_copy(routine, sizeof *host_c, n, m, C, ldc, host_c, n);
     free(host_a);
     free(host_c);
@@ -168,31 +168,16 @@ int zunmtr_2stage_mgpu_gpu_64(char trans, char uplo, int64_t n, int64_t m, const
 }
 
 /* The reduction with VECT = jobz into arrays allocated here, so that with
- * 'V' the reflectors are kept for the back-transformation.  HOUS2 stays
- * pinned where stage 2 pinned it: the back-transformation's upload of it
- * by DMA ran at several times the rate of the copy through pinned buffers
- * (docs/experiments.md, "Q's uploads"). */
+ * 'V' the reflectors are kept for the back-transformation.  HOUS2 stays on
+ * the GPU that chased the band, where Q2's tasks read it: before, it went
+ * to the host, pinned for the copy, and came back up for them
+ * (docs/experiments.md, "HOUS2 left on the GPU"). */
 struct reduction {
     double *e;
     double _Complex *tau, *hous2;
     int64_t lhous2;
-    int hous2_pinned;
+    starpu_data_handle_t hous2_on_gpu;   /* NULL: HOUS2 is in hous2 */
 };
-
-/* Writes zeros over fresh memory with all host threads.  Stage 2 pins
- * HOUS2 while stage 1 runs, and pinning pages that were never touched
- * faults each of them in on one thread, holding up stage 1's GPU calls
- * meanwhile. */
-static void touch_pages(void *p, size_t bytes)
-{
-    enum { CHUNK = 1 << 20 };
-
-    startrd_context_host_parallel(1);
-#pragma omp parallel for schedule(static)
-    for (int64_t off = 0; off < (int64_t)bytes; off += CHUNK)
-        memset((char *)p + off, 0, (size_t)((int64_t)bytes - off < CHUNK ? (int64_t)bytes - off : CHUNK));
-    startrd_context_host_parallel(0);
-}
 
 static int reduce(const char *routine, char jobz, char uplo, int64_t n, double _Complex *A, int64_t lda, int a_devid,
                   double *d, int64_t ngpu, struct reduction *r)
@@ -214,16 +199,12 @@ static int reduce(const char *routine, char jobz, char uplo, int64_t n, double _
         startrd_error("%s: cannot allocate the reflectors of a matrix of order %lld", routine, (long long)n);
         return STARTRD_ERR_MEMORY;
     }
-    if (jobz == 'V')
-        touch_pages(r->hous2, (size_t)r->lhous2 * sizeof *r->hous2);
     return startrd_zhetrd(routine, jobz, uplo, n, A, lda, a_devid, d, r->e, r->tau, r->hous2, r->lhous2,
-                          jobz == 'V' ? &r->hous2_pinned : NULL, NULL, 0, ngpu);
+                          jobz == 'V' ? &r->hous2_on_gpu : NULL, NULL, 0, ngpu);
 }
 
 static void reduction_free(struct reduction *r)
 {
-    if (r->hous2_pinned && starpu_memory_unpin(r->hous2, (size_t)r->lhous2 * sizeof *r->hous2) != 0)
-        startrd_error("eigensolver: cannot unpin HOUS2");
     free(r->e);
     free(r->tau);
     free(r->hous2);
@@ -241,6 +222,10 @@ static void reduction_free_later(struct reduction *r)
 {
     struct reduction *later = malloc(sizeof *later);
 
+    /* Once the tasks that read it are done; it has no home to go back to. */
+    if (r->hous2_on_gpu != NULL)
+        starpu_data_unregister_submit(r->hous2_on_gpu);
+    r->hous2_on_gpu = NULL;
     if (later == NULL) {
         reduction_free(r);
         return;
@@ -284,8 +269,8 @@ static int back_transform(const char *routine, char uplo, int64_t n, int64_t m, 
         free(fill);
     }
     return info != 0 ? info
-                     : unmtr(routine, 'N', uplo, n, m, A, lda, a_devid, r->tau, r->hous2, r->lhous2, C, ldc, c_devid,
-                             ngpu);
+                     : unmtr(routine, 'N', uplo, n, m, A, lda, a_devid, r->tau, r->hous2, r->lhous2, r->hous2_on_gpu, C,
+                             ldc, c_devid, ngpu);
 }
 
 static int tridiagonal_failed(const char *solver, lapack_int info)
@@ -407,7 +392,7 @@ static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, c
         if (ctx->cuda_side_worker[g] == ctx->cuda_worker[g])
             return -1;
     info = startrd_zform_q_begin(uplo, n, startrd_context_bandwidth(ctx, n, gpus), A, lda, a_node, r->tau, r->hous2,
-                                 ctx->cuda_worker, gpus, startrd_dstedc_gpu_bytes(n), &former);
+                                 r->hous2_on_gpu, ctx->cuda_worker, gpus, startrd_dstedc_gpu_bytes(n), &former);
     if (info != 0 || former == NULL)
         return info != 0 ? info : -1;
     /* The vectors go from the divide and conquer's GPU to Q's products in

@@ -108,8 +108,8 @@ static int64_t default_dist_nb(int64_t n, int64_t kd, int ngpu)
 }
 
 static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t lda, int a_devid, double *d,
-                  double *e, double complex *tau, double complex *hous2, int *hous2_pinned, double complex *work,
-                  const startrd_context_t *ctx, const struct sizes *sz)
+                  double *e, double complex *tau, double complex *hous2, starpu_data_handle_t *hous2_on_gpu,
+                  double complex *work, const startrd_context_t *ctx, const struct sizes *sz)
 {
     double complex *hous = hous2, *band = work;
     int ngpu1 = startrd_context_stage1_gpus(ctx, n, sz->ngpu),
@@ -153,7 +153,7 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
      * memory back"). */
     if (ret == 0)
         ret = startrd_stage2_zhb2st_prepare(vect, uplo, n, sz->kd, band, ldab, d, e, hous, ctx->cuda_worker,
-                                            ngpu2, hous2_pinned != NULL && hous == hous2, &s2);
+                                            ngpu2, hous2_on_gpu != NULL && hous == hous2, &s2);
     stage1 = startrd_stage1_zhe2hb_wait(s1);
     ret = ret != 0 ? ret : stage1;
     t1 = starpu_timing_now();
@@ -163,7 +163,7 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
     if (ret == 0)
         ret = startrd_stage2_zhb2st_start(s2);
     startrd_stage1_zhe2hb_release(s1);
-    stage2 = startrd_stage2_zhb2st_finish(s2, ret == 0, &chased_on, hous2_pinned);
+    stage2 = startrd_stage2_zhb2st_finish(s2, ret == 0, &chased_on, hous2_on_gpu);
     ret = ret != 0 ? ret : stage2;
     if (ret == 0)
         startrd_stats_record_reduction(&(startrd_stats_t){.stage1_seconds = (t1 - t0) * 1e-6,
@@ -181,7 +181,7 @@ out:
 
 int startrd_zhetrd(const char *routine, char vect, char uplo, int64_t n, double _Complex *A, int64_t lda,
                    int a_devid, double *d, double *e, double _Complex *tau, double _Complex *hous2, int64_t lhous2,
-                   int *hous2_pinned, double _Complex *work, int64_t lwork, int64_t ngpu)
+                   starpu_data_handle_t *hous2_on_gpu, double _Complex *work, int64_t lwork, int64_t ngpu)
 {
     static const char *const names[] = {"vect", "uplo", "n", "A", "lda", "d", "e", "tau",
                                         "hous2", "lhous2", "work", "lwork", "ngpu"};
@@ -224,7 +224,7 @@ int startrd_zhetrd(const char *routine, char vect, char uplo, int64_t n, double 
         if (info == 0) {
             if (ngpu >= 0)
                 sz.ngpu = (int)ngpu;
-            info = reduce(vect, uplo, n, A, lda, a_devid, d, e, tau, hous2, hous2_pinned, work, ctx, &sz);
+            info = reduce(vect, uplo, n, A, lda, a_devid, d, e, tau, hous2, hous2_on_gpu, work, ctx, &sz);
             if (info == 0 && work != NULL)
                 work[0] = roundup_lwork(sz.lwmin);
             if (info == 0 && hous2 != NULL && vect == 'N')

@@ -74,6 +74,7 @@ struct q_factors {
     startrd_bulge_plan_t plan;
     int64_t kd, mq, npieces;
     int blocked;
+    int hous2_borrowed;   /* H is the reduction's, on a GPU: not ours to unregister */
     struct q2_groups groups;
     double complex *vcopy;
     uintptr_t vcopy_on_gpu;   /* for uplo 'U' with A in a GPU's memory: the lower copy there */
@@ -100,9 +101,10 @@ static int64_t gpu_block_columns(int64_t m, int64_t parts)
 }
 
 /* Plans Q2, in groups where @p blocked and there are sweeps. */
-static int q_factors_plan(struct q_factors *f, int64_t n, int64_t kd, int blocked, size_t q2_chunk_bytes)
+static int q_factors_plan(struct q_factors *f, int64_t n, int64_t kd, int blocked, size_t q2_chunk_bytes,
+                          starpu_data_handle_t hous2_on_gpu)
 {
-    *f = (struct q_factors){.kd = kd, .mq = n - kd};
+    *f = (struct q_factors){.kd = kd, .mq = n - kd, .H = hous2_on_gpu, .hous2_borrowed = hous2_on_gpu != NULL};
     if (startrd_bulge_plan_init(&f->plan, 'V', n, kd) != 0) {
         startrd_error("back-transformation: invalid band n=%lld kd=%lld", (long long)n, (long long)kd);
         return STARTRD_ERR_STATE;
@@ -136,9 +138,10 @@ static void q_factors_unblock(struct q_factors *f)
 }
 
 /* The bytes a GPU holds at once to apply Q to a block of @p width columns:
- * V, the block, and for the blocked Q2 HOUS2, the scratch that builds a
- * chunk's groups, and the task's padded copy of its block and product of
- * a level (codelet_zapply_q2_blocks.c). */
+ * V, the block, and for the blocked Q2 HOUS2 (unless the reduction left it
+ * on a GPU already), the scratch that builds a chunk's groups, and the
+ * task's padded copy of its block and product of a level
+ * (codelet_zapply_q2_blocks.c). */
 static size_t working_set(const struct q_factors *f, int64_t width)
 {
     const int64_t n = f->plan.n;
@@ -147,7 +150,8 @@ static size_t working_set(const struct q_factors *f, int64_t width)
     if (f->blocked) {
         const startrd_q2_blocks_t *qb = &f->groups.qb;
 
-        bytes += ((size_t)startrd_bulge_lhous(&f->plan) + (size_t)startrd_q2_scratch_entries(qb) +
+        bytes += ((f->hous2_borrowed ? 0 : (size_t)startrd_bulge_lhous(&f->plan)) +
+                  (size_t)startrd_q2_scratch_entries(qb) +
                   (size_t)(n + qb->h + qb->maxcount * qb->b) * (size_t)width) * sizeof(double complex);
     }
     return bytes;
@@ -171,7 +175,8 @@ static int64_t v_piece_columns(int64_t mq)
  * memory node, with no home, uploaded to that GPU by CPU workers (StarPU
  * copies them on from there where other GPUs read them).  HOUS2 goes
  * first: Q2 is applied first.  V in a GPU's memory (@p v_node not the
- * host's) stays there, its home. */
+ * host's) stays there, its home; so does HOUS2 that the reduction left on
+ * a GPU (f->H given). */
 static int register_reflectors(struct q_factors *f, const double complex *v, int64_t ldv, int v_node,
                                const double complex *hous2, int node)
 {
@@ -182,9 +187,11 @@ static int register_reflectors(struct q_factors *f, const double complex *v, int
     const int ncpu = (int)starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, cpu, STARPU_NMAXWORKERS);
     int ret = 0;
 
-    starpu_vector_data_register(&f->H, home, uploaded ? 0 : (uintptr_t)hous2, (uint32_t)lhous, sizeof *hous2);
-    if (uploaded)
-        ret = startrd_task_zupload(node, ncpu > 0 ? cpu[0] : -1, hous2, lhous, -1, f->H);
+    if (!f->hous2_borrowed) {
+        starpu_vector_data_register(&f->H, home, uploaded ? 0 : (uintptr_t)hous2, (uint32_t)lhous, sizeof *hous2);
+        if (uploaded)
+            ret = startrd_task_zupload(node, ncpu > 0 ? cpu[0] : -1, hous2, lhous, -1, f->H);
+    }
     f->npieces = (f->mq + width - 1) / width;
     if ((f->V = calloc((size_t)(f->npieces > 0 ? f->npieces : 1), sizeof *f->V)) == NULL) {
         startrd_error("back-transformation: cannot allocate %lld handles", (long long)f->npieces);
@@ -318,7 +325,8 @@ static void release_blocks(starpu_data_handle_t *blocks, int64_t count)
 /* After the tasks that read them: unregistering waits for them. */
 static void q_factors_release(struct q_factors *f)
 {
-    starpu_data_handle_t handles[] = {f->T, f->H, f->q1_factors, f->groups.sweeps, f->groups.scratch};
+    starpu_data_handle_t handles[] = {f->T, f->hous2_borrowed ? NULL : f->H, f->q1_factors, f->groups.sweeps,
+                                      f->groups.scratch};
 
     for (size_t i = 0; i < sizeof handles / sizeof handles[0]; i++)
         if (handles[i] != NULL)
@@ -369,8 +377,9 @@ static int status_after_tasks(int ret)
 }
 
 int startrd_zapply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, const double complex *A, int64_t lda,
-                     int a_node, const double complex *tau, const double complex *hous2, double complex *C,
-                     int64_t ldc, int c_node, startrd_q2_method_t method, size_t q2_chunk_bytes)
+                     int a_node, const double complex *tau, const double complex *hous2,
+                     starpu_data_handle_t hous2_on_gpu, double complex *C, int64_t ldc, int c_node,
+                     startrd_q2_method_t method, size_t q2_chunk_bytes)
 {
     const unsigned ncuda = starpu_cuda_worker_get_count();
     unsigned long long where = STARPU_CPU;
@@ -382,7 +391,7 @@ int startrd_zapply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, co
     if (n <= 1 || m <= 0)
         return 0;
     ret = q_factors_plan(&f, n, kd, method == STARTRD_Q2_BLOCKS || (method == STARTRD_Q2_AUTO && ncuda > 0),
-                         q2_chunk_bytes);
+                         q2_chunk_bytes, hous2_on_gpu);
     if (ret != 0) {
         q_factors_unblock(&f);
         return ret;
@@ -467,8 +476,8 @@ static void assign_workers(const struct q_factors *f, int64_t width, int64_t nbl
 }
 
 int startrd_zform_q_begin(char uplo, int64_t n, int64_t kd, const double complex *A, int64_t lda, int a_node,
-                          const double complex *tau, const double complex *hous2, const int *workers, int nworkers,
-                          size_t beside_bytes, startrd_zq_former_t **former)
+                          const double complex *tau, const double complex *hous2, starpu_data_handle_t hous2_on_gpu,
+                          const int *workers, int nworkers, size_t beside_bytes, startrd_zq_former_t **former)
 {
     const int on_gpus = workers != NULL && nworkers > 0;
     startrd_zq_former_t *q;
@@ -483,7 +492,7 @@ int startrd_zform_q_begin(char uplo, int64_t n, int64_t kd, const double complex
         startrd_error("back-transformation: cannot allocate the state of Q's forming");
         return STARTRD_ERR_MEMORY;
     }
-    if ((ret = q_factors_plan(&q->f, n, kd, 1, 0)) != 0) {
+    if ((ret = q_factors_plan(&q->f, n, kd, 1, 0, hous2_on_gpu)) != 0) {
         q_factors_unblock(&q->f);
         free(q);
         return ret;

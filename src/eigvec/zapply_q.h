@@ -16,7 +16,10 @@
 /**
  * C := Q C (trans 'N') or Q^H C (trans 'C') for the n x m matrix C, Q = Q1 Q2
  * from a reduction with bandwidth kd: Q1 from the reflectors in A (triangle
- * @p uplo, beyond the band) and tau, Q2 from HOUS2 (VECT = 'V' layout).
+ * @p uplo, beyond the band) and tau, Q2 from HOUS2 (VECT = 'V' layout):
+ * @p hous2, or where @p hous2_on_gpu is given, the handle the reduction
+ * left it in on a GPU (startrd_stage2_zhb2st_finish()), which stays
+ * registered.
  * Tasks, two per block of columns of C; Q2 as @p method says, in blocks
  * whose V and Y are built in chunks of about @p q2_chunk_bytes (0: the
  * library's choice).  A and C are in the memory of nodes @p a_node and
@@ -25,8 +28,9 @@
  * done.  @return 0 or a positive startrd_status.
  */
 int startrd_zapply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, const double complex *A, int64_t lda,
-                     int a_node, const double complex *tau, const double complex *hous2, double complex *C,
-                     int64_t ldc, int c_node, startrd_q2_method_t method, size_t q2_chunk_bytes);
+                     int a_node, const double complex *tau, const double complex *hous2,
+                     starpu_data_handle_t hous2_on_gpu, double complex *C, int64_t ldc, int c_node,
+                     startrd_q2_method_t method, size_t q2_chunk_bytes);
 
 /** Q formed by tasks, until it is multiplied into vectors. */
 typedef struct startrd_zq_former startrd_zq_former_t;
@@ -47,8 +51,8 @@ typedef struct startrd_zq_former startrd_zq_former_t;
  * @return 0 or a positive startrd_status (*@p former NULL).
  */
 int startrd_zform_q_begin(char uplo, int64_t n, int64_t kd, const double complex *A, int64_t lda, int a_node,
-                          const double complex *tau, const double complex *hous2, const int *workers, int nworkers,
-                          size_t beside_bytes, startrd_zq_former_t **former);
+                          const double complex *tau, const double complex *hous2, starpu_data_handle_t hous2_on_gpu,
+                          const int *workers, int nworkers, size_t beside_bytes, startrd_zq_former_t **former);
 
 /** Columns per block of Z and R in startrd_zform_q_end()'s products. */
 int64_t startrd_zform_q_block_columns(const startrd_zq_former_t *former, int64_t m);

@@ -82,7 +82,7 @@ struct startrd_zhb2st_chase {
     int cuda_worker;                   /* the one GPU's */
     startrd_zhb2st_split_t sp;         /* the GPUs of a split chase */
     starpu_data_handle_t hab, hd, he, hwork, hprogress, hhous;   /* the one GPU's task's */
-    int band_pinned, hous_pinned, keep_hous_pinned, submitted;
+    int band_pinned, hous_pinned, keep_hous_on_gpu, submitted;
 };
 
 static size_t band_bytes(const struct startrd_zhb2st_chase *s)
@@ -103,15 +103,17 @@ static void one_gpu_register(struct startrd_zhb2st_chase *s)
     int64_t n = plan->n;
 
     s->band_pinned = pin(s->AB, band_bytes(s));
-    s->hous_pinned = plan->vect == 'V' && pin(s->hous, hous_bytes(s));
+    s->hous_pinned = plan->vect == 'V' && !s->keep_hous_on_gpu && pin(s->hous, hous_bytes(s));
     starpu_vector_data_register(&s->hab, STARPU_MAIN_RAM, (uintptr_t)s->AB, (uint32_t)(s->ldab * n), sizeof *s->AB);
     starpu_vector_data_register(&s->hd, STARPU_MAIN_RAM, (uintptr_t)s->d, (uint32_t)n, sizeof *s->d);
     starpu_vector_data_register(&s->he, STARPU_MAIN_RAM, (uintptr_t)s->e, (uint32_t)(n - 1), sizeof *s->e);
     starpu_vector_data_register(&s->hwork, -1, 0, (uint32_t)(s->ldab * n), sizeof *s->AB);
     starpu_vector_data_register(&s->hprogress, -1, 0, (uint32_t)startrd_zhb2st_chase_scratch_ints(plan),
                                 sizeof(int));
+    /* Kept on the GPU, HOUS has no home: nothing goes back to the host. */
     if (plan->vect == 'V')
-        starpu_vector_data_register(&s->hhous, STARPU_MAIN_RAM, (uintptr_t)s->hous,
+        starpu_vector_data_register(&s->hhous, s->keep_hous_on_gpu ? -1 : STARPU_MAIN_RAM,
+                                    s->keep_hous_on_gpu ? 0 : (uintptr_t)s->hous,
                                     (uint32_t)startrd_bulge_lhous(plan), sizeof *s->hous);
 }
 
@@ -128,22 +130,27 @@ static int one_gpu_submit(struct startrd_zhb2st_chase *s)
     return 0;
 }
 
-/* Waits for the task, if submitted, and gives its buffers back. */
-static int one_gpu_finish(struct startrd_zhb2st_chase *s)
+/* Waits for the task, if submitted, and gives its buffers back, but HOUS
+ * kept on the GPU after a chase that ran there: that goes to *@p hous_on_gpu. */
+static int one_gpu_finish(struct startrd_zhb2st_chase *s, starpu_data_handle_t *hous_on_gpu)
 {
+    int ret;
+
     if (s->submitted)
         starpu_task_wait_for_all();
+    ret = s->submitted && startrd_kernel_failures_take() > 0 ? STARTRD_ERR_KERNEL : 0;
     starpu_data_unregister(s->hab);
     unpin(s->band_pinned, s->AB, band_bytes(s), "the band in WORK");
     starpu_data_unregister(s->hd);
     starpu_data_unregister(s->he);
     starpu_data_unregister(s->hwork);
     starpu_data_unregister(s->hprogress);
-    if (s->hhous != NULL)
+    if (s->hhous != NULL && s->keep_hous_on_gpu && s->submitted && ret == 0 && hous_on_gpu != NULL)
+        *hous_on_gpu = s->hhous;
+    else if (s->hhous != NULL)
         starpu_data_unregister(s->hhous);
-    if (!s->keep_hous_pinned)
-        unpin(s->hous_pinned, s->hous, hous_bytes(s), "HOUS2");
-    return s->submitted && startrd_kernel_failures_take() > 0 ? STARTRD_ERR_KERNEL : 0;
+    unpin(s->hous_pinned, s->hous, hous_bytes(s), "HOUS2");
+    return ret;
 }
 
 static void split_release(startrd_zhb2st_split_t *sp, size_t work_bytes, size_t progress_bytes)
@@ -294,7 +301,7 @@ out:
 
 int startrd_stage2_zhb2st_prepare(char vect, char uplo, int64_t n, int64_t kd, double complex *AB, int64_t ldab,
                                   double *d, double *e, double complex *hous, const int *cuda_workers, int ngpu,
-                                  int keep_hous_pinned, startrd_zhb2st_chase_t **out)
+                                  int keep_hous_on_gpu, startrd_zhb2st_chase_t **out)
 {
     struct startrd_zhb2st_chase *s = malloc(sizeof *s);
 
@@ -304,7 +311,7 @@ int startrd_stage2_zhb2st_prepare(char vect, char uplo, int64_t n, int64_t kd, d
         return STARTRD_ERR_MEMORY;
     }
     *s = (struct startrd_zhb2st_chase){.where = CHASE_ON_HOST, .uplo = uplo, .AB = AB, .hous = hous, .ldab = ldab,
-                                       .d = d, .e = e, .keep_hous_pinned = keep_hous_pinned};
+                                       .d = d, .e = e, .keep_hous_on_gpu = keep_hous_on_gpu};
     if (startrd_bulge_plan_init(&s->plan, vect, n, kd) != 0) {
         startrd_error("stage 2: invalid band n=%lld kd=%lld", (long long)n, (long long)kd);
         free(s);
@@ -339,21 +346,22 @@ int startrd_stage2_zhb2st_start(startrd_zhb2st_chase_t *s)
     return s->where == CHASE_ON_ONE_GPU && !s->submitted ? one_gpu_submit(s) : 0;
 }
 
-int startrd_stage2_zhb2st_finish(startrd_zhb2st_chase_t *s, int run, int *chased_on, int *hous_pinned)
+int startrd_stage2_zhb2st_finish(startrd_zhb2st_chase_t *s, int run, int *chased_on,
+                                 starpu_data_handle_t *hous_on_gpu)
 {
     int ret = 0;
 
     if (chased_on != NULL)
         *chased_on = 0;
-    if (hous_pinned != NULL)
-        *hous_pinned = s != NULL && s->where == CHASE_ON_ONE_GPU && s->keep_hous_pinned && s->hous_pinned;
+    if (hous_on_gpu != NULL)
+        *hous_on_gpu = NULL;
     if (s == NULL)
         return 0;
     switch (s->where) {
     case CHASE_ON_ONE_GPU: {
         int started = run ? startrd_stage2_zhb2st_start(s) : 0;
 
-        ret = one_gpu_finish(s);
+        ret = one_gpu_finish(s, started == 0 ? hous_on_gpu : NULL);
         if (started != 0)
             ret = started;
         if (chased_on != NULL)

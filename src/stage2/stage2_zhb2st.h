@@ -10,6 +10,8 @@
 #include <complex.h>
 #include <stdint.h>
 
+#include "starpu_include.h"
+
 /**
  * Copy the band of bandwidth kd of the n x n matrix A (LAPACK storage,
  * triangle @p uplo) into AB, leading dimension ldab = 2*kd+1, in the layout
@@ -50,17 +52,20 @@ typedef struct startrd_zhb2st_chase startrd_zhb2st_chase_t;
  * and, for one GPU, pins and registers AB, d, e and HOUS (AB's content is
  * not read yet); start submits the one-GPU chase; finish (with @p run) runs
  * the chase where start did not, waits for it, and frees @p s, or (without)
- * only gives back what prepare took.  With @p keep_hous_pinned, finish
- * leaves HOUS pinned where prepare pinned it and says so in
- * *hous_pinned (the caller then unpins it with starpu_memory_unpin()), so
- * that the back-transformation uploads it by DMA.  prepare: 0 or a
+ * only gives back what prepare took.  With @p keep_hous_on_gpu, a chase on
+ * one GPU writes HOUS into a handle with no home, neither pinned nor
+ * copied to the host array, and finish gives that handle to
+ * *hous_on_gpu (NULL where the chase ran elsewhere, or failed, and HOUS
+ * is in the host array): the back-transformation reads it there, and the
+ * caller unregisters it.  prepare: 0 or a
  * positive startrd_status, with *s NULL on failure; start and finish: 0 or
  * a positive startrd_status.
  */
 int startrd_stage2_zhb2st_prepare(char vect, char uplo, int64_t n, int64_t kd, double complex *AB, int64_t ldab,
                                   double *d, double *e, double complex *hous, const int *cuda_workers, int ngpu,
-                                  int keep_hous_pinned, startrd_zhb2st_chase_t **s);
+                                  int keep_hous_on_gpu, startrd_zhb2st_chase_t **s);
 int startrd_stage2_zhb2st_start(startrd_zhb2st_chase_t *s);
-int startrd_stage2_zhb2st_finish(startrd_zhb2st_chase_t *s, int run, int *chased_on, int *hous_pinned);
+int startrd_stage2_zhb2st_finish(startrd_zhb2st_chase_t *s, int run, int *chased_on,
+                                 starpu_data_handle_t *hous_on_gpu);
 
 #endif
