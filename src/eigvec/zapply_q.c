@@ -138,10 +138,9 @@ static void q_factors_unblock(struct q_factors *f)
 }
 
 /* The bytes a GPU holds at once to apply Q to a block of @p width columns:
- * V, the block, and for the blocked Q2 HOUS2 (unless the reduction left it
- * on a GPU already), the scratch that builds a chunk's groups, and the
- * task's padded copy of its block and product of a level
- * (codelet_zapply_q2_blocks.c). */
+ * V, the block, and for the blocked Q2 HOUS2, the scratch that builds a
+ * chunk's groups, and the task's padded copy of its block and product of
+ * a level (codelet_zapply_q2_blocks.c). */
 static size_t working_set(const struct q_factors *f, int64_t width)
 {
     const int64_t n = f->plan.n;
@@ -150,8 +149,7 @@ static size_t working_set(const struct q_factors *f, int64_t width)
     if (f->blocked) {
         const startrd_q2_blocks_t *qb = &f->groups.qb;
 
-        bytes += ((f->hous2_borrowed ? 0 : (size_t)startrd_bulge_lhous(&f->plan)) +
-                  (size_t)startrd_q2_scratch_entries(qb) +
+        bytes += ((size_t)startrd_bulge_lhous(&f->plan) + (size_t)startrd_q2_scratch_entries(qb) +
                   (size_t)(n + qb->h + qb->maxcount * qb->b) * (size_t)width) * sizeof(double complex);
     }
     return bytes;
