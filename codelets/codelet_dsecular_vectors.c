@@ -56,7 +56,8 @@ static void secular_vectors_cuda(void *buffers[], void *cl_arg)
 
     if (lane == NULL)
         return;
-    st = startrd_cuda_dsecular_vectors(a->k, (const startrd_dsecular_entry_t *)STARPU_MATRIX_GET_PTR(buffers[0]) + a->first,
+    st = startrd_cuda_dsecular_vectors(a->k,
+                                       (const startrd_dsecular_entry_t *)STARPU_MATRIX_GET_PTR(buffers[0]) + a->first,
                                        (double *)STARPU_MATRIX_GET_PTR(buffers[1]) + a->s_offset, a->k,
                                        lane->stream[0]);
     if (st != cudaSuccess)

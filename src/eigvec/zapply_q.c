@@ -101,10 +101,9 @@ static int64_t gpu_block_columns(int64_t m, int64_t parts)
 }
 
 /* Plans Q2, in groups where @p blocked and there are sweeps. */
-static int q_factors_plan(struct q_factors *f, int64_t n, int64_t kd, int blocked, size_t q2_chunk_bytes,
-                          starpu_data_handle_t hous2_on_gpu)
+static int q_factors_plan(struct q_factors *f, int64_t n, int64_t kd, int blocked, size_t q2_chunk_bytes)
 {
-    *f = (struct q_factors){.kd = kd, .mq = n - kd, .H = hous2_on_gpu, .hous2_borrowed = hous2_on_gpu != NULL};
+    *f = (struct q_factors){.kd = kd, .mq = n - kd};
     if (startrd_bulge_plan_init(&f->plan, 'V', n, kd) != 0) {
         startrd_error("back-transformation: invalid band n=%lld kd=%lld", (long long)n, (long long)kd);
         return STARTRD_ERR_STATE;
@@ -173,10 +172,10 @@ static int64_t v_piece_columns(int64_t mq)
  * memory node, with no home, uploaded to that GPU by CPU workers (StarPU
  * copies them on from there where other GPUs read them).  HOUS2 goes
  * first: Q2 is applied first.  V in a GPU's memory (@p v_node not the
- * host's) stays there, its home; so does HOUS2 that the reduction left on
- * a GPU (f->H given). */
+ * host's) stays there, its home; HOUS2 that the reduction left on a GPU
+ * (@p hous2_on_gpu) is read there, through the reduction's handle. */
 static int register_reflectors(struct q_factors *f, const double complex *v, int64_t ldv, int v_node,
-                               const double complex *hous2, int node)
+                               const double complex *hous2, starpu_data_handle_t hous2_on_gpu, int node)
 {
     const int64_t lhous = startrd_bulge_lhous(&f->plan), width = v_piece_columns(f->mq);
     const int uploaded = node >= 0, home = uploaded ? -1 : STARPU_MAIN_RAM;
@@ -185,7 +184,10 @@ static int register_reflectors(struct q_factors *f, const double complex *v, int
     const int ncpu = (int)starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, cpu, STARPU_NMAXWORKERS);
     int ret = 0;
 
-    if (!f->hous2_borrowed) {
+    f->hous2_borrowed = hous2_on_gpu != NULL;
+    if (f->hous2_borrowed) {
+        f->H = hous2_on_gpu;
+    } else {
         starpu_vector_data_register(&f->H, home, uploaded ? 0 : (uintptr_t)hous2, (uint32_t)lhous, sizeof *hous2);
         if (uploaded)
             ret = startrd_task_zupload(node, ncpu > 0 ? cpu[0] : -1, hous2, lhous, -1, f->H);
@@ -253,10 +255,11 @@ static int lower_copy_on_gpu(struct q_factors *f, const double complex *A, int64
 }
 
 /* Registers the factors, making V's lower copy for uplo = 'U'; V and
- * HOUS2 as register_reflectors() says for @p node; A is in the memory of
- * node @p a_node. */
+ * HOUS2 as register_reflectors() says for @p node and @p hous2_on_gpu; A
+ * is in the memory of node @p a_node. */
 static int q_factors_register(struct q_factors *f, char uplo, const double complex *A, int64_t lda, int a_node,
-                              const double complex *tau, const double complex *hous2, int node)
+                              const double complex *tau, const double complex *hous2,
+                              starpu_data_handle_t hous2_on_gpu, int node)
 {
     const double complex *v = A + f->kd;
     const int64_t mq = f->mq;
@@ -289,7 +292,7 @@ static int q_factors_register(struct q_factors *f, char uplo, const double compl
         ldv = mq;
     }
     starpu_vector_data_register(&f->T, STARPU_MAIN_RAM, (uintptr_t)tau, (uint32_t)mq, sizeof *tau);
-    if ((ret = register_reflectors(f, v, ldv, a_node, hous2, node)) != 0)
+    if ((ret = register_reflectors(f, v, ldv, a_node, hous2, hous2_on_gpu, node)) != 0)
         return ret;
     if (node >= 0 && mq > 0) {
         starpu_vector_data_register(&f->q1_factors, -1, 0,
@@ -389,7 +392,7 @@ int startrd_zapply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, co
     if (n <= 1 || m <= 0)
         return 0;
     ret = q_factors_plan(&f, n, kd, method == STARTRD_Q2_BLOCKS || (method == STARTRD_Q2_AUTO && ncuda > 0),
-                         q2_chunk_bytes, hous2_on_gpu);
+                         q2_chunk_bytes);
     if (ret != 0) {
         q_factors_unblock(&f);
         return ret;
@@ -418,7 +421,8 @@ int startrd_zapply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, co
         q_factors_unblock(&f);
         return STARTRD_ERR_MEMORY;
     }
-    ret = q_factors_register(&f, uplo, A, lda, a_node, tau, hous2, where == STARPU_CUDA ? first_gpu_node() : -1);
+    ret = q_factors_register(&f, uplo, A, lda, a_node, tau, hous2, hous2_on_gpu,
+                             where == STARPU_CUDA ? first_gpu_node() : -1);
     for (int64_t b = 0; b < nblocks && ret == 0; b++) {
         int64_t cols = m - b * width < width ? m - b * width : width;
 
@@ -490,7 +494,7 @@ int startrd_zform_q_begin(char uplo, int64_t n, int64_t kd, const double complex
         startrd_error("back-transformation: cannot allocate the state of Q's forming");
         return STARTRD_ERR_MEMORY;
     }
-    if ((ret = q_factors_plan(&q->f, n, kd, 1, 0, hous2_on_gpu)) != 0) {
+    if ((ret = q_factors_plan(&q->f, n, kd, 1, 0)) != 0) {
         q_factors_unblock(&q->f);
         free(q);
         return ret;
@@ -516,7 +520,7 @@ int startrd_zform_q_begin(char uplo, int64_t n, int64_t kd, const double complex
     if (ret != 0)
         startrd_error("back-transformation: cannot allocate %lld handles", (long long)q->nblocks);
     else
-        ret = q_factors_register(&q->f, uplo, A, lda, a_node, tau, hous2,
+        ret = q_factors_register(&q->f, uplo, A, lda, a_node, tau, hous2, hous2_on_gpu,
                                  on_gpus ? (int)starpu_worker_get_memory_node((unsigned)workers[0]) : -1);
     if (ret == 0 && on_gpus)
         assign_workers(&q->f, width, q->nblocks, workers, nworkers, block_worker);

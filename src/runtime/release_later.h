@@ -1,8 +1,8 @@
 /* Host buffers a call gives back after it has returned.  Once its results
- * are final, the eigensolver still had to unpin HOUS2 and free the
- * reflectors and the tridiagonal solver's workspace, gigabytes at the
- * larger orders: a CPU worker does that now, beside whatever the caller
- * does next (docs/architecture.md, "After the results"). */
+ * are final, the eigensolver still had to free the reflectors and the
+ * tridiagonal solver's workspace, gigabytes at the larger orders: a CPU
+ * worker does that now, beside whatever the caller does next
+ * (docs/architecture.md, "After the results"). */
 #ifndef STARTRD_RELEASE_LATER_H
 #define STARTRD_RELEASE_LATER_H
 
