@@ -46,11 +46,12 @@ int startrd_task_dcopy_moves(int worker, int clear, int write_only, int64_t long
 
 /* Columns 0..k-1 of S from element s_offset on (leading dimension k): the
  * eigenvectors of a merge's rank-one update from its k > 2 entries
- * (startrd_dsecular_entry_t) from entry @p first on, rows in S's order.
- * With @p write_only, the rest of S is left undefined (mode W)
- * (codelet_dsecular_vectors.c). */
+ * (startrd_dsecular_entry_t) from entry @p first on, rows in S's order,
+ * with DLAED3's weights recomputed from the roots in @p weights (scratch,
+ * at least k doubles).  With @p write_only, the rest of S is left
+ * undefined (mode W) (codelet_dsecular_vectors.c). */
 int startrd_task_dsecular_vectors(int worker, int write_only, int64_t k, int64_t first, int64_t s_offset,
-                                  starpu_data_handle_t entries, starpu_data_handle_t S);
+                                  starpu_data_handle_t entries, starpu_data_handle_t weights, starpu_data_handle_t S);
 
 /* Rows row0..row0+rows-1 of Q, columns col0 + the rotations' p and c:
  * the rotations (a vector of startrd_drotation_t) applied in order

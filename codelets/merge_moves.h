@@ -45,7 +45,9 @@ static inline STARTRD_HOST_DEVICE int64_t startrd_move_offset(int64_t offset, in
  *
  * startrd_<p>secular_entry_t: entry i of a merge whose rank-one update has
  * k > 2 eigenvalues left (LAPACK's DLAED3): row i's pole dlamda and weight
- * w, and of root i (eigenvalue i), the pole it was solved from (origin, i
+ * w as the deflation left it (DLAED2's W: the kernels recompute the weight
+ * from the roots and keep this one's sign), and of root i (eigenvalue i),
+ * the pole it was solved from (origin, i
  * or i+1) and its distance from that pole, delta = dlamda[origin] -
  * lambda_i, as DLAED4 left it; source: the row of the root's vector that
  * goes to row i of S (DLAED2's INDXC, 0-based).

@@ -216,7 +216,7 @@ static void run_case(kind_t kind, int64_t n, int64_t leaf, uint64_t seed, int th
     /* Unless Q is held, StarPU's workers are paused inside the call: the
      * threads are the test's. */
     omp_set_num_threads(threads);
-    info = startrd_dstedc(n, d, e, Z, n, leaf, held ? &beside : NULL);
+    info = startrd_dstedc(n, d, e, held ? NULL : Z, n, leaf, held ? &beside : NULL);
     omp_set_num_threads(1);
     for (int64_t b = 0; held && b < nblocks; b++)
         starpu_data_unregister(blocks[b]);
@@ -398,7 +398,7 @@ int main(void)
     if (ctx == NULL)
         return tst_summary();
     /* A held Q's bytes, and the orders past which it cannot be held. */
-    tst_check(startrd_dstedc_gpu_bytes(65535) == (3 * (size_t)65535 * 65535 + (size_t)65535 * 1024) * sizeof(double) &&
+    tst_check(startrd_dstedc_gpu_bytes(65535) == (3 * (size_t)65535 * 65535 + (size_t)65535 * 1025) * sizeof(double) &&
                   startrd_dstedc_gpu_bytes(65536) == SIZE_MAX,
               "held vectors' bytes: %zu at n = 65535, %zu at 65536 (SIZE_MAX: not held)",
               startrd_dstedc_gpu_bytes(65535), startrd_dstedc_gpu_bytes(65536));

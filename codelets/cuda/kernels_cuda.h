@@ -397,13 +397,14 @@ cudaError_t startrd_cuda_srot_columns(int64_t rows, int64_t count, const startrd
 /**
  * Columns 0..k-1 of S (leading dimension lds): the normalized eigenvectors
  * of a merge's rank-one update from its @p k entries (device memory,
- * merge_moves.h), rows in S's order.  The s variant does the same in
- * float.
+ * merge_moves.h), rows in S's order, with the weights recomputed from the
+ * roots into @p weight (k elements of device memory) first.  The s variant
+ * does the same in float.
  */
-cudaError_t startrd_cuda_dsecular_vectors(int64_t k, const startrd_dsecular_entry_t *entries, double *S,
-                                          int64_t lds, cudaStream_t stream);
-cudaError_t startrd_cuda_ssecular_vectors(int64_t k, const startrd_ssecular_entry_t *entries, float *S,
-                                          int64_t lds, cudaStream_t stream);
+cudaError_t startrd_cuda_dsecular_vectors(int64_t k, const startrd_dsecular_entry_t *entries, double *weight,
+                                          double *S, int64_t lds, cudaStream_t stream);
+cudaError_t startrd_cuda_ssecular_vectors(int64_t k, const startrd_ssecular_entry_t *entries, float *weight,
+                                          float *S, int64_t lds, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

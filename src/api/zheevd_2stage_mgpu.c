@@ -351,18 +351,18 @@ static int tridiagonal_vectors(int64_t n, double *d, double *e, double *Z, int64
 /* The divide and conquer with its vectors held on @p worker, a GPU's second
  * worker (tridiag_dstedc.h), the CPU workers held asleep meanwhile: the sorted
  * vectors end in @p blocks, registered here with no home, @p width columns
- * each (the last narrower); Z is the host's workspace. */
-static int held_divide_and_conquer(int worker, int64_t n, int64_t width, double *d, double *e, double *Z,
+ * each (the last narrower). */
+static int held_divide_and_conquer(int worker, int64_t n, int64_t width, double *d, double *e,
                                    starpu_data_handle_t *blocks)
 {
     const startrd_dstedc_beside_t beside = {worker, blocks, width};
     int info;
 
     for (int64_t c = 0; c < n; c += width)
-        startrd_matrix_register(&blocks[c / width], -1, 0, n, n, n - c < width ? n - c : width, sizeof *Z);
+        startrd_matrix_register(&blocks[c / width], -1, 0, n, n, n - c < width ? n - c : width, sizeof *d);
     if ((info = startrd_context_cpu_workers_hold()) != 0)
         return info;
-    info = startrd_dstedc(n, d, e, Z, n, 0, &beside);
+    info = startrd_dstedc(n, d, e, NULL, n, 0, &beside);
     startrd_context_cpu_workers_release();
     return info;
 }
@@ -382,7 +382,6 @@ static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, c
     starpu_data_handle_t *z_blocks = NULL;
     startrd_zq_former_t *former = NULL;
     startrd_instant_t t0 = starpu_timing_now(), t1;
-    double *Z;
     int64_t nblocks = 0, width;
     int info;
 
@@ -396,17 +395,15 @@ static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, c
     if (info != 0 || former == NULL)
         return info != 0 ? info : -1;
     /* The vectors go from the divide and conquer's GPU to Q's products in
-     * blocks that live on the GPUs only; Z is the host's workspace. */
+     * blocks that live on the GPUs only. */
     width = startrd_zform_q_block_columns(former, n);
     nblocks = (n + width - 1) / width;
-    Z = malloc((size_t)n * (size_t)n * sizeof *Z);
-    z_blocks = calloc((size_t)nblocks, sizeof *z_blocks);
-    if (Z == NULL || z_blocks == NULL) {
-        startrd_error("%s: cannot allocate the eigenvectors of order %lld", routine, (long long)n);
+    if ((z_blocks = calloc((size_t)nblocks, sizeof *z_blocks)) == NULL) {
+        startrd_error("%s: cannot allocate the handles of %lld blocks of eigenvectors", routine, (long long)nblocks);
         info = STARTRD_ERR_MEMORY;
     }
     if (info == 0)
-        info = held_divide_and_conquer(ctx->cuda_side_worker[0], n, width, w, r->e, Z, z_blocks);
+        info = held_divide_and_conquer(ctx->cuda_side_worker[0], n, width, w, r->e, z_blocks);
     t1 = starpu_timing_now();
     if (info != 0)
         startrd_zform_q_end(former, 0, NULL, 0, NULL, NULL, 0, STARPU_MAIN_RAM);   /* waits for Q's tasks */
@@ -416,7 +413,6 @@ static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, c
         if (z_blocks[b] != NULL)
             starpu_data_unregister_submit(z_blocks[b]);
     free(z_blocks);
-    startrd_free_later(Z);
     return info;
 }
 
@@ -626,7 +622,7 @@ static int selected_from_all(const startrd_context_t *ctx, char range, int64_t n
 
     if (dc_can_hold(ctx, n) &&
         (blocks = calloc((size_t)((n + HELD_BLOCK_COLUMNS - 1) / HELD_BLOCK_COLUMNS), sizeof *blocks)) != NULL)
-        info = held_divide_and_conquer(ctx->cuda_side_worker[0], n, HELD_BLOCK_COLUMNS, d, e, Zr, blocks);
+        info = held_divide_and_conquer(ctx->cuda_side_worker[0], n, HELD_BLOCK_COLUMNS, d, e, blocks);
     else
         info = tridiagonal_vectors(n, d, e, Zr, ngpu);
     if (range == 'I') {

@@ -20,8 +20,9 @@
  * (a GPU's second stream) from the leaves to the end: each level the host
  * reads the two rows z comes from, lists the deflation's rotations and
  * moves for that worker, and sends the secular equations' roots, from
- * which the worker forms S, so that no level waits on copies of O(n^2)
- * over the bus beside the uploads Q's forming makes.
+ * which the worker recomputes the weights and forms S, so that no level
+ * waits on copies of O(n^2) over the bus beside the uploads Q's forming
+ * makes, and the host writes no O(n^2) array of its own.
  *
  * @precisions normal d -> s
  */
@@ -66,6 +67,7 @@ struct held {
     int worker;
     int64_t n;
     starpu_data_handle_t z, q2, s;
+    starpu_data_handle_t weights;  /* scratch of n: a merge's weights recomputed from its roots */
     starpu_data_handle_t *reads;   /* host arrays the tasks read, until the host next waits for them */
     int64_t nreads, max_reads;
 };
@@ -84,13 +86,14 @@ struct block {
     const startrd_dstedc_beside_t *beside;
     atomic_int failed;
     /* Where Q is held: the level's rotations (m), moves (3m), secular
-     * entries (m) and small merges' S (4 per merge, moved by small_moves),
-     * the leaves as DSTEDC left them, and the handles of host arrays the
-     * level's tasks read (held->reads). */
+     * entries (m), small merges' DLAED4 vectors (2m) and S (4 per merge,
+     * moved by small_moves), the leaves as DSTEDC left them, and the
+     * handles of host arrays the level's tasks read (held->reads). */
     startrd_drotation_t *rot;
     startrd_move_t *moves, *small_moves;
     startrd_dsecular_entry_t *entries;
     double *small_s;            /* S of the merges with k <= 2, which the host forms */
+    double *small_u;            /* their DLAED4 vectors, two rows apart from the merge's first row */
     double *leaves;
 };
 
@@ -138,7 +141,7 @@ static void deflate(struct block *b, struct merge *v)
 {
     const int64_t a = v->start, ldq = b->ldq;
     const int held = q_held(b);
-    double *q = b->q + a + a * ldq;
+    double *q = held ? NULL : b->q + a + a * ldq;
     int info;
 
     /* Where Q is held elsewhere, z came from there (fetch_z()). */
@@ -149,7 +152,7 @@ static void deflate(struct block *b, struct merge *v)
             b->z[a + j] = q[v->n1 + j * ldq];
     }
     v->rho = b->e[a + v->n1 - 1];
-    info = startrd_dlaed2_plan((int)v->m, (int)v->n1, b->d + a, held ? NULL : q, (int)(held ? b->held->n : ldq),
+    info = startrd_dlaed2_plan((int)v->m, (int)v->n1, b->d + a, q, (int)(held ? b->held->n : ldq),
                                b->indxq + a, &v->rho, b->z + a, b->dlamda + a, b->w + a, b->indx + a,
                                b->indxc + a, b->indxp + a, b->coltyp + a, held ? b->rot + a : NULL,
                                &v->deflation);
@@ -160,15 +163,14 @@ static void deflate(struct block *b, struct merge *v)
     memcpy(b->wsave + a, b->w + a, (size_t)v->deflation.k * sizeof *b->wsave);
 }
 
-/* Eigenvalue j of the rank-one update and its DLAED4 vector, kept in
- * column j of the merge's block of Q (DLAED3 keeps it there too). */
-static void secular(struct block *b, struct merge *v, int j)
+/* Eigenvalue j of the rank-one update and its DLAED4 vector, the root's
+ * distances from the poles, into @p delta (k elements). */
+static void secular(struct block *b, struct merge *v, int j, double *delta)
 {
     const int64_t a = v->start;
     int info = 0, j1 = j + 1;
 
-    dlaed4_(&v->deflation.k, &j1, b->dlamda + a, b->w + a, b->q + a + (a + j) * b->ldq, &v->rho, b->d + a + j,
-            &info);
+    dlaed4_(&v->deflation.k, &j1, b->dlamda + a, b->w + a, delta, &v->rho, b->d + a + j, &info);
     if (info != 0)
         failed(b, "DLAED4", info);
 }
@@ -199,12 +201,12 @@ static void recompute_w(struct block *b, struct merge *v, int64_t block, double 
         b->w[a + i0 + r] = copysign(sqrt(-w[r]), b->wsave[a + i0 + r]);
 }
 
-/* Column j of S: the normalized vector of eigenvalue j, rows in the order
- * of Q2's columns (DLAED2's INDXC, DLAED3's INDX); @p tmp holds k doubles. */
-static void form_column(const struct block *b, const struct merge *v, int64_t j, double *tmp, double *s)
+/* A column of S: the normalized vector of the eigenvalue whose DLAED4
+ * vector is @p u, rows in the order of Q2's columns (DLAED2's INDXC,
+ * DLAED3's INDX); @p tmp holds k doubles. */
+static void form_column(const struct block *b, const struct merge *v, const double *u, double *tmp, double *s)
 {
-    const int64_t a = v->start, ldq = b->ldq, k = v->deflation.k;
-    const double *u = b->q + a + (a + j) * ldq;
+    const int64_t a = v->start, k = v->deflation.k;
     const int *indx = b->indxc + a;
 
     if (k <= 2) {
@@ -222,23 +224,25 @@ static void form_column(const struct block *b, const struct merge *v, int64_t j,
 
 static void form_s(struct block *b, struct merge *v, int64_t j, double *tmp)
 {
-    form_column(b, v, j, tmp, b->s + v->s + j * v->deflation.k);
+    const int64_t a = v->start;
+
+    form_column(b, v, b->q + a + (a + j) * b->ldq, tmp, b->s + v->s + j * v->deflation.k);
 }
 
-/* Where Q is held, entry j of the merge instead of S's column j: the worker
- * forms S from them (merge_moves.h).  DLAED4 solved root j from the pole
- * nearer to it, j or j+1 (the last root from the last pole), and left its
- * distance from each pole in column j of the host's Q. */
-static void secular_entry(struct block *b, struct merge *v, int64_t j, double *tmp)
+/* Where Q is held, of root j's DLAED4 vector @p u only entry j of the merge
+ * (merge_moves.h), from which the worker forms S's column j, or where
+ * k <= 2 the vector itself, from which the host does.  DLAED4 solved root j
+ * from the pole nearer to it, j or j+1 (the last root from the last pole). */
+static void keep_root(struct block *b, struct merge *v, int64_t j, const double *u)
 {
     const int64_t a = v->start, k = v->deflation.k;
-    const double *u = b->q + a + (a + j) * b->ldq;
     int64_t origin = j + 1 < k && fabs(u[j + 1]) < fabs(u[j]) ? j + 1 : j;
 
-    (void)tmp;
     if (k > 2)
         b->entries[a + j] = (startrd_dsecular_entry_t){b->dlamda[a + j], b->w[a + j], u[origin], origin,
                                                       b->indxc[a + j] - 1};
+    else
+        memcpy(b->small_u + 2 * (a + j), u, (size_t)k * sizeof *u);
 }
 
 /* The packed vectors a merge's product multiplies: the left subproblem's
@@ -265,7 +269,7 @@ size_t startrd_dstedc_gpu_bytes(int64_t n)
     /* A level's S goes as one host array, whose length StarPU counts in 32 bits. */
     if ((uint64_t)n * (uint64_t)n > UINT32_MAX)
         return SIZE_MAX;
-    return 3 * (size_t)n * (size_t)n * sizeof(double) + (size_t)n * DEFAULT_LEAF * sizeof(double);
+    return (3 * (size_t)n * (size_t)n + (size_t)n * (DEFAULT_LEAF + 1)) * sizeof(double);
 }
 
 static startrd_dmerge_gemm_t merge_product(const struct merge *v, int64_t cols)
@@ -486,7 +490,7 @@ static int held_products(struct block *b, struct merge *level, int64_t count)
         if (k == 0 || k > 2)
             continue;
         for (int64_t j = 0; j < k; j++)
-            form_column(b, v, j, NULL, b->small_s + values + j * k);
+            form_column(b, v, b->small_u + 2 * (v->start + j), NULL, b->small_s + values + j * k);
         b->small_moves[small++] = (startrd_move_t){values, (int64_t)v->s, k * k};
         values += k * k;
     }
@@ -501,7 +505,7 @@ static int held_products(struct block *b, struct merge *level, int64_t count)
         if (v->deflation.k <= 2)
             continue;
         ret = startrd_task_dsecular_vectors(b->held->worker, !written, v->deflation.k, v->start, (int64_t)v->s,
-                                            entries, b->held->s);
+                                            entries, b->held->weights, b->held->s);
         written = 1;
     }
     for (int64_t i = 0; i < count && ret == 0; i++) {
@@ -583,10 +587,19 @@ static int64_t eigenvalues_of(const struct merge *v)
     return v->deflation.k;
 }
 
+/* Root j: its DLAED4 vector in column j of the merge's block of Q, as
+ * DLAED3 keeps it; where Q is held, in @p tmp, of which the host keeps
+ * only what the worker needs (keep_root()). */
 static void secular_step(struct block *b, struct merge *v, int64_t j, double *tmp)
 {
-    (void)tmp;
-    secular(b, v, (int)j);
+    const int64_t a = v->start;
+
+    if (!q_held(b)) {
+        secular(b, v, (int)j, b->q + a + (a + j) * b->ldq);
+        return;
+    }
+    secular(b, v, (int)j, tmp);
+    keep_root(b, v, j, tmp);
 }
 
 static int64_t w_blocks_of(const struct merge *v)
@@ -643,10 +656,11 @@ static int merge_level(struct block *b, struct merge *level, int64_t count)
         b->s_size = s_size;
     }
     for_each_item(b, level, number_items(b, level, count, eigenvalues_of), secular_step);
-    if (!atomic_load(&b->failed))
+    /* Where Q is held, the worker recomputes the weights and forms S. */
+    if (!atomic_load(&b->failed) && !q_held(b))
         for_each_item(b, level, number_items(b, level, count, w_blocks_of), recompute_w);
-    if (!atomic_load(&b->failed))
-        for_each_item(b, level, number_items(b, level, count, eigenvalues_of), q_held(b) ? secular_entry : form_s);
+    if (!atomic_load(&b->failed) && !q_held(b))
+        for_each_item(b, level, number_items(b, level, count, eigenvalues_of), form_s);
     if (atomic_load(&b->failed))
         return STARTRD_ERR_KERNEL;
     if ((ret = q_held(b) ? held_products(b, level, count) : products(b, level, count)) != 0)
@@ -666,6 +680,7 @@ static void free_block(struct block *b)
     free(b->moves);
     free(b->small_moves);
     free(b->small_s);
+    free(b->small_u);
     free(b->entries);
     free(b->leaves);
 }
@@ -698,12 +713,13 @@ static int held_lists(struct block *b, const int64_t *bounds, int64_t count)
     b->moves = malloc(3 * (size_t)m * sizeof *b->moves);
     b->small_moves = malloc((size_t)count * sizeof *b->small_moves);
     b->small_s = malloc(4 * (size_t)count * sizeof *b->small_s);
+    b->small_u = malloc(2 * (size_t)m * sizeof *b->small_u);
     b->entries = malloc((size_t)m * sizeof *b->entries);
     for (int64_t i = 0; i < count; i++)
         leaves += (size_t)(bounds[i + 1] - bounds[i]) * (size_t)(bounds[i + 1] - bounds[i]);
     b->leaves = malloc(leaves * sizeof *b->leaves);
     return b->rot == NULL || b->moves == NULL || b->small_moves == NULL || b->small_s == NULL ||
-                   b->entries == NULL || b->leaves == NULL
+                   b->small_u == NULL || b->entries == NULL || b->leaves == NULL
                ? STARTRD_ERR_MEMORY
                : 0;
 }
@@ -818,8 +834,7 @@ static int scale(double from, double to, int64_t len, double *x)
 }
 
 /* An unreduced block: LAPACK's DSTEDC up to @p leaf rows, divide and
- * conquer above, scaled as DSTEDC does.  Where Q is held, the host's Q
- * (order m, leading dimension ldq) is the secular equations' workspace,
+ * conquer above, scaled as DSTEDC does.  Where Q is held, @p q is NULL
  * and only blocks above @p leaf rows come here. */
 static int solve_block(int64_t m, int64_t start, double *d, double *e, double *q, int64_t ldq, int64_t leaf,
                        int *order, const startrd_dstedc_beside_t *beside, struct held *held)
@@ -930,6 +945,7 @@ static int hold(struct held *held, int64_t n, const startrd_dstedc_beside_t *bes
     startrd_matrix_register(&held->z, -1, 0, n, n, n, sizeof(double));
     startrd_matrix_register(&held->q2, -1, 0, n, n, n, sizeof(double));
     startrd_matrix_register(&held->s, -1, 0, n, n, n, sizeof(double));
+    startrd_matrix_register(&held->weights, -1, 0, n, n, 1, sizeof(double));
     ret = submitted(submit_moves(held, &none, 1, 1, 1, 1, host_read(held, &nothing, 1, sizeof nothing), n, held->z));
     release_reads(held);
     return ret;
@@ -987,6 +1003,7 @@ static int release_held(struct held *held, const int64_t *perm, const startrd_ds
     /* Q2 and S go first, so that the worker holds at most Z twice. */
     starpu_data_unregister(held->q2);
     starpu_data_unregister(held->s);
+    starpu_data_unregister(held->weights);
     for (int64_t i0 = 0; ret == 0 && i0 < n; i0 += width) {
         const int64_t cols = n - i0 < width ? n - i0 : width;
 
@@ -1043,8 +1060,9 @@ int startrd_dstedc(int64_t n, double *d, double *e, double *Z, int64_t ldz, int6
             continue;
         }
         if (finish > start)
-            ret = solve_block(finish - start + 1, start, d + start, e + start, Z + start + start * ldz, ldz,
-                              leaf_rows, order + start, beside, holding);
+            ret = solve_block(finish - start + 1, start, d + start, e + start,
+                              holding != NULL ? NULL : Z + start + start * ldz, ldz, leaf_rows, order + start, beside,
+                              holding);
         for (int64_t i = start; i <= finish && ret == 0; i++)
             order[i] += (int)start;
     }

@@ -38,9 +38,9 @@ typedef struct startrd_dstedc_beside {
  * GPU's second stream), where the merges' moves and products run as
  * tasks, from the leaves to the end; it needs
  * startrd_dstedc_gpu_bytes(n) there.  They end in beside->z_blocks,
- * sorted, and Z is only the host's workspace (the secular equations' n x n
- * solutions).  The caller may hold the CPU workers
- * (startrd_context_cpu_workers_hold()) unless beside->worker is one.
+ * sorted, and Z is not used (it may be NULL).  The caller may hold the
+ * CPU workers (startrd_context_cpu_workers_hold()) unless beside->worker
+ * is one.
  *
  * Returns 0, ::STARTRD_ERR_MEMORY, ::STARTRD_ERR_KERNEL when a LAPACK step
  * fails (a secular equation that does not converge), or
@@ -49,8 +49,9 @@ typedef struct startrd_dstedc_beside {
 int startrd_dstedc(int64_t n, double *d, double *e, double *Z, int64_t ldz, int64_t leaf,
                    const startrd_dstedc_beside_t *beside);
 
-/** The bytes beside->worker holds at order n: Q, the packed Q2 and S;
- *  SIZE_MAX past the orders where Q can be held (n^2 >= 2^32). */
+/** The bytes beside->worker holds at order n: Q, the packed Q2, S and a
+ *  merge's weights; SIZE_MAX past the orders where Q can be held
+ *  (n^2 >= 2^32). */
 size_t startrd_dstedc_gpu_bytes(int64_t n);
 
 #endif
