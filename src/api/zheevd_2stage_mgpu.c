@@ -234,20 +234,54 @@ static void reduction_free_later(struct reduction *r)
     startrd_release_later(reduction_release, later);
 }
 
-/* C := Q Z for the real n x m matrix Z, columns first.. of *Zr (leading
- * dimension n), which is
- * freed once copied into C, before Q is applied: at the largest orders the
- * host holds A, HOUS2 and C but not Z besides.  The copy runs on the
- * caller's threads: on one thread it was a good part of the
- * back-transformation's time (docs/experiments.md, "The back-transformation's
- * time").  A and C may be in GPU memory (drivers_z.h): C then gets Z from
- * a host copy, the one crossing of the bus that vectors computed on the
- * host need. */
-static int back_transform(const char *routine, char uplo, int64_t n, int64_t m, double **Zr, int64_t first,
+/* The real eigenvectors of T that the back-transformation widens, column j
+ * at col[j] (n entries), and what holds them until then: the host array
+ * they were solved into, or blocks of the held divide and conquer
+ * (tridiag_dstedc.h) acquired on the host. */
+struct real_vectors {
+    const double **col;
+    double *array;
+    starpu_data_handle_t *blocks;
+    int64_t nblocks;
+};
+
+/* Lets go of the vectors; again, nothing more. */
+static void real_vectors_free(struct real_vectors *z)
+{
+    for (int64_t b = 0; b < z->nblocks; b++) {
+        starpu_data_release(z->blocks[b]);
+        starpu_data_unregister(z->blocks[b]);
+    }
+    free(z->blocks);
+    free(z->array);
+    free(z->col);
+    *z = (struct real_vectors){0};
+}
+
+/* Columns first..first+m-1 of z->array (leading dimension n) as the
+ * vectors to widen. */
+static int array_columns(const char *routine, struct real_vectors *z, int64_t n, int64_t first, int64_t m)
+{
+    if ((z->col = malloc((size_t)(m > 0 ? m : 1) * sizeof *z->col)) == NULL) {
+        startrd_error("%s: cannot allocate the addresses of %lld eigenvectors", routine, (long long)m);
+        return STARTRD_ERR_MEMORY;
+    }
+    for (int64_t j = 0; j < m; j++)
+        z->col[j] = z->array + (first + j) * n;
+    return 0;
+}
+
+/* C := Q Z for the real n x m matrix Z of @p z, which is let go once copied
+ * into C, before Q is applied: at the largest orders the host holds A,
+ * HOUS2 and C but not Z besides.  The copy runs on the caller's threads: on
+ * one thread it was a good part of the back-transformation's time
+ * (docs/experiments.md, "The back-transformation's time").  A and C may be
+ * in GPU memory (drivers_z.h): C then gets Z from a host copy, the one
+ * crossing of the bus that vectors computed on the host need. */
+static int back_transform(const char *routine, char uplo, int64_t n, int64_t m, struct real_vectors *z,
                           const double _Complex *A, int64_t lda, int a_devid, const struct reduction *r,
                           double _Complex *C, int64_t ldc, int c_devid, int64_t ngpu)
 {
-    const double *z = *Zr + first * n;
     double _Complex *fill = c_devid < 0 ? C : malloc((size_t)n * (size_t)m * sizeof *C);
     const int64_t ldf = c_devid < 0 ? ldc : n;
     int info = 0;
@@ -260,10 +294,9 @@ static int back_transform(const char *routine, char uplo, int64_t n, int64_t m, 
 #pragma omp parallel for schedule(static)
     for (int64_t j = 0; j < m; j++)
         for (int64_t i = 0; i < n; i++)
-            fill[i + j * ldf] = z[i + j * n];
+            fill[i + j * ldf] = z->col[j][i];
     startrd_context_host_parallel(0);
-    free(*Zr);
-    *Zr = NULL;
+    real_vectors_free(z);
     if (fill != C) {
         info = startrd_user_copy(routine, sizeof *C, n, m, C, ldc, fill, ldf);
         free(fill);
@@ -422,8 +455,8 @@ int startrd_zheevd(const char *routine, char jobz, char uplo, int64_t n, double 
     static const char *const names[] = {"jobz", "uplo", "n", "A", "lda", "w", "ngpu"};
     startrd_context_t *ctx;
     struct reduction r;
+    struct real_vectors z = {0};
     double _Complex *C = NULL;
-    double *Zr = NULL;
     int info = 0, a_node = STARPU_MAIN_RAM;
 
     jobz = (char)toupper((unsigned char)jobz);
@@ -464,10 +497,10 @@ int startrd_zheevd(const char *routine, char jobz, char uplo, int64_t n, double 
         startrd_instant_t t0 = starpu_timing_now(), t1;
 
         /* C only after the solver, whose workspace it would add to. */
-        int short_of_memory = (Zr = malloc((size_t)n * (size_t)n * sizeof *Zr)) == NULL;
+        int short_of_memory = (z.array = malloc((size_t)n * (size_t)n * sizeof *z.array)) == NULL;
 
         /* The solver reports its own failures, its memory's included. */
-        info = short_of_memory ? STARTRD_ERR_MEMORY : tridiagonal_vectors(n, w, r.e, Zr, ngpu);
+        info = short_of_memory ? STARTRD_ERR_MEMORY : tridiagonal_vectors(n, w, r.e, z.array, ngpu);
         t1 = starpu_timing_now();
         if (info == 0 && (short_of_memory = (C = malloc((size_t)n * (size_t)n * sizeof *C)) == NULL))
             info = STARTRD_ERR_MEMORY;
@@ -477,7 +510,9 @@ int startrd_zheevd(const char *routine, char jobz, char uplo, int64_t n, double 
          * an A in GPU memory, which then gets C by one copy; this path is
          * the one for GPUs short of memory. */
         if (info == 0)
-            info = back_transform(routine, uplo, n, n, &Zr, 0, A, lda, a_devid, &r, C, n, -1, ngpu);
+            info = array_columns(routine, &z, n, 0, n);
+        if (info == 0)
+            info = back_transform(routine, uplo, n, n, &z, A, lda, a_devid, &r, C, n, -1, ngpu);
         if (info == 0)
             startrd_stats_record_vectors((t1 - t0) * 1e-6, (starpu_timing_now() - t1) * 1e-6);
         if (info == 0 && a_devid >= 0) {
@@ -492,7 +527,7 @@ int startrd_zheevd(const char *routine, char jobz, char uplo, int64_t n, double 
     }
     startrd_trace_end();
     reduction_free_later(&r);
-    startrd_free_later(Zr);
+    real_vectors_free(&z);
     startrd_free_later(C);
     startrd_context_release();
     return info;
@@ -577,44 +612,66 @@ static int dc_can_hold(const startrd_context_t *ctx, int64_t n)
            startrd_device_memory_holds(starpu_worker_get_memory_node(ctx->cuda_side_worker[0]), bytes);
 }
 
-/* Columns first..last-1 of the held blocks into the same columns of Z
- * (leading dimension n); every block unregistered. */
-static int fetch_held_columns(int64_t n, starpu_data_handle_t *blocks, int64_t first, int64_t last, double *Z)
+/* Columns first..last-1 of the held blocks as the vectors to widen: the
+ * blocks that hold them brought to the host together and acquired there,
+ * the others unregistered. */
+static int held_columns(int64_t n, starpu_data_handle_t *blocks, int64_t first, int64_t last,
+                        struct real_vectors *z)
 {
+    const int64_t nblocks = (n + HELD_BLOCK_COLUMNS - 1) / HELD_BLOCK_COLUMNS;
     int info = 0;
 
+    z->col = malloc((size_t)(last > first ? last - first : 1) * sizeof *z->col);
+    z->blocks = malloc((size_t)nblocks * sizeof *z->blocks);
+    if (z->col == NULL || z->blocks == NULL) {
+        startrd_error("eigenvectors: cannot allocate the addresses of %lld eigenvectors", (long long)(last - first));
+        info = STARTRD_ERR_MEMORY;
+    }
+    for (int64_t c = 0; c < n; c += HELD_BLOCK_COLUMNS) {
+        starpu_data_handle_t block = blocks[c / HELD_BLOCK_COLUMNS];
+        int st;
+
+        if (info != 0 || last <= c || c + HELD_BLOCK_COLUMNS <= first) {
+            blocks[c / HELD_BLOCK_COLUMNS] = NULL;
+            starpu_data_unregister(block);
+        } else if ((st = starpu_data_fetch_on_node(block, STARPU_MAIN_RAM, 1)) != 0) {
+            startrd_error("eigenvectors: starpu_data_fetch_on_node returned %d", st);
+            info = STARTRD_ERR_RUNTIME;
+        }
+    }
     for (int64_t c = 0; c < n; c += HELD_BLOCK_COLUMNS) {
         starpu_data_handle_t block = blocks[c / HELD_BLOCK_COLUMNS];
         const int64_t from = first > c ? first : c, to = last < c + HELD_BLOCK_COLUMNS ? last : c + HELD_BLOCK_COLUMNS;
+        int st;
 
-        if (info == 0 && from < to) {
-            int st = starpu_data_acquire(block, STARPU_R);
-
-            if (st != 0) {
+        if (block == NULL)
+            continue;
+        if (info != 0 || (st = starpu_data_acquire(block, STARPU_R)) != 0) {
+            if (info == 0)
                 startrd_error("eigenvectors: starpu_data_acquire returned %d", st);
-                info = STARTRD_ERR_RUNTIME;
-            } else {
-                const double *held = (const double *)starpu_matrix_get_local_ptr(block);
-                const int64_t ld = (int64_t)starpu_matrix_get_local_ld(block);
-
-                for (int64_t j = from; j < to; j++)
-                    memcpy(Z + j * n, held + (j - c) * ld, (size_t)n * sizeof *Z);
-                starpu_data_release(block);
-            }
+            info = info != 0 ? info : STARTRD_ERR_RUNTIME;
+            starpu_data_unregister(block);
+            continue;
         }
-        starpu_data_unregister(block);
+        const double *held = (const double *)starpu_matrix_get_local_ptr(block);
+        const int64_t ld = (int64_t)starpu_matrix_get_local_ld(block);
+
+        for (int64_t j = from; j < to; j++)
+            z->col[j - first] = held + (j - c) * ld;
+        z->blocks[z->nblocks++] = block;
     }
     return info;
 }
 
 /* All pairs of T (d, e) by divide and conquer, then the wanted ones, a run
- * of the ascending eigenvalues, in their columns of Zr (n x n): *first and
- * *found.  Where the first GPU has room, the vectors are held there, so
- * that each merge's products find Q where they run instead of crossing the
- * bus both ways, and only the blocks of wanted columns come back. */
-static int selected_from_all(const startrd_context_t *ctx, char range, int64_t n, double *d, double *e, double vl,
-                             double vu, int64_t il, int64_t iu, double *Zr, int64_t ngpu, int64_t *first,
-                             int64_t *found)
+ * of the ascending eigenvalues, *first and *found, as the vectors @p z to
+ * widen.  Where the first GPU has room, the vectors are held there, so that
+ * each merge's products find Q where they run instead of crossing the bus
+ * both ways, and only the blocks of wanted columns come back; elsewhere
+ * they are solved into z->array (n x n). */
+static int selected_from_all(const char *routine, const startrd_context_t *ctx, char range, int64_t n, double *d,
+                             double *e, double vl, double vu, int64_t il, int64_t iu, struct real_vectors *z,
+                             int64_t ngpu, int64_t *first, int64_t *found)
 {
     starpu_data_handle_t *blocks = NULL;
     int64_t last;
@@ -624,7 +681,7 @@ static int selected_from_all(const startrd_context_t *ctx, char range, int64_t n
         (blocks = calloc((size_t)((n + HELD_BLOCK_COLUMNS - 1) / HELD_BLOCK_COLUMNS), sizeof *blocks)) != NULL)
         info = held_divide_and_conquer(ctx->cuda_side_worker[0], n, HELD_BLOCK_COLUMNS, d, e, blocks);
     else
-        info = tridiagonal_vectors(n, d, e, Zr, ngpu);
+        info = tridiagonal_vectors(n, d, e, z->array, ngpu);
     if (range == 'I') {
         *first = il - 1;
         last = iu;
@@ -637,12 +694,13 @@ static int selected_from_all(const startrd_context_t *ctx, char range, int64_t n
     }
     *found = last - *first;
     if (blocks != NULL) {
-        int fetched = fetch_held_columns(n, blocks, info == 0 ? *first : 0, info == 0 ? last : 0, Zr);
+        int held = held_columns(n, blocks, info == 0 ? *first : 0, info == 0 ? last : 0, z);
 
-        info = info != 0 ? info : fetched;
+        info = info != 0 ? info : held;
         free(blocks);
+        return info;
     }
-    return info;
+    return info == 0 ? array_columns(routine, z, n, *first, *found) : info;
 }
 
 /* Selected pairs with vectors by LAPACK's ZHEEVR on the caller's threads
@@ -675,7 +733,8 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
 {
     startrd_context_t *ctx;
     struct reduction r;
-    double *Zr = NULL, *d;
+    struct real_vectors z = {0};
+    double *d;
     lapack_int *isuppz = NULL, tryrac = 1;
     int64_t count = 0, first = 0, found = 0;
     int info, all = 0;
@@ -699,9 +758,11 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
         info = STARTRD_ERR_KERNEL;
     if (info == 0) {
         all = jobz == 'V' && pairs_from_all(n, count, ngpu);
-        Zr = jobz == 'V' ? malloc((size_t)n * (size_t)(all ? n : count > 0 ? count : 1) * sizeof *Zr) : NULL;
+        /* Only touched where the vectors are solved on the host. */
+        z.array = jobz == 'V' ? malloc((size_t)n * (size_t)(all ? n : count > 0 ? count : 1) * sizeof *z.array)
+                              : NULL;
         isuppz = all ? NULL : malloc((size_t)(2 * (count > 0 ? count : 1)) * sizeof *isuppz);
-        if ((jobz == 'V' && Zr == NULL) || (!all && isuppz == NULL)) {
+        if ((jobz == 'V' && z.array == NULL) || (!all && isuppz == NULL)) {
             startrd_error("%s: cannot allocate %lld eigenvectors of order %lld", routine,
                           (long long)(all ? n : count), (long long)n);
             info = STARTRD_ERR_MEMORY;
@@ -709,7 +770,7 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
             startrd_instant_t t0 = starpu_timing_now(), t1;
 
             if (all) {
-                info = selected_from_all(ctx, range, n, d, r.e, vl, vu, il, iu, Zr, ngpu, &first, &found);
+                info = selected_from_all(routine, ctx, range, n, d, r.e, vl, vu, il, iu, &z, ngpu, &first, &found);
                 if (info == 0)
                     memmove(w, d + first, (size_t)found * sizeof *w);
             } else {
@@ -719,7 +780,7 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
                  * fallback (tridiag_dstemr.h). */
                 startrd_context_host_parallel(1);
                 if (jobz == 'V')
-                    st = startrd_dstemr(range, n, d, r.e, vl, vu, il, iu, &found, w, Zr, n,
+                    st = startrd_dstemr(range, n, d, r.e, vl, vu, il, iu, &found, w, z.array, n,
                                         count > 0 ? count : 1, isuppz);
                 else
                     st = LAPACKE_dstemr(LAPACK_COL_MAJOR, 'N', range, (lapack_int)n, d, r.e, vl, vu,
@@ -728,11 +789,12 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
                 info = lapack_status("dstemr", n, st);
                 if (jobz == 'N')
                     found = stemr_found;
+                else if (info == 0)
+                    info = array_columns(routine, &z, n, 0, found);
             }
             t1 = starpu_timing_now();
             if (info == 0 && jobz == 'V' && found > 0)
-                info = back_transform(routine, uplo, n, found, &Zr, first, A, lda, a_devid, &r, Z, ldz, z_devid,
-                                      ngpu);
+                info = back_transform(routine, uplo, n, found, &z, A, lda, a_devid, &r, Z, ldz, z_devid, ngpu);
             if (info == 0 && jobz == 'V')
                 startrd_stats_record_vectors((t1 - t0) * 1e-6, (starpu_timing_now() - t1) * 1e-6);
         }
@@ -745,7 +807,7 @@ static int selected_pairs(const char *routine, char jobz, char range, char uplo,
     if (d != NULL)
         reduction_free_later(&r);
     free(d);
-    startrd_free_later(Zr);
+    real_vectors_free(&z);
     free(isuppz);
     startrd_context_release();
     return info;
