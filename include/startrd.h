@@ -47,7 +47,8 @@ enum startrd_status {
     /** StarPU could not be started (no worker; tracing asked of a StarPU
      *  built without FxT), refused a task or a data access, a worker could
      *  not set up its CUDA streams, cuBLAS handles or pinned buffers when
-     *  the context opened, an application's StarPU has no CPU worker, or
+     *  the context opened, StarPU has no CPU worker (an application's
+     *  StarPU started without them, or STARPU_NCPU=0), or
      *  the process's BLAS keeps one thread count for all its threads
      *  (OpenBLAS threaded by pthreads); at startrd_finalize(), the trace
      *  could not be converted.

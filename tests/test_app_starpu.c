@@ -1,11 +1,12 @@
 /* An application that started StarPU itself: the library runs on its
  * workers, and StarPU is still running, and usable, after the library is
- * done with it. */
+ * done with it; a StarPU without CPU workers is refused. */
 #include "starpu_include.h"
 #include "startrd.h"
 #include "testing.h"
 
 #include <complex.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static void touch(void *buffers[], void *cl_arg)
@@ -48,6 +49,18 @@ int main(void)
     starpu_data_unregister(h);
     tst_check(value == 1, "and it ran: %d", value);
     starpu_shutdown();
+
+    /* An application's StarPU with GPU workers only is refused when the
+     * library's context opens; without GPUs such a StarPU cannot start. */
+    struct starpu_conf conf;
+
+    if (starpu_conf_init(&conf) == 0 && (conf.ncpus = 0, starpu_init(&conf) == 0)) {
+        tst_check(startrd_init(NULL) == STARTRD_ERR_RUNTIME && starpu_is_initialized(),
+                  "startrd_init on a StarPU without CPU workers: refused, StarPU left running");
+        starpu_shutdown();
+    } else {
+        printf("# StarPU without CPU workers cannot start here (no GPU): not tried\n");
+    }
     free(a);
     free(tau);
     free(d);

@@ -263,6 +263,15 @@ static int open_context_with(const startrd_options_t *opt)
             return ret;
     }
     collect_cuda_workers();
+    /* The copies of the matrix in and out, the tokens between them and the
+     * host's steps are tasks for CPU workers. */
+    if (starpu_cpu_worker_get_count() == 0) {
+        startrd_error("StarPU runs no CPU worker (STARPU_NCPU=0, or an application's StarPU started without "
+                      "them); the library needs at least one");
+        if (context.owns_starpu)
+            starpu_shutdown();
+        return STARTRD_ERR_RUNTIME;
+    }
     if (opt->ngpu > context.ncuda) {
         startrd_error("%d GPUs requested, StarPU drives %d", opt->ngpu, context.ncuda);
         if (context.owns_starpu)

@@ -51,9 +51,7 @@ void startrd_release_later(void (*release)(void *), void *arg)
     pthread_mutex_lock(&pending_lock);
     pending--;
     pthread_mutex_unlock(&pending_lock);
-    /* -ENODEV: a context without CPU workers, where this is no fault. */
-    if (ret != -ENODEV)
-        startrd_error("giving buffers back after the call: task submission failed (%d); given back now", ret);
+    startrd_error("giving buffers back after the call: task submission failed (%d); given back now", ret);
     release(arg);
 }
 

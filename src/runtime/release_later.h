@@ -7,9 +7,8 @@
 #define STARTRD_RELEASE_LATER_H
 
 /** Runs @p release(@p arg) on a CPU worker, at the lowest priority, without
- *  waiting for it; where no CPU worker can take it (none in the context,
- *  or the submission fails, reported), on the calling thread before
- *  returning.  @p release must not use StarPU's data or tasks: it may run
+ *  waiting for it; where the submission fails (reported), on the calling
+ *  thread before returning.  @p release must not use StarPU's data or tasks: it may run
  *  inside a task. */
 void startrd_release_later(void (*release)(void *), void *arg);
 
