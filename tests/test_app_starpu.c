@@ -53,8 +53,10 @@ int main(void)
     /* An application's StarPU with GPU workers only is refused when the
      * library's context opens; without GPUs such a StarPU cannot start. */
     struct starpu_conf conf;
+    int configured = starpu_conf_init(&conf) == 0;
 
-    if (starpu_conf_init(&conf) == 0 && (conf.ncpus = 0, starpu_init(&conf) == 0)) {
+    conf.ncpus = 0;
+    if (configured && starpu_init(&conf) == 0) {
         tst_check(startrd_init(NULL) == STARTRD_ERR_RUNTIME && starpu_is_initialized(),
                   "startrd_init on a StarPU without CPU workers: refused, StarPU left running");
         starpu_shutdown();

@@ -292,9 +292,12 @@ static int back_transform(const char *routine, char uplo, int64_t n, int64_t m, 
     }
     startrd_context_host_parallel(1);
 #pragma omp parallel for schedule(static)
-    for (int64_t j = 0; j < m; j++)
+    for (int64_t j = 0; j < m; j++) {
+        const double *col = z->col[j];
+
         for (int64_t i = 0; i < n; i++)
-            fill[i + j * ldf] = z->col[j][i];
+            fill[i + j * ldf] = col[i];
+    }
     startrd_context_host_parallel(0);
     real_vectors_free(z);
     if (fill != C) {

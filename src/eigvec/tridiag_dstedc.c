@@ -160,7 +160,9 @@ static void deflate(struct block *b, struct merge *v)
         failed(b, "DLAED2's deflation", info);
         v->deflation = (startrd_dlaed2_t){0};
     }
-    memcpy(b->wsave + a, b->w + a, (size_t)v->deflation.k * sizeof *b->wsave);
+    /* The signs of the recomputed weights, where the host recomputes them. */
+    if (!held)
+        memcpy(b->wsave + a, b->w + a, (size_t)v->deflation.k * sizeof *b->wsave);
 }
 
 /* Eigenvalue j of the rank-one update and its DLAED4 vector, the root's

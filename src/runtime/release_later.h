@@ -8,8 +8,8 @@
 
 /** Runs @p release(@p arg) on a CPU worker, at the lowest priority, without
  *  waiting for it; where the submission fails (reported), on the calling
- *  thread before returning.  @p release must not use StarPU's data or tasks: it may run
- *  inside a task. */
+ *  thread before returning.  @p release must not use StarPU's data or
+ *  tasks: it may run inside a task. */
 void startrd_release_later(void (*release)(void *), void *arg);
 
 /** Waits until every release submitted has run: the context's close calls
