@@ -10,16 +10,17 @@
  * their rows in C being equally spaced; C is worked on in a copy padded
  * with h zero rows, so that the groups at the end of the band, whose V and
  * Y are zero past row n, need no shorter shape.  Where the fused kernel of
- * kernel_q2_level.cu exists (double precisions, kd = 64, compute
- * capability 9.0 or later), it replaces Y and the level's two GEMMs: the
- * build writes its copies of V^H, T (or T^H) and V instead of Y, and one
- * launch applies the level.
+ * kernel_q2_chains.cu exists (double precisions, kd = 64, compute
+ * capability 9.0 or later), it replaces Y and the levels' GEMMs: the build
+ * writes its copies of V^H, T (or T^H) and V instead of Y, and one launch
+ * applies the chunk, chain by chain.
  *
  * When C is a block of the identity, a member leaves the columns before
  * its first one (q2_blocks.h) as they are: on the host each member skips
- * them, and on a GPU a level's batch is cut where its members' first
- * columns have grown by a sixteenth of the block, each piece starting at
- * the first column of its first member.
+ * them; on a GPU a level's batch is cut where its members' first columns
+ * have grown by a sixteenth of the block, each piece starting at the first
+ * column of its first member, and the fused kernel skips each chain's
+ * tiles of 16 columns that lie wholly before its first column.
  *
  * @precisions normal z -> s d c
  */
@@ -202,7 +203,7 @@ static void apply_q2_blocks_cpu(void *buffers[], void *cl_arg)
 /* The chunk's groups into the scratch: V, tau and T, then Y = V T, or
  * with @p fused_entries > 0 the fused kernel's operands for @p trans. */
 static long build_chunk_cuda(const startrd_q2_blocks_t *qb, int64_t c, const cuDoubleComplex *hous,
-                             const int64_t *sweeps, const struct chunk_scratch *s, int64_t fused_entries, char trans,
+                             const int64_t *table, const struct chunk_scratch *s, int64_t fused_entries, char trans,
                              cublasHandle_t blas, cudaStream_t stream)
 {
     const startrd_bulge_plan_t *p = &qb->plan;
@@ -216,7 +217,7 @@ static long build_chunk_cuda(const startrd_q2_blocks_t *qb, int64_t c, const cuD
         const startrd_q2_level_t *lv = &qb->levels[L];
         const int64_t g = lv->g0 - qb->levels[first].g0;
 
-        if ((st = startrd_cuda_zq2_gather(p->n, p->kd, p->nsweeps, p->nrefl, sweeps, hous, b, h, lv->S, lv->j,
+        if ((st = startrd_cuda_zq2_gather(p->n, p->kd, p->nsweeps, p->nrefl, table, hous, b, h, lv->S, lv->j,
                                           lv->count, V + g * hb, tau + g * b, stream)) != cudaSuccess) {
             startrd_kernel_failure("apply_q2_blocks", "zq2_gather kernel", st);
             return st;
@@ -233,8 +234,8 @@ static long build_chunk_cuda(const startrd_q2_blocks_t *qb, int64_t c, const cuD
         return st;
     }
     if (fused_entries > 0) {
-        if ((st = startrd_cuda_zq2_level_fragments(V, T, groups, trans == 'N', Y, stream)) != cudaSuccess)
-            startrd_kernel_failure("apply_q2_blocks", "zq2_level_fragments kernel", st);
+        if ((st = startrd_cuda_zq2_fragments(V, T, groups, trans == 'N', Y, stream)) != cudaSuccess)
+            startrd_kernel_failure("apply_q2_blocks", "zq2_fragments kernel", st);
         return st;
     }
     if ((st = cublasZgemmStridedBatched(blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)h, (int)b, (int)b, &one, V, (int)h, hb,
@@ -259,6 +260,27 @@ static int64_t batch_end(const struct apply_q2_blocks_args *a, const startrd_q2_
     return m;
 }
 
+/* The chains S < @p nS_acting (q2_blocks.h: groups (S, j), j = 0, 1, ...)
+ * with groups at the level numbers lo .. hi-1: *S_lo .. *S_hi-1, an empty
+ * range if none.  Group (S, j) exists for j below the count of sweep S b's
+ * reflectors, and its level number is j + 2 (nS-1-S): whether a chain has
+ * one in the range falls with S at one end and rises at the other, so
+ * those that do are consecutive. */
+static void chunk_chains(const startrd_q2_blocks_t *qb, int64_t nS_acting, int64_t lo, int64_t hi, int64_t *S_lo,
+                         int64_t *S_hi)
+{
+    *S_lo = *S_hi = 0;
+    for (int64_t S = 0; S < nS_acting; S++) {
+        const int64_t shift = 2 * (qb->nS - 1 - S), count = qb->table[2 * S * qb->b + 1];
+
+        if ((lo - shift > 0 ? lo - shift : 0) < (count < hi - shift ? count : hi - shift)) {
+            if (*S_hi == 0)
+                *S_lo = S;
+            *S_hi = S + 1;
+        }
+    }
+}
+
 static void apply_q2_blocks_cuda(void *buffers[], void *cl_arg)
 {
     const struct apply_q2_blocks_args *a = cl_arg;
@@ -267,25 +289,29 @@ static void apply_q2_blocks_cuda(void *buffers[], void *cl_arg)
     const long long stride = (long long)(qb->b + 2 * qb->plan.kd), hb = (long long)h * b;
     cuDoubleComplex *c = (cuDoubleComplex *)STARPU_MATRIX_GET_PTR(buffers[0]);
     const cuDoubleComplex *hous = (const cuDoubleComplex *)STARPU_VECTOR_GET_PTR(buffers[1]);
-    const int64_t *sweeps = (const int64_t *)STARPU_VECTOR_GET_PTR(buffers[2]);
+    const int64_t *table = (const int64_t *)STARPU_VECTOR_GET_PTR(buffers[2]);
     const struct chunk_scratch s = chunk_scratch(qb, (void *)STARPU_VECTOR_GET_PTR(buffers[3]));
     const int64_t n = STARPU_MATRIX_GET_NX(buffers[0]), ldc = STARPU_MATRIX_GET_LD(buffers[0]);
     const int cols = (int)STARPU_MATRIX_GET_NY(buffers[0]), ldp = (int)(n + h);
     cudaStream_t stream = starpu_cuda_get_local_stream();
     cublasHandle_t blas = starpu_cublas_get_local_handle();
     const cuDoubleComplex one = STARTRD_Z_ONE, zero = STARTRD_Z_ZERO, mone = STARTRD_Z_MONE;
-    const int64_t fused = startrd_cuda_zq2_level_fragment_entries(qb->plan.kd, qb->h, qb->b);
+    const int64_t fused = startrd_cuda_zq2_fragment_entries(qb->plan.kd, qb->h, qb->b);
     cuDoubleComplex *pad = NULL, *w;
-    /* W = V^H C of a level's members, which the fused kernel keeps on chip. */
+    void *sync;
+    /* W = V^H C of a level's members, which the fused kernel keeps on chip;
+     * it needs the memory its blocks order themselves through instead. */
     const size_t w_rows = fused > 0 ? 0 : (size_t)qb->maxcount * (size_t)b,
-                 bytes = ((size_t)ldp + w_rows) * (size_t)cols * sizeof *pad;
+                 bytes = ((size_t)ldp + w_rows) * (size_t)cols * sizeof *pad,
+                 sync_bytes = fused > 0 ? startrd_cuda_q2_chains_sync_bytes(a->nS_acting, cols) : 0;
     long st;
 
-    if ((st = cudaMallocAsync((void **)&pad, bytes, stream)) != cudaSuccess) {
+    if ((st = cudaMallocAsync((void **)&pad, bytes + sync_bytes, stream)) != cudaSuccess) {
         startrd_kernel_failure("apply_q2_blocks", "cudaMallocAsync", st);
         return;
     }
     w = pad + (size_t)ldp * (size_t)cols;
+    sync = (char *)pad + bytes;
     if ((st = cudaMemcpy2DAsync(pad, (size_t)ldp * sizeof *pad, c, (size_t)ldc * sizeof *c, (size_t)n * sizeof *c,
                                 (size_t)cols, cudaMemcpyDeviceToDevice, stream)) != cudaSuccess ||
         (st = cudaMemset2DAsync(pad + n, (size_t)ldp * sizeof *pad, 0, (size_t)h * sizeof *pad, (size_t)cols,
@@ -298,8 +324,24 @@ static void apply_q2_blocks_cuda(void *buffers[], void *cl_arg)
 
         if (!chunk_acts(a, ch))
             continue;
-        if (build_chunk_cuda(qb, ch, hous, sweeps, &s, fused, a->trans, blas, stream) != 0)
+        if (build_chunk_cuda(qb, ch, hous, table, &s, fused, a->trans, blas, stream) != 0)
             goto out;
+        if (fused > 0) { /* the whole chunk in one launch */
+            const startrd_q2_level_t *first = &qb->levels[qb->chunk_level[ch]],
+                                     *last = &qb->levels[qb->chunk_level[ch + 1] - 1];
+            const int64_t lo = startrd_q2_level_number(qb, first->S, first->j),
+                          hi = startrd_q2_level_number(qb, last->S, last->j) + 1;
+            int64_t S_lo, S_hi;
+
+            chunk_chains(qb, a->nS_acting, lo, hi, &S_lo, &S_hi);
+            if ((st = startrd_cuda_zq2_chains_apply(pad, ldp, cols, s.Y, first->g0, table, qb->plan.nsweeps, qb->nS,
+                                                     S_lo, S_hi, lo, hi, a->identity_col0, a->trans == 'N', sync,
+                                                     stream)) != cudaSuccess) {
+                startrd_kernel_failure("apply_q2_blocks", "zq2_chains_apply kernel", st);
+                goto out;
+            }
+            continue;
+        }
         for (int64_t i = 0; i < nl; i++) {
             int64_t L = level_in_order(qb, a->trans, ch, i);
             const startrd_q2_level_t *lv = &qb->levels[L];
@@ -315,17 +357,6 @@ static void apply_q2_blocks_cuda(void *buffers[], void *cl_arg)
                 const int width = cols - (int)c1;
 
                 m1 = batch_end(a, lv, m0, count, cols);
-                if (fused > 0) {
-                    const cuDoubleComplex *ops = (const cuDoubleComplex *)s.Y +
-                                                 (lv->g0 - qb->levels[qb->chunk_level[ch]].g0 + m0) * fused;
-
-                    if ((st = startrd_cuda_zq2_level_apply(rows, ldp, width, m1 - m0, stride, ops, a->trans == 'N',
-                                                           stream)) != cudaSuccess) {
-                        startrd_kernel_failure("apply_q2_blocks", "zq2_level_apply kernel", st);
-                        goto out;
-                    }
-                    continue;
-                }
                 if ((st = cublasZgemmStridedBatched(blas, CUBLAS_OP_C, CUBLAS_OP_N, b, width, h, &one, first + m0 * hb,
                                                     h, hb, rows, ldp, stride, &zero, w, b, (long long)b * cols,
                                                     (int)(m1 - m0))) != CUBLAS_STATUS_SUCCESS ||
@@ -359,7 +390,7 @@ static struct starpu_codelet apply_q2_blocks_codelet = {
 };
 
 int startrd_task_zapply_q2_blocks(unsigned long long where, int worker, const startrd_q2_blocks_t *qb, char trans,
-                                  int64_t identity_col0, starpu_data_handle_t hous, starpu_data_handle_t sweeps,
+                                  int64_t identity_col0, starpu_data_handle_t hous, starpu_data_handle_t table,
                                   starpu_data_handle_t scratch, starpu_data_handle_t C)
 {
     struct apply_q2_blocks_args *args = malloc(sizeof *args);
@@ -373,7 +404,7 @@ int startrd_task_zapply_q2_blocks(unsigned long long where, int worker, const st
     *args = (struct apply_q2_blocks_args){qb, trans, startrd_q2_groups_before(qb, idle_from_sweep), identity_col0};
     return starpu_task_insert(&apply_q2_blocks_codelet,
                               STARPU_CL_ARGS, args, sizeof *args,
-                              STARPU_RW, C, STARPU_R, hous, STARPU_R, sweeps, STARPU_SCRATCH, scratch,
+                              STARPU_RW, C, STARPU_R, hous, STARPU_R, table, STARPU_SCRATCH, scratch,
                               STARPU_EXECUTE_WHERE, where, STARPU_EXECUTE_ON_WORKER, worker,
                               /* per group: two GEMMs of h x b x cols, and the build's ZLARFT and ZTRMM of
                                  h b^2 complex multiply-adds each */

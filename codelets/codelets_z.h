@@ -237,8 +237,8 @@ int startrd_task_zdownload(int node, starpu_data_handle_t src, char part, double
                            int dst_devid);
 
 /* The blocked Q2 (q2_blocks.h): C := Q2 C or Q2^H C, the groups built
- * chunk by chunk from HOUS2 and the per-sweep table qb->sweeps
- * (2 nsweeps int64_t) in @p sweeps, into @p scratch, a handle with no home
+ * chunk by chunk from HOUS2 and the table qb->table
+ * (startrd_q2_table_entries() int64_t) in @p table, into @p scratch, a handle with no home
  * of startrd_q2_scratch_entries() entries of the scalar type
  * (codelet_zapply_q2_blocks.c).  When C is the block of the identity from
  * its column @p identity_col0 (-1 if C is not one; trans 'N' only), each
@@ -247,7 +247,7 @@ int startrd_task_zdownload(int node, starpu_data_handle_t src, char part, double
  * them are not built.  qb must outlive the
  * task; @p where and @p worker as for startrd_task_zunmqr_q1(). */
 int startrd_task_zapply_q2_blocks(unsigned long long where, int worker, const startrd_q2_blocks_t *qb, char trans,
-                                  int64_t identity_col0, starpu_data_handle_t hous, starpu_data_handle_t sweeps,
+                                  int64_t identity_col0, starpu_data_handle_t hous, starpu_data_handle_t table,
                                   starpu_data_handle_t scratch, starpu_data_handle_t C);
 
 /* A (m x cols) := columns row0..row0+cols-1 of the m x m identity, the

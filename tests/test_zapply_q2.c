@@ -12,6 +12,7 @@
  */
 #include "zapply_q.h"
 #include "bulge_plan.h"
+#include "q2_blocks.h"
 #include "context.h"
 #include "descriptor.h"
 #include "scalars.h"
@@ -97,12 +98,48 @@ static void q2_case(int64_t n, int64_t kd, int64_t m, char trans, startrd_q2_met
     }
     tst_check(info == 0 && err < 30.0,
               "Q2 %s%s trans=%c n=%lld kd=%lld m=%lld: info %d, ||C - op(Q2) C0|| / (n eps ||C0||) %.3g",
-              method_name(method), chunk_bytes == 1 ? " (a chunk per level)" : "", trans, (long long)n,
+              method_name(method),
+              chunk_bytes == 1 ? " (a chunk per level)" : chunk_bytes > 1 ? " (chunks of a few levels)" : "", trans, (long long)n,
               (long long)kd, (long long)m, info, err);
     q2_fixture_free(&f);
     free(C);
     free(C0);
     free(zeros);
+}
+
+/* The GPU's chain kernel finds group (S, j) through qb->table: at its
+ * level number, the level's first group and topmost member's S.  Checked
+ * here for every group of every chain, against the levels themselves. */
+static void table_case(int64_t n, int64_t kd)
+{
+    startrd_bulge_plan_t plan;
+    startrd_q2_blocks_t qb;
+    int64_t found = 0, wrong = 0;
+
+    if (startrd_bulge_plan_init(&plan, 'V', n, kd) != 0 || plan.nsweeps == 0 ||
+        startrd_q2_blocks_init(&qb, &plan, 0, sizeof(double complex)) != 0) {
+        tst_check(0, "Q2 table n=%lld kd=%lld: plan failed", (long long)n, (long long)kd);
+        return;
+    }
+    for (int64_t i = 0; i < qb.nlevels; i++) {
+        const startrd_q2_level_t *lv = &qb.levels[i];
+
+        for (int64_t m = 0; m < lv->count; m++) {
+            const int64_t S = lv->S + m, j = lv->j + 2 * m,
+                          at = 2 * (plan.nsweeps + startrd_q2_level_number(&qb, S, j));
+
+            found++;
+            if (j >= qb.table[2 * S * qb.b + 1] || qb.table[at] + S - qb.table[at + 1] != lv->g0 + m)
+                wrong++;
+        }
+    }
+    /* Every (S, j) with j below its first sweep's count is a group. */
+    for (int64_t S = 0; S < qb.nS; S++)
+        found -= qb.table[2 * S * qb.b + 1];
+    tst_check(wrong == 0 && found == 0,
+              "Q2 table n=%lld kd=%lld: %lld groups found through it at another index, %lld groups not counted",
+              (long long)n, (long long)kd, (long long)wrong, (long long)found);
+    startrd_q2_blocks_free(&qb);
 }
 
 /* R = Q Z through startrd_zform_q_begin() and _end(), against the explicit
@@ -250,11 +287,20 @@ int main(void)
                 seed++;
             }
         }
-    /* kd = 64 on GPUs: Q2's levels by the fused kernel where it exists, on
-     * more than one tile of columns. */
+    for (size_t k = 0; k < sizeof kds / sizeof kds[0]; k++)
+        table_case(1000, kds[k]);
+    table_case(5000, 64);
+    /* kd = 64 on GPUs: Q2's chains by the fused kernel where it exists, on
+     * more than one tile of columns, the groups in one chunk, in chunks of
+     * one level, and in chunks of a few levels (20 groups' scratch each). */
     if (ctx->ncuda > 0)
-        for (int t = 0; t < 2; t++)
+        for (int t = 0; t < 2; t++) {
+            const size_t few_levels = 20 * (size_t)startrd_q2_group_scratch_entries(128, 64) * sizeof(double complex);
+
             q2_case(1000, 64, 300, t ? 'C' : 'N', STARTRD_Q2_BLOCKS, 0, seed++);
+            q2_case(1000, 64, 300, t ? 'C' : 'N', STARTRD_Q2_BLOCKS, 1, seed++);
+            q2_case(1000, 64, 300, t ? 'C' : 'N', STARTRD_Q2_BLOCKS, few_levels, seed++);
+        }
     /* Several blocks of Q, several of R, and the sweeps each block skips. */
     form_case(700, 16, 700, NULL, 0, seed);
     if (ctx->ncuda > 0) {

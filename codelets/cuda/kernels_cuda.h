@@ -75,43 +75,64 @@ cudaError_t startrd_cuda_cq2_gather(int64_t n, int64_t kd, int64_t nsweeps, int6
                                     int64_t count, cuFloatComplex *V, cuFloatComplex *tau, cudaStream_t stream);
 
 /**
- * One level of Q2's groups (q2_blocks.h) applied by the fused kernel of
- * kernel_q2_level.cu, for groups of h x b = 128 x 64 (kd = 64).
- *
- * startrd_cuda_zq2_level_fragment_entries() gives the entries per group of
- * the kernel's operands, or 0 where the kernel does not exist (another
- * shape, single precision, or a GPU of compute capability below 9.0).
- * startrd_cuda_zq2_level_fragments() writes them for @p count groups from
- * their V (h x b, group i at V + i h b) and T (b x b, at T + i b b), with
- * M = T if @p upper (for Q2 C) and T^H otherwise (Q2^H C).
- * startrd_cuda_zq2_level_apply() then does C_m := C_m - V_m M_m V_m^H C_m
- * for the members m < @p count, member m's h rows at C + m member_rows and
- * its operands at frags + m entries; C has @p cols columns.  The d
- * variants do the same in double; the s and c variants have no kernel (0
- * entries, cudaErrorNotSupported).
+ * The operands of the fused kernel of kernel_q2_chains.cu, for Q2's groups
+ * (q2_blocks.h) of h x b = 128 x 64 (kd = 64).
+ * startrd_cuda_zq2_fragment_entries() gives their entries per group, or 0
+ * where the kernel does not exist (another shape, single precision, or a
+ * GPU of compute capability below 9.0).  startrd_cuda_zq2_fragments()
+ * writes them for @p count groups from their V (h x b, group i at
+ * V + i h b) and T (b x b, at T + i b b), with M = T if @p upper (for
+ * Q2 C) and T^H otherwise (Q2^H C); group i's at frags + i entries.  The
+ * d variants do the same in double; the s and c variants have no kernel
+ * (0 entries, cudaErrorNotSupported).
  */
-int64_t startrd_cuda_zq2_level_fragment_entries(int64_t kd, int64_t h, int64_t b);
-int64_t startrd_cuda_sq2_level_fragment_entries(int64_t kd, int64_t h, int64_t b);
-int64_t startrd_cuda_dq2_level_fragment_entries(int64_t kd, int64_t h, int64_t b);
-int64_t startrd_cuda_cq2_level_fragment_entries(int64_t kd, int64_t h, int64_t b);
-cudaError_t startrd_cuda_zq2_level_fragments(const cuDoubleComplex *V, const cuDoubleComplex *T, int64_t count,
-                                             int upper, cuDoubleComplex *frags, cudaStream_t stream);
-cudaError_t startrd_cuda_sq2_level_fragments(const float *V, const float *T, int64_t count, int upper, float *frags,
-                                             cudaStream_t stream);
-cudaError_t startrd_cuda_dq2_level_fragments(const double *V, const double *T, int64_t count, int upper,
-                                             double *frags, cudaStream_t stream);
-cudaError_t startrd_cuda_cq2_level_fragments(const cuFloatComplex *V, const cuFloatComplex *T, int64_t count,
-                                             int upper, cuFloatComplex *frags, cudaStream_t stream);
-cudaError_t startrd_cuda_zq2_level_apply(cuDoubleComplex *C, int64_t ldc, int64_t cols, int64_t count,
-                                         int64_t member_rows, const cuDoubleComplex *frags, int upper,
-                                         cudaStream_t stream);
-cudaError_t startrd_cuda_sq2_level_apply(float *C, int64_t ldc, int64_t cols, int64_t count, int64_t member_rows,
-                                         const float *frags, int upper, cudaStream_t stream);
-cudaError_t startrd_cuda_dq2_level_apply(double *C, int64_t ldc, int64_t cols, int64_t count, int64_t member_rows,
-                                         const double *frags, int upper, cudaStream_t stream);
-cudaError_t startrd_cuda_cq2_level_apply(cuFloatComplex *C, int64_t ldc, int64_t cols, int64_t count,
-                                         int64_t member_rows, const cuFloatComplex *frags, int upper,
-                                         cudaStream_t stream);
+int64_t startrd_cuda_zq2_fragment_entries(int64_t kd, int64_t h, int64_t b);
+int64_t startrd_cuda_sq2_fragment_entries(int64_t kd, int64_t h, int64_t b);
+int64_t startrd_cuda_dq2_fragment_entries(int64_t kd, int64_t h, int64_t b);
+int64_t startrd_cuda_cq2_fragment_entries(int64_t kd, int64_t h, int64_t b);
+cudaError_t startrd_cuda_zq2_fragments(const cuDoubleComplex *V, const cuDoubleComplex *T, int64_t count, int upper,
+                                       cuDoubleComplex *frags, cudaStream_t stream);
+cudaError_t startrd_cuda_sq2_fragments(const float *V, const float *T, int64_t count, int upper, float *frags,
+                                       cudaStream_t stream);
+cudaError_t startrd_cuda_dq2_fragments(const double *V, const double *T, int64_t count, int upper, double *frags,
+                                       cudaStream_t stream);
+cudaError_t startrd_cuda_cq2_fragments(const cuFloatComplex *V, const cuFloatComplex *T, int64_t count, int upper,
+                                       cuFloatComplex *frags, cudaStream_t stream);
+
+/**
+ * A chunk of Q2's groups (q2_blocks.h) applied chain by chain by the fused
+ * kernel of kernel_q2_chains.cu, its groups' operands written by
+ * startrd_cuda_zq2_fragments() (chunk-local group i at frags + i
+ * entries; the chunk's first group is @p chunk_g0): the groups (S, j) of
+ * the chains @p chain_lo <= S < @p chain_hi at the level numbers
+ * @p lo_level .. @p hi_level-1, in the order Q2 C takes them if
+ * @p forward, Q2^H C otherwise.  C (padded with h zero rows past row n)
+ * has @p cols columns; @p table is qb->table on the device.  With
+ * @p identity_col0 >= 0, C is the block of the identity from that column
+ * and each chain skips the columns it leaves as they are.  @p sync is
+ * startrd_cuda_q2_chains_sync_bytes() of device memory that the blocks
+ * order themselves through, rewritten on @p stream.  The d variant does
+ * the same in double; the s and c variants have no kernel
+ * (cudaErrorNotSupported).
+ */
+cudaError_t startrd_cuda_zq2_chains_apply(cuDoubleComplex *C, int64_t ldc, int64_t cols, const cuDoubleComplex *frags,
+                                          int64_t chunk_g0, const int64_t *table, int64_t nsweeps, int64_t nS,
+                                          int64_t chain_lo, int64_t chain_hi, int64_t lo_level, int64_t hi_level,
+                                          int64_t identity_col0, int forward, void *sync, cudaStream_t stream);
+cudaError_t startrd_cuda_sq2_chains_apply(float *C, int64_t ldc, int64_t cols, const float *frags, int64_t chunk_g0,
+                                          const int64_t *table, int64_t nsweeps, int64_t nS, int64_t chain_lo,
+                                          int64_t chain_hi, int64_t lo_level, int64_t hi_level, int64_t identity_col0,
+                                          int forward, void *sync, cudaStream_t stream);
+cudaError_t startrd_cuda_dq2_chains_apply(double *C, int64_t ldc, int64_t cols, const double *frags, int64_t chunk_g0,
+                                          const int64_t *table, int64_t nsweeps, int64_t nS, int64_t chain_lo,
+                                          int64_t chain_hi, int64_t lo_level, int64_t hi_level, int64_t identity_col0,
+                                          int forward, void *sync, cudaStream_t stream);
+cudaError_t startrd_cuda_cq2_chains_apply(cuFloatComplex *C, int64_t ldc, int64_t cols, const cuFloatComplex *frags,
+                                          int64_t chunk_g0, const int64_t *table, int64_t nsweeps, int64_t nS,
+                                          int64_t chain_lo, int64_t chain_hi, int64_t lo_level, int64_t hi_level,
+                                          int64_t identity_col0, int forward, void *sync, cudaStream_t stream);
+/** Bytes of startrd_cuda_zq2_chains_apply()'s @p sync for @p chains chains on @p cols columns. */
+size_t startrd_cuda_q2_chains_sync_bytes(int64_t chains, int64_t cols);
 
 /**
  * The m x n tile B := A converted as @p how (a startrd_tile_conversion_t,

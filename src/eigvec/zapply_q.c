@@ -61,11 +61,11 @@ enum { V_PIECE_ALIGN = 128 };
  * groups. */
 #define Q2_CHUNK_BYTES ((size_t)256 << 20)
 
-/* The blocked Q2: its plan, the per-sweep table the GPUs read, and the
- * scratch the tasks build the groups in. */
+/* The blocked Q2: its plan, the table of sweeps and levels the GPUs read,
+ * and the scratch the tasks build the groups in. */
 struct q2_groups {
     startrd_q2_blocks_t qb;
-    starpu_data_handle_t sweeps, scratch;
+    starpu_data_handle_t table, scratch;
 };
 
 /* Q1 and Q2 as the tasks read them: V (or its lower copy) in pieces of its
@@ -306,8 +306,8 @@ static int q_factors_register(struct q_factors *f, char uplo, const double compl
     if (f->blocked) {
         struct q2_groups *g = &f->groups;
 
-        starpu_vector_data_register(&g->sweeps, STARPU_MAIN_RAM, (uintptr_t)g->qb.sweeps,
-                                    (uint32_t)(2 * g->qb.plan.nsweeps), sizeof *g->qb.sweeps);
+        starpu_vector_data_register(&g->table, STARPU_MAIN_RAM, (uintptr_t)g->qb.table,
+                                    (uint32_t)startrd_q2_table_entries(&g->qb), sizeof *g->qb.table);
         starpu_vector_data_register(&g->scratch, -1, 0, (uint32_t)startrd_q2_scratch_entries(&g->qb),
                                     sizeof(double complex));
     }
@@ -326,7 +326,7 @@ static void release_blocks(starpu_data_handle_t *blocks, int64_t count)
 /* After the tasks that read them: unregistering waits for them. */
 static void q_factors_release(struct q_factors *f)
 {
-    starpu_data_handle_t handles[] = {f->T, f->hous2_borrowed ? NULL : f->H, f->q1_factors, f->groups.sweeps,
+    starpu_data_handle_t handles[] = {f->T, f->hous2_borrowed ? NULL : f->H, f->q1_factors, f->groups.table,
                                       f->groups.scratch};
 
     for (size_t i = 0; i < sizeof handles / sizeof handles[0]; i++)
@@ -351,7 +351,7 @@ static int q_tasks(const struct q_factors *f, unsigned long long where, int work
         q1 = startrd_task_zunmqr_q1(where, worker, 'C', f->kd, f->npieces, f->V, f->T, f->q1_factors, C);
     if (f->blocked)
         q2 = startrd_task_zapply_q2_blocks(where, worker, &f->groups.qb, trans, identity_col0, f->H,
-                                           f->groups.sweeps, f->groups.scratch, C);
+                                           f->groups.table, f->groups.scratch, C);
     else if (f->plan.nsweeps > 0)
         q2 = startrd_task_zapply_q2(&f->plan, trans, f->H, C);
     if (trans == 'N' && f->mq > 0)

@@ -56,14 +56,26 @@ int startrd_q2_blocks_init(startrd_q2_blocks_t *qb, const startrd_bulge_plan_t *
 
     qb->nchunks = wanted < 1 ? 1 : wanted > qb->nlevels ? qb->nlevels : wanted;
     qb->chunk_level = calloc((size_t)qb->nchunks + 1, sizeof *qb->chunk_level);
-    qb->sweeps = malloc(2 * (size_t)plan->nsweeps * sizeof *qb->sweeps);
-    if (qb->chunk_level == NULL || qb->sweeps == NULL) {
+    qb->nnumbers = nL;
+    qb->table = malloc((size_t)startrd_q2_table_entries(qb) * sizeof *qb->table);
+    if (qb->chunk_level == NULL || qb->table == NULL) {
         startrd_q2_blocks_free(qb);
         return -1;
     }
     for (int64_t s = 0; s < plan->nsweeps; s++) {
-        qb->sweeps[2 * s] = startrd_bulge_refl_index(plan, s, 0);
-        qb->sweeps[2 * s + 1] = startrd_bulge_nrefl_sweep(plan, s);
+        qb->table[2 * s] = startrd_bulge_refl_index(plan, s, 0);
+        qb->table[2 * s + 1] = startrd_bulge_nrefl_sweep(plan, s);
+    }
+    for (int64_t L = 0; L < nL; L++) {
+        qb->table[2 * (plan->nsweeps + L)] = -1;
+        qb->table[2 * (plan->nsweeps + L) + 1] = 0;
+    }
+    for (int64_t i = 0; i < qb->nlevels; i++) {
+        const startrd_q2_level_t *lv = &qb->levels[i];
+        int64_t at = 2 * (plan->nsweeps + startrd_q2_level_number(qb, lv->S, lv->j));
+
+        qb->table[at] = lv->g0;
+        qb->table[at + 1] = lv->S;
     }
     for (int64_t c = 1; c < qb->nchunks; c++) {
         int64_t L = qb->chunk_level[c - 1] + 1, last = qb->nlevels - (qb->nchunks - c);
@@ -84,10 +96,10 @@ void startrd_q2_blocks_free(startrd_q2_blocks_t *qb)
 {
     free(qb->levels);
     free(qb->chunk_level);
-    free(qb->sweeps);
+    free(qb->table);
     qb->levels = NULL;
     qb->chunk_level = NULL;
-    qb->sweeps = NULL;
+    qb->table = NULL;
 }
 
 int64_t startrd_q2_chunk_groups(const startrd_q2_blocks_t *qb, int64_t c)

@@ -68,7 +68,12 @@ typedef struct startrd_q2_blocks {
     int64_t nchunks;
     int64_t maxchunk;         /**< most groups in one chunk */
     int64_t *chunk_level;     /**< chunk c holds levels chunk_level[c] .. chunk_level[c+1]-1 */
-    int64_t *sweeps;          /**< per sweep s: r(s, 0) at 2s, its count of reflectors at 2s+1 */
+    int64_t nnumbers;         /**< level numbers, empty levels included: j + 2 (nS-1-S) < nnumbers */
+    /** What the GPU reads (startrd_q2_table_entries() of them): per sweep s,
+     * r(s, 0) at 2s and its count of reflectors at 2s+1; then per level
+     * number L, at 2 nsweeps + 2L, the level's first group and the S of its
+     * topmost member, or -1 and 0 where the level is empty. */
+    int64_t *table;
 } startrd_q2_blocks_t;
 
 /**
@@ -82,6 +87,18 @@ int startrd_q2_blocks_init(startrd_q2_blocks_t *qb, const startrd_bulge_plan_t *
                            size_t entry_bytes);
 
 void startrd_q2_blocks_free(startrd_q2_blocks_t *qb);
+
+/** Entries of qb->table. */
+static inline int64_t startrd_q2_table_entries(const startrd_q2_blocks_t *qb)
+{
+    return 2 * (qb->plan.nsweeps + qb->nnumbers);
+}
+
+/** The number of the level that holds group (S, j). */
+static inline int64_t startrd_q2_level_number(const startrd_q2_blocks_t *qb, int64_t S, int64_t j)
+{
+    return j + 2 * (qb->nS - 1 - S);
+}
 
 /** Groups in chunk c. */
 int64_t startrd_q2_chunk_groups(const startrd_q2_blocks_t *qb, int64_t c);
