@@ -96,11 +96,11 @@ static void q2_case(int64_t n, int64_t kd, int64_t m, char trans, startrd_q2_met
                     (int)n, STARTRD_Z_CBLAS(mone), f.Q2, (int)n, C0, (int)n, STARTRD_Z_CBLAS(one), C, (int)n);
         err = tst_zfrobenius(n, m, C, n) / (tst_max_nan(tst_zfrobenius(n, m, C0, n), DBL_MIN) * (double)n * tst_zeps());
     }
+    const char *chunks = chunk_bytes == 1 ? " (a chunk per level)" : chunk_bytes > 1 ? " (chunks of a few levels)" : "";
+
     tst_check(info == 0 && err < 30.0,
               "Q2 %s%s trans=%c n=%lld kd=%lld m=%lld: info %d, ||C - op(Q2) C0|| / (n eps ||C0||) %.3g",
-              method_name(method),
-              chunk_bytes == 1 ? " (a chunk per level)" : chunk_bytes > 1 ? " (chunks of a few levels)" : "", trans, (long long)n,
-              (long long)kd, (long long)m, info, err);
+              method_name(method), chunks, trans, (long long)n, (long long)kd, (long long)m, info, err);
     q2_fixture_free(&f);
     free(C);
     free(C0);
