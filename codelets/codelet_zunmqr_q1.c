@@ -160,6 +160,17 @@ static void factors_cuda(void *buffers[], void *cl_arg)
         startrd_kernel_failure("unmqr_q1_factors", "cudaFreeAsync", st);
 }
 
+/* In the complex precisions the blocks' GEMMs take Gauss's three real
+ * products per complex one (ZGEMM3M), a quarter fewer flops; on a GPU held
+ * at its power cap that is time (docs/experiments.md, "The power cap and
+ * Q's forming").  Its error bound is GEMM's normwise, up to a small
+ * constant. */
+#ifdef COMPLEX
+#define Q1_GEMM cublasZgemm3m
+#else
+#define Q1_GEMM cublasZgemm
+#endif
+
 /* Block by block, each as I - Vb T Vb^H: Vb written out explicitly, then
  * C -= Vb op(T) (Vb^H C) by two GEMMs and a TRMM.  cuSOLVER's ZUNMQR does
  * the same, but its 32-bit workspace query refuses the largest orders
@@ -201,12 +212,12 @@ static void unmqr_cuda(void *buffers[], void *cl_arg)
                 startrd_kernel_failure("unmqr_q1", "zpanel_v kernel", st);
                 break;
             }
-            if ((st = cublasZgemm(blas, CUBLAS_OP_C, CUBLAS_OP_N, kb, (int)cols, rows, &one, vb, rows, c + j0,
-                                  (int)ldc, &zero, w, kb)) != CUBLAS_STATUS_SUCCESS ||
+            if ((st = Q1_GEMM(blas, CUBLAS_OP_C, CUBLAS_OP_N, kb, (int)cols, rows, &one, vb, rows, c + j0, (int)ldc,
+                              &zero, w, kb)) != CUBLAS_STATUS_SUCCESS ||
                 (st = cublasZtrmm(blas, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, op, CUBLAS_DIAG_NON_UNIT, kb,
                                   (int)cols, &one, tb, kb, w, kb, w, kb)) != CUBLAS_STATUS_SUCCESS ||
-                (st = cublasZgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, rows, (int)cols, kb, &mone, vb, rows, w, kb, &one,
-                                  c + j0, (int)ldc)) != CUBLAS_STATUS_SUCCESS) {
+                (st = Q1_GEMM(blas, CUBLAS_OP_N, CUBLAS_OP_N, rows, (int)cols, kb, &mone, vb, rows, w, kb, &one,
+                              c + j0, (int)ldc)) != CUBLAS_STATUS_SUCCESS) {
                 startrd_kernel_failure("unmqr_q1", "cuBLAS update", st);
                 break;
             }
