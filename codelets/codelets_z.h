@@ -255,14 +255,6 @@ int startrd_task_zapply_q2_blocks(unsigned long long where, int worker, const st
  * @p worker as for startrd_task_zunmqr_q1(). */
 int startrd_task_zlaset_identity(unsigned long long where, int worker, int64_t row0, starpu_data_handle_t A);
 
-/* C (m x cols) := columns z0..z0+cols-1 of the real m-row matrix given as
- * @p nz column blocks Z of @p zwidth columns (the last may be narrower),
- * widened to C's type; the task reads only the blocks that hold those
- * columns, and only writes C (codelet_zwiden_columns.c).  @p where and
- * @p worker as for startrd_task_zunmqr_q1(). */
-int startrd_task_zwiden_columns(unsigned long long where, int worker, int64_t z0, int64_t zwidth, int64_t nz,
-                                const starpu_data_handle_t *Z, starpu_data_handle_t C);
-
 /* R := Q Z, Q in @p nq column blocks that follow each other (n x n in
  * all), Z real (n x cols), R (n x cols) of Q's type; R is only written
  * (codelet_zgemm_real.c).  In the complex precisions a leading dimension

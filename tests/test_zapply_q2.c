@@ -6,8 +6,7 @@
  * by tasks on blocks of the identity (skipping the sweeps that leave them
  * alone) and multiplied into a real Z, on the CPU workers and on each GPU's
  * first worker; and Q1 Q2 of a whole reduction formed so, against it applied
- * to Z, for both triangles, and applied to columns of Z that tasks widen
- * into C's blocks.  The bounds are in units of the precision's eps.
+ * to Z, for both triangles.  The bounds are in units of the precision's eps.
  *
  * @precisions normal z -> s d c
  */
@@ -88,7 +87,7 @@ static void q2_case(int64_t n, int64_t kd, int64_t m, char trans, startrd_q2_met
     if (f.Q2 != NULL && C != NULL && C0 != NULL && zeros != NULL && tst_zgen(TST_KIND_RANDOM, n, C, n, seed + 1) == 0) {
         memcpy(C0, C, (size_t)(n * m) * sizeof *C);
         info = startrd_zapply_q(trans, 'L', n, m, kd, zeros, n, STARPU_MAIN_RAM, zeros, f.hous, NULL, C, n,
-                                STARPU_MAIN_RAM, NULL, method, chunk_bytes);
+                                STARPU_MAIN_RAM, method, chunk_bytes);
     }
     if (info == 0) {
         const double complex one = 1.0, mone = -1.0;
@@ -187,47 +186,6 @@ static void form_case(int64_t n, int64_t kd, int64_t m, const int *workers, int 
     free(Z);
 }
 
-/* Q applied to Z's columns from the 37th, which tasks widen into C's
- * blocks from Z's blocks of 64 columns (startrd_real_columns_t), against
- * Q applied to those columns of C = Z (C0, n x m).  C starts as NaN, so a
- * column that no task writes fails the check. */
-static void widened_case(char uplo, int64_t n, int64_t m, int64_t kd, const double complex *A, int64_t lda,
-                         const double complex *tau, const double complex *hous2, const double *Z,
-                         const double complex *C0)
-{
-    const int64_t skip = m > 37 ? 37 : 0, width = 64, nz = (m + width - 1) / width;
-    double complex *C = malloc((size_t)(n * (m - skip > 0 ? m - skip : 1)) * sizeof *C);
-    starpu_data_handle_t *blocks = calloc((size_t)nz, sizeof *blocks);
-    double err = NAN;
-    int info = -1;
-
-    if (C != NULL && blocks != NULL) {
-        const startrd_real_columns_t from = {blocks, nz, width, skip};
-
-        for (int64_t i = 0; i < n * (m - skip); i++)
-            C[i] = NAN;
-        for (int64_t b = 0; b < nz; b++)
-            startrd_matrix_register(&blocks[b], STARPU_MAIN_RAM, (uintptr_t)(Z + b * width * n), n, n,
-                                    m - b * width < width ? m - b * width : width, sizeof *Z);
-        info = startrd_zapply_q('N', uplo, n, m - skip, kd, A, lda, STARPU_MAIN_RAM, tau, hous2, NULL, C, n,
-                                STARPU_MAIN_RAM, &from, STARTRD_Q2_AUTO, 0);
-        for (int64_t b = 0; b < nz; b++)
-            starpu_data_unregister(blocks[b]);
-    }
-    if (info == 0) {
-        for (int64_t i = 0; i < n * (m - skip); i++)
-            C[i] -= C0[skip * n + i];
-        err = tst_zfrobenius(n, m - skip, C, n) /
-              (tst_max_nan(tst_zfrobenius(n, m - skip, C0 + skip * n, n), DBL_MIN) * (double)n * tst_zeps());
-    }
-    tst_check(info == 0 && err < 30.0,
-              "Q of a reduction, uplo=%c n=%lld, applied to Z's columns %lld..%lld widened by tasks from blocks of "
-              "%lld: info %d, ||Q Z (widened) - Q Z|| / (n eps ||Q Z||) %.3g",
-              uplo, (long long)n, (long long)skip, (long long)m - 1, (long long)width, info, err);
-    free(C);
-    free(blocks);
-}
-
 /* Q of zhetrd_2stage_mgpu('V', uplo) formed and multiplied into a real Z
  * (n x m), against Q applied to Z widened to complex: the stage-1
  * reflectors as well, in place (uplo 'L') or through their lower copy
@@ -258,10 +216,8 @@ static void reduction_case(startrd_context_t *ctx, char uplo, int64_t n, int64_t
             C[i] = Z[i] = (double)(state >> 11) * 0x1.0p-53 - 0.5;
         }
         info = startrd_zapply_q('N', uplo, n, m, kd, A, lda, STARPU_MAIN_RAM, tau, hous2, NULL, C, n, STARPU_MAIN_RAM,
-                                NULL, STARTRD_Q2_AUTO, 0);
+                                STARTRD_Q2_AUTO, 0);
     }
-    if (info == 0)
-        widened_case(uplo, n, m, kd, A, lda, tau, hous2, Z, C);
     if (info == 0)
         info = startrd_zform_q_begin(uplo, n, kd, A, lda, STARPU_MAIN_RAM, tau, hous2, NULL, workers, nworkers, 0,
                                      &former);

@@ -86,26 +86,6 @@ static cudaError_t tile_finite(char part, int64_t m, int64_t n, const T *A, int6
     return cudaGetLastError();
 }
 
-/* C := Z, a real Z widened to C's type (its imaginary parts zero). */
-template <typename T>
-__global__ void widen_kernel(int64_t m, int64_t n, const typename startrd_scalar<T>::real *Z, int64_t ldz, T *C,
-                             int64_t ldc)
-{
-    for (int64_t j = blockIdx.y; j < n; j += gridDim.y)
-        for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < m;
-             i += (int64_t)gridDim.x * blockDim.x)
-            C[i + j * ldc] = startrd_make<T>(Z[i + j * ldz]);
-}
-
-template <typename T>
-static cudaError_t widen(int64_t m, int64_t n, const typename startrd_scalar<T>::real *Z, int64_t ldz, T *C,
-                         int64_t ldc, cudaStream_t stream)
-{
-    if (m > 0 && n > 0)
-        widen_kernel<T><<<tile_grid(m, n), THREADS, 0, stream>>>(m, n, Z, ldz, C, ldc);
-    return cudaGetLastError();
-}
-
 #define TILE_CONVERT(p, T)                                                                                   \
     extern "C" cudaError_t startrd_cuda_##p##tile_convert(int how, int64_t m, int64_t n, const T *A,        \
                                                           int64_t lda, T *B, int64_t ldb, cudaStream_t stream) \
@@ -116,10 +96,5 @@ static cudaError_t widen(int64_t m, int64_t n, const typename startrd_scalar<T>:
                                                          int64_t lda, int *flag, cudaStream_t stream)       \
     {                                                                                                        \
         return tile_finite<T>(part, m, n, A, lda, flag, stream);                                             \
-    }                                                                                                        \
-    extern "C" cudaError_t startrd_cuda_##p##widen(int64_t m, int64_t n, const startrd_scalar<T>::real *Z,  \
-                                                   int64_t ldz, T *C, int64_t ldc, cudaStream_t stream)     \
-    {                                                                                                        \
-        return widen<T>(m, n, Z, ldz, C, ldc, stream);                                                       \
     }
 STARTRD_FOR_EACH_PRECISION(TILE_CONVERT)

@@ -149,19 +149,6 @@ cudaError_t startrd_cuda_ctile_convert(int how, int64_t m, int64_t n, const cuFl
                                        cuFloatComplex *B, int64_t ldb, cudaStream_t stream);
 
 /**
- * The m x n block C := the real Z, widened to C's type (imaginary parts
- * zero; a copy in the real precisions).
- */
-cudaError_t startrd_cuda_zwiden(int64_t m, int64_t n, const double *Z, int64_t ldz, cuDoubleComplex *C, int64_t ldc,
-                                cudaStream_t stream);
-cudaError_t startrd_cuda_swiden(int64_t m, int64_t n, const float *Z, int64_t ldz, float *C, int64_t ldc,
-                                cudaStream_t stream);
-cudaError_t startrd_cuda_dwiden(int64_t m, int64_t n, const double *Z, int64_t ldz, double *C, int64_t ldc,
-                                cudaStream_t stream);
-cudaError_t startrd_cuda_cwiden(int64_t m, int64_t n, const float *Z, int64_t ldz, cuFloatComplex *C, int64_t ldc,
-                                cudaStream_t stream);
-
-/**
  * Block column @p col0 of stage 1's lower-storage copy (@p height x
  * @p width, leading dimension ldc) from a caller's n x n matrix in this
  * GPU's memory, as codelet_zcopy_column.c fills it from host memory:

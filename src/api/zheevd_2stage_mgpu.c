@@ -45,8 +45,7 @@
  * GPUs a_devid and c_devid (drivers_z.h). */
 static int unmtr(const char *routine, char trans, char uplo, int64_t n, int64_t m, const double _Complex *A,
                  int64_t lda, int a_devid, const double _Complex *tau, const double _Complex *hous2, int64_t lhous2,
-                 starpu_data_handle_t hous2_on_gpu, double _Complex *C, int64_t ldc, int c_devid,
-                 const startrd_real_columns_t *from, int64_t ngpu)
+                 starpu_data_handle_t hous2_on_gpu, double _Complex *C, int64_t ldc, int c_devid, int64_t ngpu)
 {
     static const char *const names[] = {"trans", "uplo", "n", "m", "A", "lda", "tau",
                                         "hous2", "lhous2", "C", "ldc", "ngpu"};
@@ -110,7 +109,7 @@ static int unmtr(const char *routine, char trans, char uplo, int64_t n, int64_t 
     kd = startrd_context_bandwidth(ctx, n, ngpu < 0 ? ctx->ncuda : (int)ngpu);
     startrd_trace_begin();
     info = startrd_zapply_q(trans == 'N' ? 'N' : 'C', uplo, n, m, kd, A, lda, a_node, tau, hous2, hous2_on_gpu, C,
-                            ldc, c_node, from, STARTRD_Q2_AUTO, 0);
+                            ldc, c_node, STARTRD_Q2_AUTO, 0);
     startrd_trace_end();
     startrd_context_release();
     return info;
@@ -120,16 +119,14 @@ int zunmtr_2stage_mgpu(char trans, char uplo, int n, int m, const double _Comple
                        const double _Complex *tau, const double _Complex *hous2, int lhous2,
                        double _Complex *C, int ldc, int ngpu)
 {
-    return unmtr("zunmtr_2stage_mgpu", trans, uplo, n, m, A, lda, -1, tau, hous2, lhous2, NULL, C, ldc, -1, NULL,
-                 ngpu);
+    return unmtr("zunmtr_2stage_mgpu", trans, uplo, n, m, A, lda, -1, tau, hous2, lhous2, NULL, C, ldc, -1, ngpu);
 }
 
 int zunmtr_2stage_mgpu_64(char trans, char uplo, int64_t n, int64_t m, const double _Complex *A, int64_t lda,
                           const double _Complex *tau, const double _Complex *hous2, int64_t lhous2,
                           double _Complex *C, int64_t ldc, int64_t ngpu)
 {
-    return unmtr("zunmtr_2stage_mgpu_64", trans, uplo, n, m, A, lda, -1, tau, hous2, lhous2, NULL, C, ldc, -1, NULL,
-                 ngpu);
+    return unmtr("zunmtr_2stage_mgpu_64", trans, uplo, n, m, A, lda, -1, tau, hous2, lhous2, NULL, C, ldc, -1, ngpu);
 }
 
 /* A and C in GPU memory, brought to the host where the back-transformation
@@ -141,7 +138,7 @@ static int unmtr_gpu(const char *routine, char trans, char uplo, int64_t n, int6
     const int live = n > 0 && m > 0;
     double _Complex *host_a, *host_c;
     int info = unmtr(routine, trans, uplo, n, m, A, lda, live ? startrd_user_device(A) : -1, tau, hous2, lhous2, NULL,
-                     C, ldc, live ? startrd_user_device(C) : -1, NULL, ngpu);
+                     C, ldc, live ? startrd_user_device(C) : -1, ngpu);
 
     if (info != STARTRD_HOST_ONLY)
         return info;
@@ -149,8 +146,7 @@ static int unmtr_gpu(const char *routine, char trans, char uplo, int64_t n, int6
     host_a = startrd_user_host_copy(routine, sizeof *host_a, n, n, A, lda, &info);
     host_c = startrd_user_host_copy(routine, sizeof *host_c, n, m, C, ldc, &info);
     if (info == 0 &&
-        (info = unmtr(routine, trans, uplo, n, m, host_a, n, -1, tau, hous2, lhous2, NULL, host_c, n, -1, NULL,
-                      ngpu)) == 0)
+        (info = unmtr(routine, trans, uplo, n, m, host_a, n, -1, tau, hous2, lhous2, NULL, host_c, n, -1, ngpu)) == 0)
         info = startrd_user_copy(routine, sizeof *host_c, n, m, C, ldc, host_c, n);
     free(host_a);
     free(host_c);
@@ -238,28 +234,24 @@ static void reduction_free_later(struct reduction *r)
     startrd_release_later(reduction_release, later);
 }
 
-/* The columns of the divide and conquer's vectors that the held path
- * (held_divide_and_conquer()) leaves in each GPU block. */
-enum { HELD_BLOCK_COLUMNS = 512 };
-
-/* The real eigenvectors of T that the back-transformation widens: column
- * j at col[j] (n entries) of the host array they were solved into; or,
- * col NULL, columns first.. of the held divide and conquer's blocks
- * (tridiag_dstedc.h), left on its GPU, those that hold none of them
- * unregistered (NULL). */
+/* The real eigenvectors of T that the back-transformation widens, column j
+ * at col[j] (n entries), and what holds them until then: the host array
+ * they were solved into, or blocks of the held divide and conquer
+ * (tridiag_dstedc.h) acquired on the host. */
 struct real_vectors {
     const double **col;
     double *array;
     starpu_data_handle_t *blocks;
-    int64_t nblocks, first;
+    int64_t nblocks;
 };
 
 /* Lets go of the vectors; again, nothing more. */
 static void real_vectors_free(struct real_vectors *z)
 {
-    for (int64_t b = 0; b < z->nblocks; b++)
-        if (z->blocks[b] != NULL)
-            starpu_data_unregister(z->blocks[b]);
+    for (int64_t b = 0; b < z->nblocks; b++) {
+        starpu_data_release(z->blocks[b]);
+        starpu_data_unregister(z->blocks[b]);
+    }
     free(z->blocks);
     free(z->array);
     free(z->col);
@@ -279,33 +271,21 @@ static int array_columns(const char *routine, struct real_vectors *z, int64_t n,
     return 0;
 }
 
-/* C := Q Z for the real n x m matrix Z of @p z.  Vectors held on a GPU are
- * widened there, into the blocks of C that Q's tasks then take, and let go
- * after them.  Vectors on the host are let go once copied into C, before
- * Q is applied: at the largest orders the host holds A, HOUS2 and C but
- * not Z besides.  That copy runs on the caller's threads: on one thread it
- * was a good part of the back-transformation's time (docs/experiments.md,
- * "The back-transformation's time").  A and C may be in GPU memory
- * (drivers_z.h): C then gets host vectors from a host copy, the one
+/* C := Q Z for the real n x m matrix Z of @p z, which is let go once copied
+ * into C, before Q is applied: at the largest orders the host holds A,
+ * HOUS2 and C but not Z besides.  The copy runs on the caller's threads: on
+ * one thread it was a good part of the back-transformation's time
+ * (docs/experiments.md, "The back-transformation's time").  A and C may be
+ * in GPU memory (drivers_z.h): C then gets Z from a host copy, the one
  * crossing of the bus that vectors computed on the host need. */
 static int back_transform(const char *routine, char uplo, int64_t n, int64_t m, struct real_vectors *z,
                           const double _Complex *A, int64_t lda, int a_devid, const struct reduction *r,
                           double _Complex *C, int64_t ldc, int c_devid, int64_t ngpu)
 {
-    double _Complex *fill;
-    int64_t ldf;
+    double _Complex *fill = c_devid < 0 ? C : malloc((size_t)n * (size_t)m * sizeof *C);
+    const int64_t ldf = c_devid < 0 ? ldc : n;
     int info = 0;
 
-    if (z->col == NULL) {
-        const startrd_real_columns_t held = {z->blocks, z->nblocks, HELD_BLOCK_COLUMNS, z->first};
-
-        info = unmtr(routine, 'N', uplo, n, m, A, lda, a_devid, r->tau, r->hous2, r->lhous2, r->hous2_on_gpu, C, ldc,
-                     c_devid, &held, ngpu);
-        real_vectors_free(z);
-        return info;
-    }
-    fill = c_devid < 0 ? C : malloc((size_t)n * (size_t)m * sizeof *C);
-    ldf = c_devid < 0 ? ldc : n;
     if (fill == NULL) {
         startrd_error("%s: cannot allocate %lld eigenvectors of order %lld", routine, (long long)m, (long long)n);
         return STARTRD_ERR_MEMORY;
@@ -326,7 +306,7 @@ static int back_transform(const char *routine, char uplo, int64_t n, int64_t m, 
     }
     return info != 0 ? info
                      : unmtr(routine, 'N', uplo, n, m, A, lda, a_devid, r->tau, r->hous2, r->lhous2, r->hous2_on_gpu, C,
-                             ldc, c_devid, NULL, ngpu);
+                             ldc, c_devid, ngpu);
 }
 
 static int tridiagonal_failed(const char *solver, lapack_int info)
@@ -621,6 +601,10 @@ static int pairs_from_all(int64_t n, int64_t count, int64_t ngpu)
     return dc_on_gpus(ngpu) && count * startrd_tuning()->pairs_from_all_divisor >= n;
 }
 
+/* The columns of the divide and conquer's vectors that the held path
+ * (held_divide_and_conquer()) leaves in each GPU block. */
+enum { HELD_BLOCK_COLUMNS = 512 };
+
 /* Whether the divide and conquer can hold its vectors on the first GPU's
  * second worker (tridiag_dstedc.h) when nothing else runs beside it. */
 static int dc_can_hold(const startrd_context_t *ctx, int64_t n)
@@ -631,27 +615,63 @@ static int dc_can_hold(const startrd_context_t *ctx, int64_t n)
            startrd_device_memory_holds(starpu_worker_get_memory_node(ctx->cuda_side_worker[0]), bytes);
 }
 
-/* Columns first..last-1 of the held blocks as the vectors to widen, left
- * on their GPU: the blocks that hold none of them unregistered. */
-static void held_columns(int64_t n, starpu_data_handle_t *blocks, int64_t first, int64_t last,
-                         struct real_vectors *z)
+/* Columns first..last-1 of the held blocks as the vectors to widen: the
+ * blocks that hold them brought to the host together and acquired there,
+ * the others unregistered. */
+static int held_columns(int64_t n, starpu_data_handle_t *blocks, int64_t first, int64_t last,
+                        struct real_vectors *z)
 {
-    for (int64_t c = 0; c < n; c += HELD_BLOCK_COLUMNS)
-        if (last <= c || c + HELD_BLOCK_COLUMNS <= first) {
-            starpu_data_unregister(blocks[c / HELD_BLOCK_COLUMNS]);
+    const int64_t nblocks = (n + HELD_BLOCK_COLUMNS - 1) / HELD_BLOCK_COLUMNS;
+    int info = 0;
+
+    z->col = malloc((size_t)(last > first ? last - first : 1) * sizeof *z->col);
+    z->blocks = malloc((size_t)nblocks * sizeof *z->blocks);
+    if (z->col == NULL || z->blocks == NULL) {
+        startrd_error("eigenvectors: cannot allocate the addresses of %lld eigenvectors", (long long)(last - first));
+        info = STARTRD_ERR_MEMORY;
+    }
+    for (int64_t c = 0; c < n; c += HELD_BLOCK_COLUMNS) {
+        starpu_data_handle_t block = blocks[c / HELD_BLOCK_COLUMNS];
+        int st;
+
+        if (info != 0 || last <= c || c + HELD_BLOCK_COLUMNS <= first) {
             blocks[c / HELD_BLOCK_COLUMNS] = NULL;
+            starpu_data_unregister(block);
+        } else if ((st = starpu_data_fetch_on_node(block, STARPU_MAIN_RAM, 1)) != 0) {
+            startrd_error("eigenvectors: starpu_data_fetch_on_node returned %d", st);
+            info = STARTRD_ERR_RUNTIME;
         }
-    z->blocks = blocks;
-    z->nblocks = (n + HELD_BLOCK_COLUMNS - 1) / HELD_BLOCK_COLUMNS;
-    z->first = first;
+    }
+    for (int64_t c = 0; c < n; c += HELD_BLOCK_COLUMNS) {
+        starpu_data_handle_t block = blocks[c / HELD_BLOCK_COLUMNS];
+        const int64_t from = first > c ? first : c, to = last < c + HELD_BLOCK_COLUMNS ? last : c + HELD_BLOCK_COLUMNS;
+        int st;
+
+        if (block == NULL)
+            continue;
+        if (info != 0 || (st = starpu_data_acquire(block, STARPU_R)) != 0) {
+            if (info == 0)
+                startrd_error("eigenvectors: starpu_data_acquire returned %d", st);
+            info = info != 0 ? info : STARTRD_ERR_RUNTIME;
+            starpu_data_unregister(block);
+            continue;
+        }
+        const double *held = (const double *)starpu_matrix_get_local_ptr(block);
+        const int64_t ld = (int64_t)starpu_matrix_get_local_ld(block);
+
+        for (int64_t j = from; j < to; j++)
+            z->col[j - first] = held + (j - c) * ld;
+        z->blocks[z->nblocks++] = block;
+    }
+    return info;
 }
 
 /* All pairs of T (d, e) by divide and conquer, then the wanted ones, a run
  * of the ascending eigenvalues, *first and *found, as the vectors @p z to
  * widen.  Where the first GPU has room, the vectors are held there, so that
  * each merge's products find Q where they run instead of crossing the bus
- * both ways, and the wanted columns stay there for back_transform();
- * elsewhere they are solved into z->array (n x n). */
+ * both ways, and only the blocks of wanted columns come back; elsewhere
+ * they are solved into z->array (n x n). */
 static int selected_from_all(const char *routine, const startrd_context_t *ctx, char range, int64_t n, double *d,
                              double *e, double vl, double vu, int64_t il, int64_t iu, struct real_vectors *z,
                              int64_t ngpu, int64_t *first, int64_t *found)
@@ -677,7 +697,10 @@ static int selected_from_all(const char *routine, const startrd_context_t *ctx, 
     }
     *found = last - *first;
     if (blocks != NULL) {
-        held_columns(n, blocks, info == 0 ? *first : 0, info == 0 ? last : 0, z);
+        int held = held_columns(n, blocks, info == 0 ? *first : 0, info == 0 ? last : 0, z);
+
+        info = info != 0 ? info : held;
+        free(blocks);
         return info;
     }
     return info == 0 ? array_columns(routine, z, n, *first, *found) : info;

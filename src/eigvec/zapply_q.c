@@ -380,7 +380,7 @@ static int status_after_tasks(int ret)
 int startrd_zapply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, const double complex *A, int64_t lda,
                      int a_node, const double complex *tau, const double complex *hous2,
                      starpu_data_handle_t hous2_on_gpu, double complex *C, int64_t ldc, int c_node,
-                     const startrd_real_columns_t *from, startrd_q2_method_t method, size_t q2_chunk_bytes)
+                     startrd_q2_method_t method, size_t q2_chunk_bytes)
 {
     const unsigned ncuda = starpu_cuda_worker_get_count();
     unsigned long long where = STARPU_CPU;
@@ -427,13 +427,7 @@ int startrd_zapply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, co
         int64_t cols = m - b * width < width ? m - b * width : width;
 
         startrd_matrix_register(&blocks[b], c_node, (uintptr_t)(C + b * width * ldc), ldc, n, cols, sizeof *C);
-        if (from != NULL && startrd_task_zwiden_columns(where, -1, from->first + b * width, from->width,
-                                                        from->nblocks, from->blocks, blocks[b]) != 0) {
-            startrd_error("back-transformation: task submission failed");
-            ret = STARTRD_ERR_RUNTIME;
-        } else {
-            ret = q_tasks(&f, where, -1, trans, -1, blocks[b]);
-        }
+        ret = q_tasks(&f, where, -1, trans, -1, blocks[b]);
     }
     release_blocks(blocks, nblocks);
     q_factors_release(&f);

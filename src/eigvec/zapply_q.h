@@ -24,15 +24,13 @@
  * whose V and Y are built in chunks of about @p q2_chunk_bytes (0: the
  * library's choice).  A and C are in the memory of nodes @p a_node and
  * @p c_node: STARPU_MAIN_RAM, or a GPU's (the caller's matrices in GPU
- * memory, which stay there as the home of their handles).  Where @p from
- * is given, C starts as those real columns, widened by tasks into C's
- * blocks where Q's tasks run, C's contents not read.  Blocks until done.
- * @return 0 or a positive startrd_status.
+ * memory, which stay there as the home of their handles).  Blocks until
+ * done.  @return 0 or a positive startrd_status.
  */
 int startrd_zapply_q(char trans, char uplo, int64_t n, int64_t m, int64_t kd, const double complex *A, int64_t lda,
                      int a_node, const double complex *tau, const double complex *hous2,
                      starpu_data_handle_t hous2_on_gpu, double complex *C, int64_t ldc, int c_node,
-                     const startrd_real_columns_t *from, startrd_q2_method_t method, size_t q2_chunk_bytes);
+                     startrd_q2_method_t method, size_t q2_chunk_bytes);
 
 /** Q formed by tasks, until it is multiplied into vectors. */
 typedef struct startrd_zq_former startrd_zq_former_t;
