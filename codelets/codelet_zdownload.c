@@ -123,15 +123,54 @@ static void download_cpu(void *buffers[], void *cl_arg)
         startrd_kernel_failure("download", "startrd_cuda_download", st);
 }
 
+/* A contiguous range of a vector, seen as columns that fit the pinned
+ * buffers several at a time. */
+enum { RANGE_ROWS = 1 << 16 };
+
+struct range_args {
+    double complex *dst;
+    int64_t offset, count;
+};
+
+static void unpack_range(void *arg, void *packed, int64_t ld, int64_t q0, int64_t q1)
+{
+    memcpy((double complex *)arg + q0 * ld, packed, (size_t)((q1 - q0) * ld) * sizeof(double complex));
+}
+
+static void download_range_cpu(void *buffers[], void *cl_arg)
+{
+    const struct range_args *a = cl_arg;
+    const unsigned node = (unsigned)starpu_task_get_current_data_node(0);
+    double complex *src = (double complex *)STARPU_VECTOR_GET_PTR(buffers[0]) + a->offset;
+
+    if (starpu_node_get_kind(node) != STARPU_CUDA_RAM) {
+        memcpy(a->dst, src, (size_t)a->count * sizeof *src);
+        return;
+    }
+#ifdef STARTRD_USE_CUDA
+    const int devid = starpu_memory_node_get_devid(node);
+    const int64_t rows = a->count < RANGE_ROWS ? a->count : RANGE_ROWS, cols = rows > 0 ? a->count / rows : 0,
+                  rest = a->count - rows * cols;
+    int st = startrd_cuda_download(devid, sizeof *src, src, rows, rows, cols, unpack_range, a->dst);
+
+    if (st == 0 && rest > 0)
+        st = startrd_cuda_download(devid, sizeof *src, src + rows * cols, rest, rest, 1, unpack_range,
+                                   a->dst + rows * cols);
+    if (st != 0)
+        startrd_kernel_failure("download_range", "startrd_cuda_download", st);
+#endif
+}
+
 STARTRD_HISTORY_MODEL(download_model, "startrd_zdownload");
+STARTRD_HISTORY_MODEL(download_range_model, "startrd_zdownload_range");
 
 /* The source's memory node is part of the codelet: one per node. */
-static struct starpu_codelet download_codelets[STARPU_MAXNODES];
+static struct starpu_codelet download_codelets[STARPU_MAXNODES], download_range_codelets[STARPU_MAXNODES];
 static pthread_once_t download_once = PTHREAD_ONCE_INIT;
 
 static void init_download(void)
 {
-    for (int node = 0; node < STARPU_MAXNODES; node++)
+    for (int node = 0; node < STARPU_MAXNODES; node++) {
         download_codelets[node] = (struct starpu_codelet){
             .name = "zdownload",
             .cpu_funcs = {download_cpu},
@@ -141,6 +180,18 @@ static void init_download(void)
             .nodes = {node},
             .model = &download_model,
         };
+        download_range_codelets[node] = download_codelets[node];
+        download_range_codelets[node].name = "zdownload_range";
+        download_range_codelets[node].cpu_funcs[0] = download_range_cpu;
+        download_range_codelets[node].model = &download_range_model;
+    }
+}
+
+/* Whether a download can read from @p node. */
+static int downloads_from(int node)
+{
+    return node >= 0 && node < STARPU_MAXNODES &&
+           (starpu_node_get_kind((unsigned)node) == STARPU_CUDA_RAM || node == STARPU_MAIN_RAM);
 }
 
 int startrd_task_zdownload(int node, starpu_data_handle_t src, char part, double complex *dst, int64_t ldd,
@@ -148,8 +199,7 @@ int startrd_task_zdownload(int node, starpu_data_handle_t src, char part, double
 {
     struct download_args *args;
 
-    if (node < 0 || node >= STARPU_MAXNODES ||
-        (starpu_node_get_kind((unsigned)node) != STARPU_CUDA_RAM && node != STARPU_MAIN_RAM))
+    if (!downloads_from(node))
         return -EINVAL;
     if ((args = malloc(sizeof *args)) == NULL)
         return -ENOMEM;
@@ -160,5 +210,24 @@ int startrd_task_zdownload(int node, starpu_data_handle_t src, char part, double
                               STARPU_R, src,
                               STARPU_EXECUTE_WHERE, STARPU_CPU,
                               STARPU_NAME, "download",
+                              0);
+}
+
+int startrd_task_zdownload_range(int node, starpu_data_handle_t src, int64_t offset, int64_t count,
+                                 double complex *dst)
+{
+    struct range_args *args;
+
+    if (!downloads_from(node) || offset < 0 || count < 0)
+        return -EINVAL;
+    if ((args = malloc(sizeof *args)) == NULL)
+        return -ENOMEM;
+    pthread_once(&download_once, init_download);
+    *args = (struct range_args){dst, offset, count};
+    return starpu_task_insert(&download_range_codelets[node],
+                              STARPU_CL_ARGS, args, sizeof *args,
+                              STARPU_R, src,
+                              STARPU_EXECUTE_WHERE, STARPU_CPU,
+                              STARPU_NAME, "download_range",
                               0);
 }

@@ -236,6 +236,13 @@ int startrd_task_zupload(int node, int worker, const double complex *src, int64_
 int startrd_task_zdownload(int node, starpu_data_handle_t src, char part, double complex *dst, int64_t ldd,
                            int dst_devid);
 
+/* The host array @p dst := entries @p offset .. @p offset + @p count - 1
+ * of the vector @p src's buffer on memory node @p node (a GPU's, or main
+ * memory), copied by a CPU worker as startrd_task_zdownload() copies.
+ * -EINVAL for another kind of node or a negative range. */
+int startrd_task_zdownload_range(int node, starpu_data_handle_t src, int64_t offset, int64_t count,
+                                 double complex *dst);
+
 /* The blocked Q2 (q2_blocks.h): C := Q2 C or Q2^H C, the groups built
  * chunk by chunk from HOUS2 and the table qb->table
  * (startrd_q2_table_entries() int64_t) in @p table, into @p scratch, a handle with no home

@@ -51,12 +51,12 @@ static int fits_on_gpu(const startrd_bulge_plan_t *plan, int64_t ldab, int cuda_
 }
 
 /*
- * The band crosses to the GPU from the caller's WORK and the reflectors
- * back to HOUS2, both pageable, through the driver's staging; pinned in
- * place for the call they cross by DMA, pinning included faster, for the
- * band and still more for HOUS2 with VECT = 'V' (docs/experiments.md,
- * "Stage 2: band to tridiagonal").  Where an array cannot be pinned (already
- * pinned, say) it crosses as before.
+ * The band crosses to the GPU from the caller's WORK, pageable, through the
+ * driver's staging; pinned in place for the call it crosses by DMA, pinning
+ * included faster (docs/experiments.md, "Stage 2: band to tridiagonal").
+ * Where it cannot be pinned (already pinned, say) it crosses as before.
+ * HOUS2 is not pinned: its pages are often untouched, and pinning faults
+ * them in on one thread (hous_download()).
  */
 static int pin(const void *p, size_t bytes)
 {
@@ -82,7 +82,7 @@ struct startrd_zhb2st_chase {
     int cuda_worker;                   /* the one GPU's */
     startrd_zhb2st_split_t sp;         /* the GPUs of a split chase */
     starpu_data_handle_t hab, hd, he, hwork, hprogress, hhous;   /* the one GPU's task's */
-    int band_pinned, hous_pinned, keep_hous_on_gpu, submitted;
+    int band_pinned, keep_hous_on_gpu, submitted;
 };
 
 static size_t band_bytes(const struct startrd_zhb2st_chase *s)
@@ -90,31 +90,48 @@ static size_t band_bytes(const struct startrd_zhb2st_chase *s)
     return (size_t)(s->ldab * s->plan.n) * sizeof *s->AB;
 }
 
-static size_t hous_bytes(const struct startrd_zhb2st_chase *s)
-{
-    return (size_t)startrd_bulge_lhous(&s->plan) * sizeof *s->hous;
-}
+/* HOUS in ranges per download task: enough tasks to keep the CPU
+ * workers busy at n = 8192, few enough for their overhead not to show. */
+enum { HOUS_RANGE = 1 << 21 };
 
 /* The GPU chase is one task, the band in and (d, e) and HOUS out: its
- * buffers pinned and registered ahead of it. */
+ * buffers pinned and registered ahead of it.  HOUS has no home: it stays
+ * on the GPU, for the caller or for hous_download(). */
 static void one_gpu_register(struct startrd_zhb2st_chase *s)
 {
     const startrd_bulge_plan_t *plan = &s->plan;
     int64_t n = plan->n;
 
     s->band_pinned = pin(s->AB, band_bytes(s));
-    s->hous_pinned = plan->vect == 'V' && !s->keep_hous_on_gpu && pin(s->hous, hous_bytes(s));
     starpu_vector_data_register(&s->hab, STARPU_MAIN_RAM, (uintptr_t)s->AB, (uint32_t)(s->ldab * n), sizeof *s->AB);
     starpu_vector_data_register(&s->hd, STARPU_MAIN_RAM, (uintptr_t)s->d, (uint32_t)n, sizeof *s->d);
     starpu_vector_data_register(&s->he, STARPU_MAIN_RAM, (uintptr_t)s->e, (uint32_t)(n - 1), sizeof *s->e);
     starpu_vector_data_register(&s->hwork, -1, 0, (uint32_t)(s->ldab * n), sizeof *s->AB);
     starpu_vector_data_register(&s->hprogress, -1, 0, (uint32_t)startrd_zhb2st_chase_scratch_ints(plan),
                                 sizeof(int));
-    /* Kept on the GPU, HOUS has no home: nothing goes back to the host. */
     if (plan->vect == 'V')
-        starpu_vector_data_register(&s->hhous, s->keep_hous_on_gpu ? -1 : STARPU_MAIN_RAM,
-                                    s->keep_hous_on_gpu ? 0 : (uintptr_t)s->hous,
-                                    (uint32_t)startrd_bulge_lhous(plan), sizeof *s->hous);
+        starpu_vector_data_register(&s->hhous, -1, 0, (uint32_t)startrd_bulge_lhous(plan), sizeof *s->hous);
+}
+
+/* HOUS from the GPU into the caller's HOUS2, range by range on the CPU
+ * workers through their pinned buffers, which fault HOUS2's pages in on
+ * many threads: pinned in place, HOUS2 took longer than stage 1 to pin
+ * (docs/experiments.md, "HOUS2 downloaded, not pinned"). */
+static int hous_download(const struct startrd_zhb2st_chase *s)
+{
+    const int64_t total = startrd_bulge_lhous(&s->plan);
+    const int node = (int)starpu_worker_get_memory_node((unsigned)s->cuda_worker);
+    int ret = 0;
+
+    for (int64_t off = 0; off < total && ret == 0; off += HOUS_RANGE)
+        ret = startrd_task_zdownload_range(node, s->hhous, off, total - off < HOUS_RANGE ? total - off : HOUS_RANGE,
+                                           s->hous + off);
+    starpu_task_wait_for_all();
+    if (ret != 0) {
+        startrd_error("stage 2: HOUS2's download could not be submitted (%d)", ret);
+        return STARTRD_ERR_RUNTIME;
+    }
+    return startrd_kernel_failures_take() > 0 ? STARTRD_ERR_KERNEL : 0;
 }
 
 static int one_gpu_submit(struct startrd_zhb2st_chase *s)
@@ -147,9 +164,11 @@ static int one_gpu_finish(struct startrd_zhb2st_chase *s, starpu_data_handle_t *
     starpu_data_unregister(s->hprogress);
     if (s->hhous != NULL && s->keep_hous_on_gpu && s->submitted && ret == 0 && hous_on_gpu != NULL)
         *hous_on_gpu = s->hhous;
-    else if (s->hhous != NULL)
+    else if (s->hhous != NULL) {
+        if (!s->keep_hous_on_gpu && s->submitted && ret == 0)
+            ret = hous_download(s);
         starpu_data_unregister(s->hhous);
-    unpin(s->hous_pinned, s->hous, hous_bytes(s), "HOUS2");
+    }
     return ret;
 }
 
