@@ -236,6 +236,15 @@ int startrd_task_zupload(int node, int worker, const double complex *src, int64_
 int startrd_task_zdownload(int node, starpu_data_handle_t src, char part, double complex *dst, int64_t ldd,
                            int dst_devid);
 
+/* LAPACK's xHETD2 on the n x n matrix B (triangle @p uplo) on @p worker's
+ * GPU: B's triangle := the tridiagonal matrix and the reflectors, and the
+ * vectors d (n), e and tau (n-1) := xHETRD's outputs; W (n x n, leading
+ * dimension n) and scratch (startrd_cuda_hetd2_fused_scratch_bytes()) are
+ * scratch handles (codelet_zhetd2_fused.c). */
+int startrd_task_zhetd2_fused(int worker, char uplo, starpu_data_handle_t B, starpu_data_handle_t W,
+                              starpu_data_handle_t d, starpu_data_handle_t e, starpu_data_handle_t tau,
+                              starpu_data_handle_t scratch);
+
 /* The host array @p dst := entries @p offset .. @p offset + @p count - 1
  * of the vector @p src's buffer on memory node @p node (a GPU's, or main
  * memory), copied by a CPU worker as startrd_task_zdownload() copies.

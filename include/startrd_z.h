@@ -33,7 +33,11 @@ extern "C" {
  * alone), stage 2 chases the band down to tridiagonal form on the first
  * GPU (or on several, or the CPU cores: see the stage2 and stage2_ngpu
  * options).  kd is the context's nb option (by default 64 with GPUs, 32
- * without, and never more than n-1).
+ * without, and never more than n-1).  With GPUs and VECT = 'N', the
+ * default below n = 2048 is kd = 1: one GPU then runs LAPACK's one-stage
+ * ZHETD2 as a single kernel, and A, d, e and tau come back as ZHETRD
+ * leaves them (the band is the tridiagonal matrix, stage 2 does nothing);
+ * any call with VECT = 'N' and kd = 1 on GPUs takes that path.
  *
  * Memory: with GPUs, each GPU of stage 1 holds its share of the zero-padded
  * lower triangle stored by block columns (about N^2 / g elements on g

@@ -193,7 +193,7 @@ static void form_case(int64_t n, int64_t kd, int64_t m, const int *workers, int 
 static void reduction_case(startrd_context_t *ctx, char uplo, int64_t n, int64_t m, const int *workers,
                            int nworkers, uint64_t seed)
 {
-    const int64_t lda = n + 3, kd = startrd_context_bandwidth(ctx, n, ctx->ncuda);
+    const int64_t lda = n + 3, kd = startrd_context_bandwidth(ctx, n, ctx->ncuda, 'V');
     double complex *A = malloc((size_t)(lda * n) * sizeof *A), *tau = malloc((size_t)n * sizeof *tau),
                    *C = malloc((size_t)(n * m) * sizeof *C), *R = malloc((size_t)(n * m) * sizeof *R), query;
     double *d = malloc((size_t)n * sizeof *d), *e = malloc((size_t)n * sizeof *e),

@@ -24,6 +24,10 @@
  *    allocation (NULL, 0) gives d, e, A and TAU bit for bit as user arrays;
  *    at n = 6000..6007, where HOUS2's size for 'V' passes 2^24, the size
  *    the query writes in the real type, read back, is still enough;
+ *  - with the nb option 0, the library's bandwidth for each order and VECT
+ *    (the one-stage kernel, bandwidth 1 with no chase, for 'N' on GPUs
+ *    below n = 2048; any call with 'N' and bandwidth 1 on GPUs takes it),
+ *    under the same checks, orders 2 to 2048;
  *  - every invalid argument returns exactly its -i and writes nothing;
  *  - the context's GPUs (STARTRD_NGPU, tst_env_ngpu) with ngpu = -1 in the
  *    calls, and ngpu = 0 (CPU workers only) within the same bounds.
@@ -278,6 +282,24 @@ static int64_t doc_kd(int64_t n, int64_t nb)
 /* The context's stage1_ngpu option, set per bandwidth in main(). */
 static int stage1_option;
 
+/* The library's documented bandwidth where the nb option is 0: with GPUs
+ * 1 (the one-stage kernel) for VECT = 'N' below n = 2048, else 64; 32
+ * without GPUs.  The default pass of main() hands it to run_case() as nb. */
+static int64_t doc_default_nb(int64_t n, char vect, int ngpu)
+{
+    int g = ngpu < 0 ? startrd_gpu_count() : ngpu;
+
+    return g > 0 ? (vect == 'N' && n < 2048 ? 1 : 64) : 32;
+}
+
+/* Whether a call takes the one-stage kernel: VECT = 'N', bandwidth 1, GPUs. */
+static bool doc_one_stage(char vect, int64_t n, int64_t kd, int ngpu)
+{
+    int g = ngpu < 0 ? startrd_gpu_count() : ngpu;
+
+    return vect == 'N' && kd == 1 && n >= 2 && g > 0;
+}
+
 /* Stage 1's documented GPUs in a call with @p ngpu: the option's count
  * (at most the call's), or by default the first alone below n = 6144, the
  * smallest order from which it spreads (on two GPUs that read each other's
@@ -436,7 +458,10 @@ static void run_case(char vect, char uplo, tst_kind kind, int64_t n,
         kd = stats.nb;
         gpus1 = stats.stage1_ngpu;
         gpus2 = stats.stage2_ngpu;
-        stats_ok = kd == doc_kd(n, nb) && gpus1 == doc_stage1_gpus(n, ngpu) && gpus2 == doc_stage2_gpus(n, ngpu);
+        stats_ok = kd == doc_kd(n, nb) &&
+                   (doc_one_stage(vect, n, kd, ngpu)
+                        ? gpus1 == 1 && gpus2 == 0
+                        : gpus1 == doc_stage1_gpus(n, ngpu) && gpus2 == doc_stage2_gpus(n, ngpu));
     } else {
         stats_ok = true;
     }
@@ -742,6 +767,31 @@ static void run_nb(int64_t nb, uint64_t *seed)
         large_query_case(n, nb);
 }
 
+/* The context's default bandwidth (the nb option 0): the one-stage kernel
+ * for VECT = 'N' on GPUs below n = 2048, two stages at and above it and
+ * with 'V', each order given its documented bandwidth. */
+static void run_default(uint64_t *seed)
+{
+    const char uplos[] = {'L', 'U'};
+    const int64_t sizes[] = {2, 3, 65, 257, 1000, 2047, 2048};
+    const bool gpus = startrd_gpu_count() > 0;
+
+    for (int u = 0; u < 2; u++) {
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+            /* Without GPUs the largest orders add nothing the other passes lack. */
+            if (gpus || sizes[s] < 1000)
+                run_case('N', uplos[u], TST_KIND_RANDOM, sizes[s], doc_default_nb(sizes[s], 'N', -1), -1,
+                         (*seed)++);
+        for (int k = 0; k < TST_KIND_COUNT; k++)
+            if (k != TST_KIND_RANDOM)
+                run_case('N', uplos[u], (tst_kind)k, 257, doc_default_nb(257, 'N', -1), -1, (*seed)++);
+        run_case('V', uplos[u], TST_KIND_RANDOM, 257, doc_default_nb(257, 'V', -1), -1, (*seed)++);
+        run_case('N', uplos[u], TST_KIND_RANDOM, 257, doc_default_nb(257, 'N', 0), 0, (*seed)++);
+        for (int v = 0; v < 2; v++)
+            workspace_case("NV"[v], uplos[u], 257, doc_default_nb(257, "NV"[v], -1), -1, (*seed)++);
+    }
+}
+
 int main(void)
 {
     static const int64_t nbs[] = {8, 24, NB_LARGE};
@@ -764,6 +814,17 @@ int main(void)
         printf("# nb=%d: %d GPU(s)\n", opt.nb, startrd_gpu_count());
         run_nb(nbs[i], &seed);
         tst_check(startrd_finalize() == 0, "startrd_finalize nb=%d", opt.nb);
+    }
+    {
+        startrd_options_t opt;
+        startrd_options_init(&opt);
+        opt.ngpu = tst_env_ngpu();
+        stage1_option = 0;
+        if (tst_check(startrd_init(&opt) == 0, "startrd_init ngpu=%d nb=0", opt.ngpu)) {
+            printf("# nb=0 (the library's): %d GPU(s)\n", startrd_gpu_count());
+            run_default(&seed);
+            tst_check(startrd_finalize() == 0, "startrd_finalize nb=0");
+        }
     }
     /* Every init was matched: nothing is left open. */
     tst_check(startrd_finalize() == STARTRD_ERR_STATE,

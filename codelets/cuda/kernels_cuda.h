@@ -135,6 +135,36 @@ cudaError_t startrd_cuda_cq2_chains_apply(cuFloatComplex *C, int64_t ldc, int64_
 size_t startrd_cuda_q2_chains_sync_bytes(int64_t chains, int64_t cols);
 
 /**
+ * LAPACK's xHETD2 (uplo 'L' or 'U') on the n x n Hermitian matrix B in this
+ * GPU's memory (leading dimension ldb, its triangle @p uplo referenced), as
+ * one cooperative kernel (kernel_hetd2_fused.cu): on return B's triangle
+ * holds the tridiagonal matrix and the reflectors as xHETRD leaves them,
+ * and d (n), e (n-1) and tau (n-1), in this GPU's memory, xHETRD's outputs.
+ * @p W is an n x n workspace (leading dimension n), @p scratch one of
+ * startrd_cuda_hetd2_fused_scratch_bytes() bytes.  Needs n <=
+ * startrd_cuda_zhetd2_fused_max_n() (the shared memory of a block); returns
+ * cudaErrorInvalidValue otherwise.  The s, d and c variants (xSYTD2 in the
+ * real precisions) do the same in float, double and cuFloatComplex.
+ */
+cudaError_t startrd_cuda_zhetd2_fused(char uplo, int64_t n, cuDoubleComplex *B, int64_t ldb, cuDoubleComplex *W,
+                                      double *d, double *e, cuDoubleComplex *tau, void *scratch, size_t scratch_bytes,
+                                      cudaStream_t stream);
+cudaError_t startrd_cuda_chetd2_fused(char uplo, int64_t n, cuFloatComplex *B, int64_t ldb, cuFloatComplex *W,
+                                      float *d, float *e, cuFloatComplex *tau, void *scratch, size_t scratch_bytes,
+                                      cudaStream_t stream);
+cudaError_t startrd_cuda_dsytd2_fused(char uplo, int64_t n, double *B, int64_t ldb, double *W, double *d, double *e,
+                                      double *tau, void *scratch, size_t scratch_bytes, cudaStream_t stream);
+cudaError_t startrd_cuda_ssytd2_fused(char uplo, int64_t n, float *B, int64_t ldb, float *W, float *d, float *e,
+                                      float *tau, void *scratch, size_t scratch_bytes, cudaStream_t stream);
+/** The largest order startrd_cuda_zhetd2_fused() takes on the current GPU (0: none). */
+int64_t startrd_cuda_zhetd2_fused_max_n(void);
+int64_t startrd_cuda_chetd2_fused_max_n(void);
+int64_t startrd_cuda_dsytd2_fused_max_n(void);
+int64_t startrd_cuda_ssytd2_fused_max_n(void);
+/** Bytes of the scratch of startrd_cuda_zhetd2_fused() and its variants at order n, for entries of @p entry_bytes. */
+size_t startrd_cuda_hetd2_fused_scratch_bytes(int64_t n, size_t entry_bytes);
+
+/**
  * The m x n tile B := A converted as @p how (a startrd_tile_conversion_t,
  * tile_conversion.h) says.  The s, d and c variants do the same in float,
  * double and cuFloatComplex.

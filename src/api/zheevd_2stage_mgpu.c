@@ -59,7 +59,7 @@ static int unmtr(const char *routine, char trans, char uplo, int64_t n, int64_t 
     /* Arguments are checked without opening a context; HOUS2's size follows
      * from the bandwidth, which follows from ngpu, checked before it. */
     startrd_context_preview(&view);
-    kd = startrd_context_bandwidth(&view, n, ngpu < 0 || ngpu > view.ncuda ? view.ncuda : (int)ngpu);
+    kd = startrd_context_bandwidth(&view, n, ngpu < 0 || ngpu > view.ncuda ? view.ncuda : (int)ngpu, 'V');
     /* Past the largest order the size would overflow: none is enough. */
     if (n >= 0 && n <= STARTRD_ORDER_MAX && startrd_bulge_plan_init(&plan, 'V', n, kd) == 0)
         lhmin = startrd_bulge_lhous(&plan);
@@ -106,7 +106,7 @@ static int unmtr(const char *routine, char trans, char uplo, int64_t n, int64_t 
         startrd_context_release();
         return STARTRD_HOST_ONLY;
     }
-    kd = startrd_context_bandwidth(ctx, n, ngpu < 0 ? ctx->ncuda : (int)ngpu);
+    kd = startrd_context_bandwidth(ctx, n, ngpu < 0 ? ctx->ncuda : (int)ngpu, 'V');
     startrd_trace_begin();
     info = startrd_zapply_q(trans == 'N' ? 'N' : 'C', uplo, n, m, kd, A, lda, a_node, tau, hous2, hous2_on_gpu, C,
                             ldc, c_node, STARTRD_Q2_AUTO, 0);
@@ -426,7 +426,7 @@ static int vectors_beside_q(const char *routine, const startrd_context_t *ctx, c
     for (int g = 0; g < gpus; g++)
         if (ctx->cuda_side_worker[g] == ctx->cuda_worker[g])
             return -1;
-    info = startrd_zform_q_begin(uplo, n, startrd_context_bandwidth(ctx, n, gpus), A, lda, a_node, r->tau, r->hous2,
+    info = startrd_zform_q_begin(uplo, n, startrd_context_bandwidth(ctx, n, gpus, 'V'), A, lda, a_node, r->tau, r->hous2,
                                  r->hous2_on_gpu, ctx->cuda_worker, gpus, startrd_dstedc_gpu_bytes(n), &former);
     if (info != 0 || former == NULL)
         return info != 0 ? info : -1;

@@ -12,6 +12,7 @@
 #include "error.h"
 #include "stats.h"
 #include "stage1_zhe2hb.h"
+#include "stage1_zhetd2_fused.h"
 #include "stage2_zhb2st.h"
 #include "trace.h"
 #include "tuning.h"
@@ -80,7 +81,7 @@ static int check_arguments(char vect, char uplo, int64_t n, const double complex
 static void size_up(struct sizes *sz, const startrd_context_t *ctx, char vect, int64_t n, int64_t ngpu)
 {
     sz->ngpu = ctx->ncuda;
-    sz->kd = startrd_context_bandwidth(ctx, n, ngpu < 0 || ngpu > sz->ngpu ? sz->ngpu : (int)ngpu);
+    sz->kd = startrd_context_bandwidth(ctx, n, ngpu < 0 || ngpu > sz->ngpu ? sz->ngpu : (int)ngpu, vect);
     sz->lwmin = (2 * sz->kd + 1) * (n > 1 ? n : 1);
     /* Past the largest order the sizes would overflow: none is enough. */
     sz->lhmin = n > STARTRD_ORDER_MAX                    ? INT64_MAX
@@ -139,6 +140,17 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
         goto out;
     }
     startrd_trace_begin();
+    /* Small orders without Q2: xHETD2 in one kernel, whose d and e are the
+     * tridiagonal matrix's (bandwidth 1: stage 2 has nothing to do). */
+    if (vect == 'N' && sz->kd == 1 && ngpu1 > 0 && startrd_stage1_zhetd2_fused_fits(n, ctx->cuda_worker[0])) {
+        ret = startrd_stage1_zhetd2_fused(uplo, n, A, lda, a_devid, d, e, tau, ctx->cuda_worker[0],
+                                          ctx->opt.check_finite);
+        if (ret == 0)
+            startrd_stats_record_reduction(&(startrd_stats_t){.stage1_seconds = (starpu_timing_now() - t0) * 1e-6,
+                                                              .ngpu = sz->ngpu, .nb = 1, .allreduce = scheme,
+                                                              .stage1_ngpu = 1});
+        goto out;
+    }
     if (sz->kd > 0) {
         ret = startrd_stage1_zhe2hb_submit(uplo, n, sz->kd, dist_nb, ngpu1, ctx->cuda_worker, ctx->cuda_side_worker,
                                            ngpu1 > 0 ? ctx->gpu_group : NULL, scheme, A, lda, a_devid, tau, band, ldab,

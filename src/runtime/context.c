@@ -661,9 +661,11 @@ int startrd_gpu_count(void)
     return n;
 }
 
-int64_t startrd_context_bandwidth(const startrd_context_t *ctx, int64_t n, int ngpu)
+int64_t startrd_context_bandwidth(const startrd_context_t *ctx, int64_t n, int ngpu, char vect)
 {
-    int64_t kd = ctx->opt.nb > 0 ? ctx->opt.nb : ngpu > 0 ? 64 : 32;
+    int64_t kd = ctx->opt.nb > 0 ? ctx->opt.nb
+                 : ngpu > 0      ? (vect == 'N' && n < startrd_tuning()->one_stage_below ? 1 : 64)
+                                 : 32;
 
     return kd < n - 1 ? kd : n > 1 ? n - 1 : 0;
 }

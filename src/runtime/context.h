@@ -68,10 +68,12 @@ int startrd_context_cpu_workers_hold(void);
 void startrd_context_cpu_workers_release(void);
 
 
-/** Bandwidth of the band of a reduction of order n on ngpu GPUs: the
- *  option's nb or the library's choice, never wider than the matrix
- *  (kd <= n-1, so 0 for n <= 1).  The back-transformation depends on it. */
-int64_t startrd_context_bandwidth(const startrd_context_t *ctx, int64_t n, int ngpu);
+/** Bandwidth of the band of a reduction of order n on ngpu GPUs with
+ *  @p vect ('N' or 'V'): the option's nb or the library's choice (1, the
+ *  one-stage reduction, for 'N' on GPUs below the tuning's
+ *  one_stage_below), never wider than the matrix (kd <= n-1, so 0 for
+ *  n <= 1).  The back-transformation depends on it. */
+int64_t startrd_context_bandwidth(const startrd_context_t *ctx, int64_t n, int ngpu, char vect);
 
 /** GPUs stage 1 spreads over in a reduction of order n on ngpu GPUs: ngpu
  *  when it is 0 or 1, else the stage1_ngpu option's count (at most ngpu),

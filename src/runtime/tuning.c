@@ -51,6 +51,10 @@ static const startrd_tuning_t table[] = {
         /* DSTEMR took 17 ms per pair on one core, the divide and conquer
          * 9.3 s for all pairs at n = 32768 (docs/measurements.md). */
         .pairs_from_all_divisor = 64,
+        /* There the two stages' task hops and n chase sweeps cost more
+         * than n steps of one kernel (docs/experiments.md, "Small orders:
+         * one stage in one kernel"). */
+        .one_stage_below = 2048,
     },
 };
 

@@ -35,6 +35,9 @@ typedef struct startrd_tuning {
     /** With GPUs, selected pairs take the divide and conquer for all
      *  pairs from n / this many pairs on. */
     int64_t pairs_from_all_divisor;
+    /** With GPUs, reductions with VECT = 'N' below this order take the
+     *  one-stage kernel (bandwidth 1) by default. */
+    int64_t one_stage_below;
 } startrd_tuning_t;
 
 /** The entry for a CUDA device named @p device_name (NULL: no GPU). */
