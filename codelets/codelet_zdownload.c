@@ -194,40 +194,41 @@ static int downloads_from(int node)
            (starpu_node_get_kind((unsigned)node) == STARPU_CUDA_RAM || node == STARPU_MAIN_RAM);
 }
 
-int startrd_task_zdownload(int node, starpu_data_handle_t src, char part, double complex *dst, int64_t ldd,
-                           int dst_devid)
+/* A download task of @p codelets' codelet for @p node, reading @p src on
+ * that node, its arguments a malloc'ed copy of @p args. */
+static int insert(struct starpu_codelet *codelets, int node, starpu_data_handle_t src, const void *args,
+                  size_t bytes, const char *name)
 {
-    struct download_args *args;
+    void *copy;
 
     if (!downloads_from(node))
         return -EINVAL;
-    if ((args = malloc(sizeof *args)) == NULL)
+    if ((copy = malloc(bytes)) == NULL)
         return -ENOMEM;
+    memcpy(copy, args, bytes);
     pthread_once(&download_once, init_download);
-    *args = (struct download_args){dst, ldd, part, dst_devid};
-    return starpu_task_insert(&download_codelets[node],
-                              STARPU_CL_ARGS, args, sizeof *args,
+    return starpu_task_insert(&codelets[node],
+                              STARPU_CL_ARGS, copy, bytes,
                               STARPU_R, src,
                               STARPU_EXECUTE_WHERE, STARPU_CPU,
-                              STARPU_NAME, "download",
+                              STARPU_NAME, name,
                               0);
+}
+
+int startrd_task_zdownload(int node, starpu_data_handle_t src, char part, double complex *dst, int64_t ldd,
+                           int dst_devid)
+{
+    const struct download_args args = {dst, ldd, part, dst_devid};
+
+    return insert(download_codelets, node, src, &args, sizeof args, "download");
 }
 
 int startrd_task_zdownload_range(int node, starpu_data_handle_t src, int64_t offset, int64_t count,
                                  double complex *dst)
 {
-    struct range_args *args;
+    const struct range_args args = {dst, offset, count};
 
-    if (!downloads_from(node) || offset < 0 || count < 0)
+    if (offset < 0 || count < 0)
         return -EINVAL;
-    if ((args = malloc(sizeof *args)) == NULL)
-        return -ENOMEM;
-    pthread_once(&download_once, init_download);
-    *args = (struct range_args){dst, offset, count};
-    return starpu_task_insert(&download_range_codelets[node],
-                              STARPU_CL_ARGS, args, sizeof *args,
-                              STARPU_R, src,
-                              STARPU_EXECUTE_WHERE, STARPU_CPU,
-                              STARPU_NAME, "download_range",
-                              0);
+    return insert(download_range_codelets, node, src, &args, sizeof args, "download_range");
 }

@@ -109,6 +109,23 @@ __device__ inline void larfg(T alpha, typename startrd_scalar<T>::real s2, typen
     scal = startrd_div(startrd_one<T>(), startrd_make<T>(ar - beta, ai));
 }
 
+/* The block's share of y^H v, each warp's in lane 0's @p yv, into
+ * partial[blockIdx.x]. */
+template <typename T>
+__device__ inline void store_share(T yv, T *red_t, T *partial)
+{
+    if ((threadIdx.x & 31) == 0)
+        red_t[threadIdx.x >> 5] = yv;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        T sum = startrd_zero<T>();
+
+        for (int q = 0; q < WARPS; q++)
+            sum = startrd_add(sum, red_t[q]);
+        partial[blockIdx.x] = sum;
+    }
+}
+
 /* Step i+1's y from the columns i+2 on after step i's update, which the
  * same pass writes: y_k = tau' conj(W(:, k))^T v' over the trailing rows,
  * and this block's share of y^H v' into partial. */
@@ -140,16 +157,7 @@ __device__ inline void update_and_multiply(int64_t n, int64_t i, T *W, const T *
             yv = startrd_add(yv, dot_conj(yk, vn[k]));
         }
     }
-    if (lane == 0)
-        red_t[warp] = yv;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        T sum = startrd_zero<T>();
-
-        for (int q = 0; q < WARPS; q++)
-            sum = startrd_add(sum, red_t[q]);
-        partial[blockIdx.x] = sum;
-    }
+    store_share(yv, red_t, partial);
 }
 
 /*
@@ -222,16 +230,7 @@ __global__ void __launch_bounds__(THREADS) hetd2_kernel(int64_t n, T *W, typenam
                 yv = startrd_add(yv, dot_conj(y, v[k]));
             }
         }
-        if (lane == 0)
-            red_t[warp] = yv;
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            T sum = startrd_zero<T>();
-
-            for (int q = 0; q < WARPS; q++)
-                sum = startrd_add(sum, red_t[q]);
-            partial[blockIdx.x] = sum;
-        }
+        store_share(yv, red_t, partial);
     }
     grid.sync();
     for (int64_t i = 0; i < n - 1; i++) {
