@@ -22,6 +22,9 @@ static void hetd2_fused_cuda(void *buffers[], void *cl_arg)
         (size_t)STARPU_VECTOR_GET_NX(buffers[5]) * STARPU_VECTOR_GET_ELEMSIZE(buffers[5]),
         starpu_cuda_get_local_stream());
 
+    /* The codelet is synchronous: StarPU expects the stream idle on return. */
+    if (st == cudaSuccess)
+        st = cudaStreamSynchronize(starpu_cuda_get_local_stream());
     if (st != cudaSuccess)
         startrd_kernel_failure("zhetd2_fused", "startrd_cuda_zhetd2_fused", st);
 }
