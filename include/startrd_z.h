@@ -34,7 +34,7 @@ extern "C" {
  * GPU (or on several, or the CPU cores: see the stage2 and stage2_ngpu
  * options).  kd is the context's nb option (by default 64 with GPUs, 32
  * without, and never more than n-1).  With GPUs and VECT = 'N', the
- * default below n = 2048 is kd = 1: one GPU then runs LAPACK's one-stage
+ * default below n = 1536 is kd = 1: one GPU then runs LAPACK's one-stage
  * ZHETD2 as a single kernel, and A, d, e and tau come back as ZHETRD
  * leaves them (the band is the tridiagonal matrix, stage 2 does nothing);
  * any call with VECT = 'N' and kd = 1 on GPUs takes that path.

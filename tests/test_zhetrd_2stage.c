@@ -26,8 +26,8 @@
  *    the query writes in the real type, read back, is still enough;
  *  - with the nb option 0, the library's bandwidth for each order and VECT
  *    (the one-stage kernel, bandwidth 1 with no chase, for 'N' on GPUs
- *    below n = 2048; any call with 'N' and bandwidth 1 on GPUs takes it),
- *    under the same checks, orders 2 to 2048;
+ *    below n = 1536; any call with 'N' and bandwidth 1 on GPUs takes it),
+ *    under the same checks, orders 2 to 1536;
  *  - every invalid argument returns exactly its -i and writes nothing;
  *  - the context's GPUs (STARTRD_NGPU, tst_env_ngpu) with ngpu = -1 in the
  *    calls, and ngpu = 0 (CPU workers only) within the same bounds.
@@ -283,13 +283,13 @@ static int64_t doc_kd(int64_t n, int64_t nb)
 static int stage1_option;
 
 /* The library's documented bandwidth where the nb option is 0: with GPUs
- * 1 (the one-stage kernel) for VECT = 'N' below n = 2048, else 64; 32
+ * 1 (the one-stage kernel) for VECT = 'N' below n = 1536, else 64; 32
  * without GPUs.  The default pass of main() hands it to run_case() as nb. */
 static int64_t doc_default_nb(int64_t n, char vect, int ngpu)
 {
     int g = ngpu < 0 ? startrd_gpu_count() : ngpu;
 
-    return g > 0 ? (vect == 'N' && n < 2048 ? 1 : 64) : 32;
+    return g > 0 ? (vect == 'N' && n < 1536 ? 1 : 64) : 32;
 }
 
 /* Whether a call takes the one-stage kernel: VECT = 'N', bandwidth 1, GPUs. */
@@ -768,12 +768,12 @@ static void run_nb(int64_t nb, uint64_t *seed)
 }
 
 /* The context's default bandwidth (the nb option 0): the one-stage kernel
- * for VECT = 'N' on GPUs below n = 2048, two stages at and above it and
+ * for VECT = 'N' on GPUs below n = 1536, two stages at and above it and
  * with 'V', each order given its documented bandwidth. */
 static void run_default(uint64_t *seed)
 {
     const char uplos[] = {'L', 'U'};
-    const int64_t sizes[] = {2, 3, 65, 257, 1000, 2047, 2048};
+    const int64_t sizes[] = {2, 3, 65, 257, 1000, 1535, 1536};
     const bool gpus = startrd_gpu_count() > 0;
 
     for (int u = 0; u < 2; u++) {

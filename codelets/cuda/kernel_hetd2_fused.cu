@@ -13,6 +13,7 @@
  * column i+1 after step i's update (the next pivot) itself, so no barrier
  * separates them. */
 #include <cooperative_groups.h>
+#include <float.h>
 
 #include "kernels_cuda.h"
 #include "scalar.cuh"
@@ -47,7 +48,7 @@ __global__ void prepare_kernel(char uplo, int64_t n, const T *B, int64_t ldb, T 
             const T x = lower_form(uplo, n, B, ldb, p, q);
 
             W[p + q * n] = x;
-            m = fmax(m, sqrt((double)startrd_abs2(x)));
+            m = fmax(m, hypot((double)startrd_real(x), (double)startrd_imag(x)));   /* |x|^2 may overflow */
         }
     m = startrd_warp_max(m);
     if ((threadIdx.x & 31) == 0 && m > 0)
@@ -85,15 +86,28 @@ __device__ inline T warp_sum_scalar(T x)
     return startrd_make<T>(startrd_warp_sum<R>(startrd_real(x)), startrd_warp_sum<R>(startrd_imag(x)));
 }
 
+/* x / s for a power of two s: exact where x / s is representable, where
+ * x * (1 / s) would overflow for s below 1 / max. */
+template <typename T>
+__device__ inline T over(T x, typename startrd_scalar<T>::real s)
+{
+    return startrd_make<T>(startrd_real(x) / s, startrd_imag(x) / s);
+}
+
 /* xLARFG on (alpha, x), with s2 = sum |x_k / s|^2 for a power of two
- * s: beta, tau and the factor that scales x into v. */
+ * s: beta, tau, and v_k = (f x_k) scal.  Where |beta| is below LAPACK's
+ * safe minimum, f is the power of two that lifts it above, as xLARFG's
+ * rescaling does: 1 / (alpha - beta) would overflow. */
 template <typename T>
 __device__ inline void larfg(T alpha, typename startrd_scalar<T>::real s2, typename startrd_scalar<T>::real s,
-                             typename startrd_scalar<T>::real &beta, T &tau, T &scal)
+                             typename startrd_scalar<T>::real &beta, T &tau, typename startrd_scalar<T>::real &f,
+                             T &scal)
 {
     using R = typename startrd_scalar<T>::real;
     const R ar = startrd_real(alpha), ai = startrd_imag(alpha);
+    const R safmin = sizeof(R) == sizeof(float) ? (R)(FLT_MIN / FLT_EPSILON) : (R)(DBL_MIN / DBL_EPSILON);
 
+    f = 1;
     if (s2 == 0 && ai == 0) {
         beta = ar;
         tau = startrd_zero<T>();
@@ -105,8 +119,16 @@ __device__ inline void larfg(T alpha, typename startrd_scalar<T>::real s2, typen
 
         beta = -copysign(sqrt(as * as + bs * bs + s2) * s, ar);
     }
+    if (beta == 0) {   /* an imaginary part below the smallest number: left as the rounding it is */
+        beta = ar;
+        tau = startrd_zero<T>();
+        scal = startrd_one<T>();
+        return;
+    }
+    if (fabs(beta) < safmin)
+        f = (R)exp2(ceil(log2((double)safmin / fabs((double)beta))));
     tau = startrd_make<T>((beta - ar) / beta, -ai / beta);
-    scal = startrd_div(startrd_one<T>(), startrd_make<T>(ar - beta, ai));
+    scal = startrd_div(startrd_one<T>(), startrd_make<T>((ar - beta) * f, ai * f));
 }
 
 /* The block's share of y^H v, each warp's in lane 0's @p yv, into
@@ -202,13 +224,14 @@ __global__ void __launch_bounds__(THREADS) hetd2_kernel(int64_t n, T *W, typenam
 
             v[r] = x;
             if (r >= 1)
-                s2 += startrd_abs2(startrd_scale((R)1 / s, x));
+                s2 += startrd_abs2(over(x, s));
         }
         s2 = block_sum(s2, red);
-        larfg(v[0], s2, s, beta, t, scal);
+        R f;
+        larfg(v[0], s2, s, beta, t, f, scal);
         __syncthreads();
         for (int64_t k = threadIdx.x; k < m; k += THREADS)
-            v[k] = k == 0 ? startrd_one<T>() : startrd_mul(v[k], scal);
+            v[k] = k == 0 ? startrd_one<T>() : startrd_mul(startrd_scale(f, v[k]), scal);
         if (blockIdx.x == 0 && threadIdx.x == 0)
             d[0] = startrd_real(W[0]);
         __syncthreads();
@@ -278,19 +301,19 @@ __global__ void __launch_bounds__(THREADS) hetd2_kernel(int64_t n, T *W, typenam
 
             vn[r] = x;
             if (r >= 2)
-                s2 += startrd_abs2(startrd_scale((R)1 / s, x));
+                s2 += startrd_abs2(over(x, s));
         }
         s2 = block_sum(s2, red);   /* its barriers publish vn */
         if (blockIdx.x == 0 && threadIdx.x == 0)
             d[i + 1] = startrd_real(vn[0]);
         if (m == 1)
             break;
-        R beta1;
+        R beta1, f1;
         T t1, scal1;
-        larfg(vn[1], s2, s, beta1, t1, scal1);
+        larfg(vn[1], s2, s, beta1, t1, f1, scal1);
         __syncthreads();
         for (int64_t k = 1 + threadIdx.x; k < m; k += THREADS)
-            vn[k] = k == 1 ? startrd_one<T>() : startrd_mul(vn[k], scal1);
+            vn[k] = k == 1 ? startrd_one<T>() : startrd_mul(startrd_scale(f1, vn[k]), scal1);
         __syncthreads();
         /* Columns i+2 on: step i's update, then step i+1's y. */
         update_and_multiply(n, i, W, v, w, vn, t1, ybuf + (par ^ 1) * n, partial + (par ^ 1) * gridDim.x, red_t);
@@ -363,19 +386,24 @@ static cudaError_t hetd2_fused(char uplo, int64_t n, T *B, int64_t ldb, T *W, ty
                                cudaStream_t stream)
 {
     const size_t shared = (3 * (size_t)n + 2) * sizeof(T);
-    const int blocks = n >= 2 ? cooperative_blocks<T>(n, shared) : 1;
-    T *ybuf = static_cast<T *>(scratch), *partial = ybuf + 2 * n;
-    unsigned long long *max_bits = reinterpret_cast<unsigned long long *>(ybuf + scratch_scalars(n, blocks));
     const dim3 grid((unsigned)((n + 255) / 256 < 64 ? (n + 255) / 256 : 64), (unsigned)(n < 65535 ? n : 65535));
+    T *ybuf = static_cast<T *>(scratch), *partial = ybuf + 2 * n;
+    unsigned long long *max_bits;
+    int blocks = 1;
     cudaError_t st;
 
     if (n <= 0)
         return cudaSuccess;
+    /* The occupancy query counts the shared memory only once it is allowed. */
+    if ((st = cudaFuncSetAttribute(hetd2_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared)) !=
+        cudaSuccess)
+        return st;
+    if (n >= 2)
+        blocks = cooperative_blocks<T>(n, shared);
+    max_bits = reinterpret_cast<unsigned long long *>(ybuf + scratch_scalars(n, blocks));
     if (blocks < 1 || scratch_bytes < scratch_scalars(n, blocks) * sizeof(T) + sizeof *max_bits)
         return cudaErrorInvalidValue;
-    if ((st = cudaFuncSetAttribute(hetd2_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared)) !=
-            cudaSuccess ||
-        (st = cudaMemsetAsync(max_bits, 0, sizeof *max_bits, stream)) != cudaSuccess)
+    if ((st = cudaMemsetAsync(max_bits, 0, sizeof *max_bits, stream)) != cudaSuccess)
         return st;
     prepare_kernel<T><<<grid, 256, 0, stream>>>(uplo, n, B, ldb, W, max_bits);
     if ((st = cudaGetLastError()) != cudaSuccess)

@@ -54,7 +54,7 @@ static const startrd_tuning_t table[] = {
         /* There the two stages' task hops and n chase sweeps cost more
          * than n steps of one kernel (docs/experiments.md, "Small orders:
          * one stage in one kernel"). */
-        .one_stage_below = 2048,
+        .one_stage_below = 1536,
     },
 };
 
