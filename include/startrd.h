@@ -284,7 +284,9 @@ typedef struct startrd_stats {
     int stage1_ngpu;         /**< GPUs stage 1 ran on (see the stage1_ngpu option) */
     int stage2_ngpu;         /**< GPUs the bulge chase ran on: 1, the count it was split over (see the
                                   stage2_ngpu option), or 0 for the host cores, where a band too wide
-                                  for the GPU kernel or too large for a GPU's memory goes too */
+                                  for the GPU kernel or too large for a GPU's memory goes too, and
+                                  for the one-stage kernel of small orders (nb = 1), which has no
+                                  chase */
     double standard_form_seconds;  /**< the generalized drivers: B's factorisation (unless given) and the
                                         reduction to the standard problem; else 0 */
     double backsubstitution_seconds; /**< the generalized drivers with jobz = 'V': the eigenvectors'

@@ -1194,6 +1194,8 @@ static int report(const precision_t *p, int64_t n, result_t *res, int count, dou
         /* The chase's default is the first GPU; say where it went otherwise. */
         if (r->method == M_STARTRD && ok && r->gpus > 0 && r->stage2_gpus > 1)
             printf(" (stage 2 on %d)", r->stage2_gpus);
+        else if (r->method == M_STARTRD && ok && r->gpus > 0 && r->stage2_gpus == 0 && r->nb == 1)
+            printf(" (one stage)");
         else if (r->method == M_STARTRD && ok && r->gpus > 0 && r->stage2_gpus == 0)
             printf(" (stage 2 on the host)");
         if (!ok)
