@@ -443,7 +443,7 @@ size_t startrd_cuda_hetd2_fused_scratch_bytes(int64_t n, size_t entry_bytes)
 
     if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
         sms = 1024;
-    /* At most one block per multiprocessor fits 512 threads of this kernel's registers at once. */
+    /* A multiprocessor holds at most four blocks of 512 threads, so the grid never has more. */
     return scratch_scalars(n, 4 * sms) * entry_bytes + sizeof(unsigned long long);
 }
 
