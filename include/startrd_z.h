@@ -37,7 +37,9 @@ extern "C" {
  * default below n = 1536 is kd = 1: one GPU then runs LAPACK's one-stage
  * ZHETD2 as a single kernel, and A, d, e and tau come back as ZHETRD
  * leaves them (the band is the tridiagonal matrix, stage 2 does nothing);
- * any call with VECT = 'N' and kd = 1 on GPUs takes that path.
+ * any call with VECT = 'N' and kd = 1 on GPUs takes that path, up to the
+ * order a block's shared memory holds (3n entries: n <= 4730 in complex
+ * double on an H100 or H200).
  *
  * Memory: with GPUs, each GPU of stage 1 holds its share of the zero-padded
  * lower triangle stored by block columns (about N^2 / g elements on g
