@@ -176,6 +176,7 @@ typedef struct result {
     int gpus;
     int stage1_gpus; /* StarTRD only: the GPUs its stage 1 chose among gpus */
     int stage2_gpus; /* StarTRD only: the GPUs its chase ran on (0: the host cores) */
+    int out_of_core; /* StarTRD only: stage 1's block columns lived in host memory */
     startrd_allreduce_t allreduce; /* StarTRD only: the scheme asked for */
     startrd_allreduce_t used;      /* and the one the library ran (auto resolved) */
     int info;        /* the method's error (StarTRD's code, cuSOLVER's status), 0: success; on error the
@@ -528,6 +529,7 @@ static void run_startrd(const precision_t *p, int64_t n, int ngpu, startrd_allre
             res->gpus = st.ngpu;
             res->stage1_gpus = st.stage1_ngpu;
             res->stage2_gpus = st.stage2_ngpu;
+            res->out_of_core = st.stage1_out_of_core;
             res->nb = st.nb;
             res->used = st.allreduce;
         }
@@ -1191,6 +1193,8 @@ static int report(const precision_t *p, int64_t n, result_t *res, int count, dou
             printf(" (%s)", startrd_allreduce_name(r->used));
         if (r->method == M_STARTRD && ok && r->stage1_gpus != r->gpus)
             printf(" (stage 1 on %d)", r->stage1_gpus);
+        if (r->method == M_STARTRD && ok && r->out_of_core)
+            printf(" (out of core)");
         /* The chase's default is the first GPU; say where it went otherwise. */
         if (r->method == M_STARTRD && ok && r->gpus > 0 && r->stage2_gpus > 1)
             printf(" (stage 2 on %d)", r->stage2_gpus);

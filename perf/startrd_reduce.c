@@ -165,11 +165,11 @@ int main(int argc, char **argv)
     }
     startrd_last_stats(&st);
     double flops = 16.0 / 3.0 * (double)n * (double)n * (double)n;
-    printf("n %lld  uplo %c  vect %c  gpus %d (stage 1 on %d, stage 2 on %d)  nb %d  allreduce %s  "
+    printf("n %lld  uplo %c  vect %c  gpus %d (stage 1 on %d%s, stage 2 on %d)  nb %d  allreduce %s  "
            "stage1 %.3f s (%.2f TFLOP/s)  "
            "stage2 %.3f s  total %.3f s  %.2f TFLOP/s\n",
-           (long long)n, uplo, vect, st.ngpu, st.stage1_ngpu, st.stage2_ngpu, st.nb,
-           startrd_allreduce_name(st.allreduce), st.stage1_seconds,
+           (long long)n, uplo, vect, st.ngpu, st.stage1_ngpu, st.stage1_out_of_core ? ", out of core" : "",
+           st.stage2_ngpu, st.nb, startrd_allreduce_name(st.allreduce), st.stage1_seconds,
            flops / st.stage1_seconds * 1e-12, st.stage2_seconds, t, flops / t * 1e-12);
 
     int status = 0;

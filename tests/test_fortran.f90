@@ -289,12 +289,13 @@ contains
 
         csize = test_fortran_stats_layout(coff)
         base = transfer(c_loc(stats), base)
-        foff(1:11) = [offset(c_loc(stats%stage1_seconds), base), offset(c_loc(stats%stage2_seconds), base), &
+        foff(1:12) = [offset(c_loc(stats%stage1_seconds), base), offset(c_loc(stats%stage2_seconds), base), &
                       offset(c_loc(stats%ngpu), base), offset(c_loc(stats%nb), base), offset(c_loc(stats%allreduce), base), &
                       offset(c_loc(stats%tridiag_seconds), base), offset(c_loc(stats%backtransform_seconds), base), &
                       offset(c_loc(stats%stage1_ngpu), base), offset(c_loc(stats%stage2_ngpu), base), &
-                      offset(c_loc(stats%standard_form_seconds), base), offset(c_loc(stats%backsubstitution_seconds), base)]
-        call check(csize == c_sizeof(stats) .and. all(coff(1:11) == foff(1:11)), &
+                      offset(c_loc(stats%standard_form_seconds), base), offset(c_loc(stats%backsubstitution_seconds), base), &
+                      offset(c_loc(stats%stage1_out_of_core), base)]
+        call check(csize == c_sizeof(stats) .and. all(coff(1:12) == foff(1:12)), &
                    "startrd_stats_t: the C struct's size and offsets")
     end subroutine check_layout
 

@@ -23,7 +23,7 @@ size_t test_fortran_options_layout(size_t *offsets)
     return sizeof(startrd_options_t);
 }
 
-/* sizeof(startrd_stats_t); offsets[0..10] the fields' offsets in order. */
+/* sizeof(startrd_stats_t); offsets[0..11] the fields' offsets in order. */
 size_t test_fortran_stats_layout(size_t *offsets)
 {
     const size_t fields[] = {
@@ -32,7 +32,7 @@ size_t test_fortran_stats_layout(size_t *offsets)
         offsetof(startrd_stats_t, allreduce),       offsetof(startrd_stats_t, tridiag_seconds),
         offsetof(startrd_stats_t, backtransform_seconds), offsetof(startrd_stats_t, stage1_ngpu),
         offsetof(startrd_stats_t, stage2_ngpu),     offsetof(startrd_stats_t, standard_form_seconds),
-        offsetof(startrd_stats_t, backsubstitution_seconds),
+        offsetof(startrd_stats_t, backsubstitution_seconds), offsetof(startrd_stats_t, stage1_out_of_core),
     };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         offsets[i] = fields[i];

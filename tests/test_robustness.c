@@ -248,6 +248,43 @@ static void gpu_memory_held_by_others(size_t leave, int n, bool must_run)
 }
 #endif
 
+#ifdef STARTRD_USE_CUDA
+/* The block columns on a GPU take about the lower triangle's room, not the
+ * square's: n = 12288 with nb = 64 needs about 2570 MiB of one GPU this way
+ * (workspaces included) and 3180 MiB as a square, so under a limit of
+ * 2900 MiB stage 1 must run in core, and be right. */
+static void in_core_under_limit(const startrd_options_t *opt)
+{
+    startrd_options_t wide = *opt;
+    startrd_stats_t st = {0};
+    struct problem p = {0};
+    int inited;
+
+    if (opt->ngpu == 0 || problem_init(&p, 'L', 12288, 23) != 0 || setenv("STARPU_LIMIT_CUDA_MEM", "2900", 1) != 0) {
+        tst_check(opt->ngpu == 0, "in core under a 2900 MiB limit: setup");
+        problem_free(&p);
+        return;
+    }
+    wide.nb = 64;
+    inited = startrd_init(&wide) == 0;
+    if (inited && starpu_cuda_worker_get_count() == 0) {
+        printf("# in core under a limit: no CUDA worker\n");
+        (void)startrd_finalize();
+        unsetenv("STARPU_LIMIT_CUDA_MEM");
+        problem_free(&p);
+        return;
+    }
+    if (inited && reduce(&p) == 0)
+        startrd_last_stats(&st);
+    inited = inited && startrd_finalize() == 0;
+    tst_check(inited && p.info == 0 && eig_ratio(&p) <= 10.0 && st.stage1_ngpu > 0 && !st.stage1_out_of_core,
+              "n = 12288 under a 2900 MiB GPU memory limit: info %d, stage 1 on %d GPUs, out of core %d", p.info,
+              st.stage1_ngpu, st.stage1_out_of_core);
+    unsetenv("STARPU_LIMIT_CUDA_MEM");
+    problem_free(&p);
+}
+#endif
+
 static void *reduce_thread(void *arg)
 {
     reduce(arg);
@@ -389,14 +426,16 @@ int main(void)
         tst_check(false, "memory pressure: setup");
     } else {
         startrd_options_t full = opt;
+        startrd_stats_t st = {0};
         int inited = startrd_init(&opt) == 0;
 
         /* Finalized whatever the call gave, so that the next init can open. */
-        if (inited)
-            reduce(&p);
+        if (inited && reduce(&p) == 0)
+            startrd_last_stats(&st);
         inited = inited && startrd_finalize() == 0;
-        tst_check(inited && p.info == 0 && eig_ratio(&p) <= 10.0, "n=2000 under a 64 MiB memory limit: info %d",
-                  p.info);
+        tst_check(inited && p.info == 0 && eig_ratio(&p) <= 10.0 && st.stage1_out_of_core == (st.stage1_ngpu > 0),
+                  "n=2000 under a 64 MiB memory limit: info %d, stage 1 on %d GPUs, out of core %d", p.info,
+                  st.stage1_ngpu, st.stage1_out_of_core);
         /* Block columns with both triangles weigh twice as much. */
         full.allreduce = STARTRD_ALLREDUCE_FULL;
         inited = startrd_init(&full) == 0;
@@ -409,6 +448,9 @@ int main(void)
     unsetenv("STARPU_LIMIT_CUDA_MEM");
     unsetenv("STARPU_LIMIT_CPU_MEM");
     problem_free(&p);
+#ifdef STARTRD_USE_CUDA
+    in_core_under_limit(&opt);
+#endif
 
     /* The stage-1 schemes by name, and an option naming none of them. */
     {

@@ -121,7 +121,7 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
     startrd_allreduce_t scheme = startrd_context_allreduce(ctx);
     startrd_zhe2hb_t *s1 = NULL;
     startrd_zhb2st_chase_t *s2 = NULL;
-    int ret = 0, stage1, stage2;
+    int ret = 0, stage1, stage2, out_of_core;
 
     /* Order 1 reads A on the host. */
     if (a_devid >= 0 && sz->kd == 0)
@@ -169,6 +169,7 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
     stage1 = startrd_stage1_zhe2hb_wait(s1);
     ret = ret != 0 ? ret : stage1;
     t1 = starpu_timing_now();
+    out_of_core = startrd_stage1_zhe2hb_out_of_core(s1);
     /* Stage 1's copies back to A wrote the band too. */
     if (ret == 0 && sz->kd == 0)
         startrd_stage2_zband_from_dense(uplo, n, sz->kd, A, lda, band, ldab);
@@ -181,7 +182,8 @@ static int reduce(char vect, char uplo, int64_t n, double complex *A, int64_t ld
         startrd_stats_record_reduction(&(startrd_stats_t){.stage1_seconds = (t1 - t0) * 1e-6,
                                                           .stage2_seconds = (starpu_timing_now() - t1) * 1e-6,
                                                           .ngpu = sz->ngpu, .nb = (int)sz->kd, .allreduce = scheme,
-                                                          .stage1_ngpu = ngpu1, .stage2_ngpu = chased_on});
+                                                          .stage1_ngpu = ngpu1, .stage2_ngpu = chased_on,
+                                                          .stage1_out_of_core = out_of_core});
 out:
     startrd_trace_end();
     if (hous != hous2)

@@ -91,6 +91,7 @@ module startrd
         integer(c_int) :: stage2_ngpu
         real(c_double) :: standard_form_seconds
         real(c_double) :: backsubstitution_seconds
+        integer(c_int) :: stage1_out_of_core
     end type startrd_stats_t
 
     interface

@@ -3,6 +3,7 @@
 #include "device_memory.h"
 #include "error.h"
 #include "startrd.h"
+#include "tuning.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -75,38 +76,90 @@ static void free_gpu_columns(startrd_desc_t *A)
         startrd_device_memory_free(starpu_worker_get_memory_node((unsigned)A->owner_worker[p]), &A->gpu_mem[p]);
 }
 
+/* Whether block column j starts a group on its GPU: the owner's first, the
+ * first of a distribution block (the owner's previous block column is not
+ * its neighbour in the matrix), or the first after a multiple of
+ * STARTRD_DESC_GROUP_COLS columns, except within the last
+ * whole_hemm_max_rows columns, which stay one group so that the trailing
+ * matrices that one ZHEMM takes are one trapezoid
+ * (codelet_zhemm_columns.c). */
+static int starts_group(const startrd_desc_t *A, int64_t j)
+{
+    int64_t col = j * A->nb;
+
+    return j == 0 || col % A->dist_nb == 0 ||
+           (col % STARTRD_DESC_GROUP_COLS == 0 && A->m - col >= startrd_tuning()->whole_hemm_max_rows);
+}
+
+static int64_t group_first(const startrd_desc_t *A, int64_t j)
+{
+    while (!starts_group(A, j))
+        j--;
+    return j;
+}
+
+/* A group's leading dimension: the height of its first block column. */
+static int64_t group_ld(const startrd_desc_t *A, int64_t j)
+{
+    return A->m - startrd_desc_column_row0(A, group_first(A, j));
+}
+
+/* Bytes of the groups of owner @p p's block columns, with each of its block
+ * columns' offset from the owner's allocation in @p offset (NULL: sizes
+ * only).  A group's leading dimension is the height of its first block
+ * column. */
+static size_t group_bytes(const startrd_desc_t *A, int p, size_t *offset)
+{
+    size_t bytes = 0, first = 0;
+
+    for (int64_t j = 0; j < A->nt; j++) {
+        int64_t g = group_first(A, j);
+        size_t ld = (size_t)group_ld(A, j);
+
+        if (startrd_desc_owner_index(A, j) != p)
+            continue;
+        if (g == j)
+            first = bytes;
+        if (offset != NULL)
+            offset[j] = first + ((size_t)((j - g) * A->nb) * ld +
+                                 (size_t)(startrd_desc_column_row0(A, j) - startrd_desc_column_row0(A, g))) *
+                                    A->eltsize;
+        bytes += ld * (size_t)A->nb * A->eltsize;
+    }
+    return bytes;
+}
+
 /* Block columns whose home is their owner GPU: no host copy of the matrix
  * at all.  A host copy of an n x n matrix, pinned or pageable, costs more
  * than the whole reduction on the GPUs (docs/architecture.md, "The matrix
  * lives on the GPUs"; docs/experiments.md, "Figures moved from the code"),
  * while the copy tasks move the caller's triangle straight to the GPUs.
- * Each owner's block columns lie side by side in one allocation, as in a
- * host copy: column j at local index l starts at row startrd_desc_column_row0
- * of local column l*nb, leading dimension m, so that neighbouring block
- * columns form pieces
- * that tasks update with a few large calls (column_pieces.h).
+ * Each owner's block columns lie in one allocation as groups of
+ * consecutive block columns, each group with the leading dimension of its
+ * first block column's height: within a group, column j starts nb rows and
+ * nb columns after column j - 1, so that neighbouring block columns form
+ * pieces that tasks update with a few large calls (column_pieces.h), and
+ * the lower layout takes about half of the square's memory.
  * Returns 0 when some GPU lacks the room (StarPU's limit included); the
  * caller then uses a host copy, which StarPU can evict to. */
 static int home_columns_on_gpus(startrd_desc_t *A, const char *name)
 {
-    int64_t local[STARPU_NMAXWORKERS] = {0};
+    size_t *offset;
 
     if (A->nowners == 0 || A->nt * A->nb != A->m)
         return 0;
+    if ((offset = calloc((size_t)A->nt, sizeof *offset)) == NULL)
+        return 0;
     for (int p = 0; p < A->nowners; p++) {
         unsigned node = starpu_worker_get_memory_node((unsigned)A->owner_worker[p]);
-        int64_t owned = 0;
         starpu_ssize_t room = startrd_device_memory_room(node),
                        available = room < 0 ? -1 : room - (starpu_ssize_t)starpu_memory_get_used(node);
+        size_t bytes = group_bytes(A, p, offset);
 
         if (starpu_node_get_kind(node) != STARPU_CUDA_RAM)
             goto fail;
-        for (int64_t j = 0; j < A->nt; j++)
-            owned += startrd_desc_owner_index(A, j) == p;
-        if (owned == 0)
+        if (bytes == 0)
             continue;
-        size_t bytes = (size_t)A->m * (size_t)(owned * A->nb) * A->eltsize;
-
         if ((room >= 0 && (available < 0 || (size_t)available < bytes + workspace_margin(A))) ||
             startrd_device_memory_alloc(node, bytes, &A->gpu_mem[p]) != 0)
             goto fail;
@@ -115,15 +168,17 @@ static int home_columns_on_gpus(startrd_desc_t *A, const char *name)
         int p = startrd_desc_owner_index(A, j);
         unsigned node = starpu_worker_get_memory_node((unsigned)A->owner_worker[p]);
         int64_t row0 = startrd_desc_column_row0(A, j);
-        uintptr_t ptr = A->gpu_mem[p].ptr + ((size_t)(local[p]++ * A->nb) * (size_t)A->m + (size_t)row0) * A->eltsize;
 
-        startrd_matrix_register(&A->handles[j], (int)node, ptr, A->m, A->m - row0, A->nb, A->eltsize);
+        startrd_matrix_register(&A->handles[j], (int)node, A->gpu_mem[p].ptr + offset[j], group_ld(A, j),
+                                A->m - row0, A->nb, A->eltsize);
         starpu_data_set_coordinates(A->handles[j], 2, (int)j, (int)j);
         starpu_data_set_name(A->handles[j], name);
     }
+    free(offset);
     A->gpu_home = 1;
     return 1;
 fail:
+    free(offset);
     free_gpu_columns(A);
     return 0;
 }

@@ -33,6 +33,13 @@ static inline int startrd_fits_handle(int64_t count)
     return count >= 0 && (uint64_t)count <= UINT32_MAX;
 }
 
+/** Most columns in one group of block columns on a GPU, but for the last
+ *  group (descriptor.c): a group is stored from its first column's diagonal
+ *  row down, with one leading dimension, so that its block columns form one
+ *  trapezoid for the tasks' calls (codelets/column_pieces.h), while the
+ *  groups together hold little more than the triangle. */
+#define STARTRD_DESC_GROUP_COLS 1024
+
 typedef enum startrd_desc_layout {
     /** mt x nt tiles of mb x nb (the last row/column of tiles may be smaller). */
     STARTRD_DESC_TILES,
@@ -61,8 +68,9 @@ typedef struct startrd_desc {
     starpu_data_handle_t *handles;
     int owns_mat;             /* mat was allocated here */
     /* Block columns (either layout) with GPU owners and room on them: each
-     * owner's block columns live on its GPU only, side by side with leading
-     * dimension m, and mat is NULL (see descriptor.c). */
+     * owner's block columns live on its GPU only, in groups of consecutive
+     * block columns side by side (STARTRD_DESC_GROUP_COLS), and mat is NULL
+     * (see descriptor.c). */
     int gpu_home;
     startrd_device_memory_t gpu_mem[STARPU_NMAXWORKERS];
     int workspace;            /* tiles with no home (startrd_desc_init_workspace) */

@@ -789,6 +789,11 @@ int startrd_stage1_zhe2hb_submit(char uplo, int64_t n, int64_t nb, int64_t dist_
     return 0;
 }
 
+int startrd_stage1_zhe2hb_out_of_core(const startrd_zhe2hb_t *s)
+{
+    return s != NULL && s->A.nowners > 0 && !s->A.gpu_home;
+}
+
 int startrd_stage1_zhe2hb_wait(startrd_zhe2hb_t *s)
 {
     int ret;

@@ -58,6 +58,11 @@ int startrd_stage1_zhe2hb_submit(char uplo, int64_t n, int64_t nb, int64_t dist_
  *  hold its results.  0 or a positive startrd_status. */
 int startrd_stage1_zhe2hb_wait(startrd_zhe2hb_t *s);
 
+/** Whether the reduction @p s (NULL: none) keeps its block columns on host
+ *  memory that StarPU moves to and from the GPUs, the GPUs lacking the room
+ *  for them: 1 or 0. */
+int startrd_stage1_zhe2hb_out_of_core(const startrd_zhe2hb_t *s);
+
 /** After startrd_stage1_zhe2hb_wait(): on success give tau its values, and
  *  free @p s (NULL: nothing) without waiting for the GPUs. */
 void startrd_stage1_zhe2hb_release(startrd_zhe2hb_t *s);
