@@ -76,10 +76,10 @@ static void free_gpu_columns(startrd_desc_t *A)
         startrd_device_memory_free(starpu_worker_get_memory_node((unsigned)A->owner_worker[p]), &A->gpu_mem[p]);
 }
 
-/* Whether block column j starts a group on its GPU: the owner's first, the
- * first of a distribution block (the owner's previous block column is not
- * its neighbour in the matrix), or the first after a multiple of
- * STARTRD_DESC_GROUP_COLS columns, except within the last
+/* Whether block column j starts a group: the first, the first of a
+ * distribution block where several GPUs own columns (the owner's previous
+ * block column is not its neighbour in the matrix), or the first after a
+ * multiple of STARTRD_DESC_GROUP_COLS columns, except within the last
  * whole_hemm_max_rows columns, which stay one group so that the trailing
  * matrices that one ZHEMM takes are one trapezoid
  * (codelet_zhemm_columns.c). */
@@ -87,7 +87,7 @@ static int starts_group(const startrd_desc_t *A, int64_t j)
 {
     int64_t col = j * A->nb;
 
-    return j == 0 || col % A->dist_nb == 0 ||
+    return j == 0 || (A->nowners > 1 && col % A->dist_nb == 0) ||
            (col % STARTRD_DESC_GROUP_COLS == 0 && A->m - col >= startrd_tuning()->whole_hemm_max_rows);
 }
 
@@ -104,10 +104,10 @@ static int64_t group_ld(const startrd_desc_t *A, int64_t j)
     return A->m - startrd_desc_column_row0(A, group_first(A, j));
 }
 
-/* Bytes of the groups of owner @p p's block columns, with each of its block
- * columns' offset from the owner's allocation in @p offset (NULL: sizes
- * only).  A group's leading dimension is the height of its first block
- * column. */
+/* Bytes of the groups of owner @p p's block columns (p < 0: of all block
+ * columns, for a host copy), with each of those block columns' offset from
+ * the start of that allocation in @p offset.  A group's leading dimension
+ * is the height of its first block column. */
 static size_t group_bytes(const startrd_desc_t *A, int p, size_t *offset)
 {
     size_t bytes = 0, first = 0;
@@ -116,17 +116,24 @@ static size_t group_bytes(const startrd_desc_t *A, int p, size_t *offset)
         int64_t g = group_first(A, j);
         size_t ld = (size_t)group_ld(A, j);
 
-        if (startrd_desc_owner_index(A, j) != p)
+        if (p >= 0 && startrd_desc_owner_index(A, j) != p)
             continue;
         if (g == j)
             first = bytes;
-        if (offset != NULL)
-            offset[j] = first + ((size_t)((j - g) * A->nb) * ld +
+        offset[j] = first + ((size_t)((j - g) * A->nb) * ld +
                                  (size_t)(startrd_desc_column_row0(A, j) - startrd_desc_column_row0(A, g))) *
                                     A->eltsize;
         bytes += ld * (size_t)A->nb * A->eltsize;
     }
     return bytes;
+}
+
+static void register_column(startrd_desc_t *A, int64_t j, const char *name, int node, uintptr_t ptr)
+{
+    startrd_matrix_register(&A->handles[j], node, ptr, group_ld(A, j), A->m - startrd_desc_column_row0(A, j), A->nb,
+                            A->eltsize);
+    starpu_data_set_coordinates(A->handles[j], 2, (int)j, (int)j);
+    starpu_data_set_name(A->handles[j], name);
 }
 
 /* Block columns whose home is their owner GPU: no host copy of the matrix
@@ -166,13 +173,9 @@ static int home_columns_on_gpus(startrd_desc_t *A, const char *name)
     }
     for (int64_t j = 0; j < A->nt; j++) {
         int p = startrd_desc_owner_index(A, j);
-        unsigned node = starpu_worker_get_memory_node((unsigned)A->owner_worker[p]);
-        int64_t row0 = startrd_desc_column_row0(A, j);
 
-        startrd_matrix_register(&A->handles[j], (int)node, A->gpu_mem[p].ptr + offset[j], group_ld(A, j),
-                                A->m - row0, A->nb, A->eltsize);
-        starpu_data_set_coordinates(A->handles[j], 2, (int)j, (int)j);
-        starpu_data_set_name(A->handles[j], name);
+        register_column(A, j, name, (int)starpu_worker_get_memory_node((unsigned)A->owner_worker[p]),
+                        A->gpu_mem[p].ptr + offset[j]);
     }
     free(offset);
     A->gpu_home = 1;
@@ -180,6 +183,37 @@ static int home_columns_on_gpus(startrd_desc_t *A, const char *name)
 fail:
     free(offset);
     free_gpu_columns(A);
+    return 0;
+}
+
+/* Block columns in a host copy allocated here, in the groups the GPUs use:
+ * about the triangle's memory for the lower layout.  Pinned when CUDA
+ * workers own them, so that host<->GPU copies run asynchronously at full
+ * speed; block columns without GPU owners stay on the CPU workers, and
+ * pinning them would only cost time (docs/experiments.md, "Figures moved
+ * from the code").  Not cleared: single-threaded writes of gigabytes; the
+ * tasks that fill the columns write all of them. */
+static int host_columns(startrd_desc_t *A, const char *name)
+{
+    size_t *offset = calloc((size_t)(A->nt > 0 ? A->nt : 1), sizeof *offset);
+
+    if (offset == NULL) {
+        startrd_desc_finish(A);
+        startrd_error("cannot allocate the layout of %s", name);
+        return STARTRD_ERR_MEMORY;
+    }
+    A->mat_bytes = group_bytes(A, -1, offset);
+    if (A->mat_bytes > 0 && starpu_malloc_flags(&A->mat, A->mat_bytes, pinned(A) ? STARPU_MALLOC_PINNED : 0) != 0) {
+        free(offset);
+        startrd_error("cannot allocate %zu bytes of host memory for %s", A->mat_bytes, name);
+        A->mat_bytes = 0;
+        startrd_desc_finish(A);
+        return STARTRD_ERR_MEMORY;
+    }
+    A->owns_mat = A->mat_bytes > 0;
+    for (int64_t j = 0; j < A->nt; j++)
+        register_column(A, j, name, STARPU_MAIN_RAM, (uintptr_t)A->mat + offset[j]);
+    free(offset);
     return 0;
 }
 
@@ -225,19 +259,14 @@ int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t
     }
 
     A->mat = mat;
+    A->mat_bytes = (size_t)ld * (size_t)n * eltsize;
+    if (mat == NULL && layout != STARTRD_DESC_TILES && A->nt * nb == m && n == m)
+        return host_columns(A, name);
     if (mat == NULL && ld * n > 0) {
-        size_t bytes = (size_t)ld * (size_t)n * eltsize;
-
-        /* Pinned (when CUDA workers exist) for tiles that may go to a GPU,
-         * so that host<->GPU copies run asynchronously at full speed; block
-         * columns without GPU owners stay on the CPU workers, and pinning
-         * them would only cost time (docs/experiments.md, "Figures moved
-         * from the code").  Not cleared: at n = 32768 that is 16 GiB of
-         * single-threaded writes, half of them to a triangle no handle
-         * covers; the tasks that fill the tiles clear what they need. */
-        if (starpu_malloc_flags((void **)&A->mat, bytes, pinned(A) ? STARPU_MALLOC_PINNED : 0) != 0) {
+        /* Pinned: these tiles may go to a GPU (see host_columns()). */
+        if (starpu_malloc_flags((void **)&A->mat, A->mat_bytes, pinned(A) ? STARPU_MALLOC_PINNED : 0) != 0) {
             startrd_desc_finish(A);
-            startrd_error("cannot allocate %zu bytes of host memory for %s", bytes, name);
+            startrd_error("cannot allocate %zu bytes of host memory for %s", A->mat_bytes, name);
             return STARTRD_ERR_MEMORY;
         }
         A->owns_mat = 1;
@@ -304,8 +333,7 @@ void startrd_desc_finish(startrd_desc_t *A)
     }
     free_gpu_columns(A);
     if (A->owns_mat)
-        starpu_free_flags(A->mat, (size_t)A->ld * (size_t)A->n * A->eltsize,
-                          pinned(A) ? STARPU_MALLOC_PINNED : 0);
+        starpu_free_flags(A->mat, A->mat_bytes, pinned(A) ? STARPU_MALLOC_PINNED : 0);
     memset(A, 0, sizeof *A);
 }
 

@@ -55,7 +55,9 @@ typedef enum startrd_desc_layout {
 } startrd_desc_layout_t;
 
 typedef struct startrd_desc {
-    void *mat;                /* home copy, column-major, leading dimension ld */
+    void *mat;                /* home copy: column-major with leading dimension ld, or for block
+                                 columns allocated here, in groups (descriptor.c) */
+    size_t mat_bytes;         /* its size */
     size_t eltsize;           /* bytes per element */
     int64_t ld;
     int64_t m, n;             /* matrix size */
