@@ -5,8 +5,11 @@
  * distribution blocks, and lda > n; every way of combining the workers'
  * shares of A*V gives the band of the CPU path, to rounding; and the band
  * the copies back write for stage 2 is, entry for entry, the one
- * startrd_kernel_zband_from_dense() takes from the result. */
+ * startrd_kernel_zband_from_dense() takes from the result.  The block
+ * columns' layout in groups holds about the triangle, each group one
+ * trapezoid. */
 #include "column_pieces.h"
+#include "descriptor.h"
 #include "kernels_stage2.h"
 #include "stage1_zhe2hb.h"
 #include "testing_context.h"
@@ -132,6 +135,51 @@ static void compare_schemes(const startrd_context_t *ctx, uint64_t *seed)
     free(ref);
 }
 
+/* Block columns allocated by the descriptor, in host memory here (the GPUs'
+ * groups are the same but for the last): within a group each block column
+ * continues the previous one (nb rows and nb columns on, one leading
+ * dimension); groups start at multiples of STARTRD_DESC_GROUP_COLS
+ * columns; nothing overlaps and the lower layout takes about half of the
+ * square.  Both triangles keep the square's layout, one block column after
+ * the other. */
+static void check_layout(startrd_desc_layout_t layout, int64_t n, int64_t nb)
+{
+    startrd_desc_t A;
+    int64_t groups = 0, bad = 0;
+    size_t z = sizeof(double complex), square = (size_t)n * (size_t)n * z;
+    int lower = layout == STARTRD_DESC_LOWER_COLUMNS;
+
+    if (startrd_desc_init(&A, "A", layout, z, NULL, n, n, n, nb, nb, nb, 0, NULL) != 0) {
+        tst_check(false, "layout of %s block columns, n = %lld: descriptor", lower ? "lower" : "full", (long long)n);
+        return;
+    }
+    for (int64_t j = 0; j < A.nt; j++) {
+        starpu_data_handle_t h = startrd_desc_column(&A, j);
+        uintptr_t p = starpu_matrix_get_local_ptr(h), base = (uintptr_t)A.mat;
+        int64_t ld = starpu_matrix_get_local_ld(h), rows = starpu_matrix_get_nx(h), col = j * nb;
+        int starts = j == 0 || (lower && col % STARTRD_DESC_GROUP_COLS == 0);
+
+        bad += rows != n - startrd_desc_column_row0(&A, j) || ld < rows || p < base ||
+               p + ((size_t)(nb - 1) * (size_t)ld + (size_t)rows) * z > base + A.mat_bytes;
+        if (j > 0) {
+            starpu_data_handle_t g = startrd_desc_column(&A, j - 1);
+            uintptr_t q = starpu_matrix_get_local_ptr(g);
+            int64_t ldq = starpu_matrix_get_local_ld(g);
+            int continues = ld == ldq && p == q + (size_t)((ldq + (lower ? 1 : 0)) * nb) * z;
+
+            /* A new group starts after the end of the previous block column. */
+            bad += starts ? continues || p < q + ((size_t)(nb - 1) * (size_t)ldq + starpu_matrix_get_nx(g)) * z
+                          : !continues;
+        }
+        groups += starts;
+    }
+    tst_check(bad == 0 && (lower ? A.mat_bytes < square * 6 / 10 : A.mat_bytes == square),
+              "layout of %s block columns, n = %lld, nb = %lld: %lld groups, %zu MiB against the square's %zu, "
+              "%lld misplaced", lower ? "lower" : "full", (long long)n, (long long)nb, (long long)groups,
+              A.mat_bytes >> 20, square >> 20, (long long)bad);
+    startrd_desc_finish(&A);
+}
+
 int main(void)
 {
     static const int64_t nbs[] = {8, 16, 32};
@@ -182,6 +230,9 @@ int main(void)
                  NULL);
     }
     compare_schemes(ctx, &seed);
+    check_layout(STARTRD_DESC_LOWER_COLUMNS, 11 * STARTRD_DESC_GROUP_COLS - 64, 64);
+    check_layout(STARTRD_DESC_LOWER_COLUMNS, 12 * STARTRD_DESC_GROUP_COLS, 32);
+    check_layout(STARTRD_DESC_FULL_COLUMNS, 2 * STARTRD_DESC_GROUP_COLS, 64);
     startrd_context_release();
     /* Two and four CPU workers, whatever the machine: with two partial
      * products W's tasks add both (after a deferred update, before the

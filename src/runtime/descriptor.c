@@ -80,15 +80,13 @@ static void free_gpu_columns(startrd_desc_t *A)
  * distribution block where several GPUs own columns (the owner's previous
  * block column is not its neighbour in the matrix), or the first after a
  * multiple of STARTRD_DESC_GROUP_COLS columns, except within the last
- * whole_hemm_max_rows columns, which stay one group so that the trailing
- * matrices that one ZHEMM takes are one trapezoid
- * (codelet_zhemm_columns.c). */
+ * group_tail columns, which stay one group. */
 static int starts_group(const startrd_desc_t *A, int64_t j)
 {
     int64_t col = j * A->nb;
 
     return j == 0 || (A->nowners > 1 && col % A->dist_nb == 0) ||
-           (col % STARTRD_DESC_GROUP_COLS == 0 && A->m - col >= startrd_tuning()->whole_hemm_max_rows);
+           (col % STARTRD_DESC_GROUP_COLS == 0 && A->m - col >= A->group_tail);
 }
 
 static int64_t group_first(const startrd_desc_t *A, int64_t j)
@@ -157,6 +155,10 @@ static int home_columns_on_gpus(startrd_desc_t *A, const char *name)
         return 0;
     if ((offset = calloc((size_t)A->nt, sizeof *offset)) == NULL)
         return 0;
+    /* The trailing matrices that one ZHEMM takes (codelet_zhemm_columns.c)
+     * must be one trapezoid.  In host copies StarPU moves each block column
+     * to its own buffer on a GPU, so no such group would pay there. */
+    A->group_tail = startrd_tuning()->whole_hemm_max_rows;
     for (int p = 0; p < A->nowners; p++) {
         unsigned node = starpu_worker_get_memory_node((unsigned)A->owner_worker[p]);
         starpu_ssize_t room = startrd_device_memory_room(node),
@@ -181,6 +183,7 @@ static int home_columns_on_gpus(startrd_desc_t *A, const char *name)
     A->gpu_home = 1;
     return 1;
 fail:
+    A->group_tail = 0;
     free(offset);
     free_gpu_columns(A);
     return 0;

@@ -33,11 +33,12 @@ static inline int startrd_fits_handle(int64_t count)
     return count >= 0 && (uint64_t)count <= UINT32_MAX;
 }
 
-/** Most columns in one group of block columns on a GPU, but for the last
- *  group (descriptor.c): a group is stored from its first column's diagonal
- *  row down, with one leading dimension, so that its block columns form one
- *  trapezoid for the tasks' calls (codelets/column_pieces.h), while the
- *  groups together hold little more than the triangle. */
+/** Most columns in one group of block columns allocated by the descriptor,
+ *  but for the last group on a GPU (descriptor.c): a group is stored from
+ *  its first column's diagonal row down, with one leading dimension, so
+ *  that its block columns form one trapezoid for the tasks' calls
+ *  (codelets/column_pieces.h), while the groups together hold little more
+ *  than the triangle. */
 #define STARTRD_DESC_GROUP_COLS 1024
 
 typedef enum startrd_desc_layout {
@@ -74,6 +75,7 @@ typedef struct startrd_desc {
      * block columns side by side (STARTRD_DESC_GROUP_COLS), and mat is NULL
      * (see descriptor.c). */
     int gpu_home;
+    int64_t group_tail;       /* the last columns that stay one group: 0 in host copies */
     startrd_device_memory_t gpu_mem[STARPU_NMAXWORKERS];
     int workspace;            /* tiles with no home (startrd_desc_init_workspace) */
 } startrd_desc_t;
