@@ -292,8 +292,8 @@ typedef struct startrd_stats {
     double backsubstitution_seconds; /**< the generalized drivers with jobz = 'V': the eigenvectors'
                                           back-substitution; else 0 */
     int stage1_out_of_core;  /**< 1 when stage 1's GPUs could not hold the matrix (their free memory or
-                                  STARPU_LIMIT_CUDA_MEM): its block columns then live in a pinned host
-                                  copy that StarPU moves to and from the GPUs, several times slower;
+                                  STARPU_LIMIT_CUDA_MEM): its first block columns, or all, then live in
+                                  a pinned host copy that StarPU moves to and from the GPUs, slower;
                                   else 0 */
 } startrd_stats_t;
 

@@ -252,7 +252,8 @@ static void gpu_memory_held_by_others(size_t leave, int n, bool must_run)
 /* The block columns on a GPU take about the lower triangle's room, not the
  * square's: n = 12288 with nb = 64 needs about 2570 MiB of one GPU this way
  * (workspaces included) and 3180 MiB as a square, so under a limit of
- * 2900 MiB stage 1 must run in core, and be right. */
+ * 2900 MiB stage 1 must run in core, and be right.  Under less, the GPU
+ * keeps what fits and the rest visits. */
 static void in_core_under_limit(const startrd_options_t *opt)
 {
     startrd_options_t wide = *opt;
@@ -280,6 +281,19 @@ static void in_core_under_limit(const startrd_options_t *opt)
     tst_check(inited && p.info == 0 && eig_ratio(&p) <= 10.0 && st.stage1_ngpu > 0 && !st.stage1_out_of_core,
               "n = 12288 under a 2900 MiB GPU memory limit: info %d, stage 1 on %d GPUs, out of core %d", p.info,
               st.stage1_ngpu, st.stage1_out_of_core);
+    /* Under 2400 MiB one GPU holds the last block columns and the first
+     * visit from the host: out of core, and right. */
+    if (setenv("STARPU_LIMIT_CUDA_MEM", "2400", 1) == 0) {
+        st = (startrd_stats_t){0};
+        wide.stage1_ngpu = 1;
+        inited = startrd_init(&wide) == 0;
+        if (inited && reduce(&p) == 0)
+            startrd_last_stats(&st);
+        inited = inited && startrd_finalize() == 0;
+        tst_check(inited && p.info == 0 && eig_ratio(&p) <= 10.0 && st.stage1_ngpu == 1 && st.stage1_out_of_core,
+                  "n = 12288 under a 2400 MiB GPU memory limit, stage 1 on one GPU: info %d, out of core %d",
+                  p.info, st.stage1_out_of_core);
+    }
     unsetenv("STARPU_LIMIT_CUDA_MEM");
     problem_free(&p);
 }

@@ -76,16 +76,17 @@ static void free_gpu_columns(startrd_desc_t *A)
         startrd_device_memory_free(starpu_worker_get_memory_node((unsigned)A->owner_worker[p]), &A->gpu_mem[p]);
 }
 
-/* Whether block column j starts a group: the first, the first of a
- * distribution block where several GPUs own columns (the owner's previous
- * block column is not its neighbour in the matrix), or the first after a
- * multiple of STARTRD_DESC_GROUP_COLS columns, except within the last
- * group_tail columns, which stay one group. */
+/* Whether block column j starts a group: the first, the first on the GPUs
+ * after the host copy's, the first of a distribution block where several
+ * GPUs own columns (the owner's previous block column is not its
+ * neighbour in the matrix), or the first after a multiple of
+ * STARTRD_DESC_GROUP_COLS columns, except within the last group_tail
+ * columns, which stay one group. */
 static int starts_group(const startrd_desc_t *A, int64_t j)
 {
     int64_t col = j * A->nb;
 
-    return j == 0 || (A->nowners > 1 && col % A->dist_nb == 0) ||
+    return j == 0 || j == A->host_columns || (A->nowners > 1 && col % A->dist_nb == 0) ||
            (col % STARTRD_DESC_GROUP_COLS == 0 && A->m - col >= A->group_tail);
 }
 
@@ -102,15 +103,15 @@ static int64_t group_ld(const startrd_desc_t *A, int64_t j)
     return A->m - startrd_desc_column_row0(A, group_first(A, j));
 }
 
-/* Bytes of the groups of owner @p p's block columns (p < 0: of all block
- * columns, for a host copy), with each of those block columns' offset from
- * the start of that allocation in @p offset.  A group's leading dimension
- * is the height of its first block column. */
-static size_t group_bytes(const startrd_desc_t *A, int p, size_t *offset)
+/* Bytes of the groups of owner @p p's block columns j0 .. j1-1 (p < 0: of
+ * all of them, for a host copy), with each of those block columns' offset
+ * from the start of that allocation in @p offset.  A group's leading
+ * dimension is the height of its first block column; j0 starts a group. */
+static size_t group_bytes(const startrd_desc_t *A, int p, int64_t j0, int64_t j1, size_t *offset)
 {
     size_t bytes = 0, first = 0;
 
-    for (int64_t j = 0; j < A->nt; j++) {
+    for (int64_t j = j0; j < j1; j++) {
         int64_t g = group_first(A, j);
         size_t ld = (size_t)group_ld(A, j);
 
@@ -119,8 +120,8 @@ static size_t group_bytes(const startrd_desc_t *A, int p, size_t *offset)
         if (g == j)
             first = bytes;
         offset[j] = first + ((size_t)((j - g) * A->nb) * ld +
-                                 (size_t)(startrd_desc_column_row0(A, j) - startrd_desc_column_row0(A, g))) *
-                                    A->eltsize;
+                             (size_t)(startrd_desc_column_row0(A, j) - startrd_desc_column_row0(A, g))) *
+                                A->eltsize;
         bytes += ld * (size_t)A->nb * A->eltsize;
     }
     return bytes;
@@ -134,6 +135,47 @@ static void register_column(startrd_desc_t *A, int64_t j, const char *name, int 
     starpu_data_set_name(A->handles[j], name);
 }
 
+/* Block columns 0 .. j1-1 in a host copy allocated here, in the groups the
+ * GPUs use: about the triangle's memory for the lower layout.  Pinned when
+ * CUDA workers own them, so that host<->GPU copies run asynchronously at
+ * full speed; block columns without GPU owners stay on the CPU workers, and
+ * pinning them would only cost time (docs/experiments.md, "Figures moved
+ * from the code").  Not cleared: single-threaded writes of gigabytes; the
+ * tasks that fill the columns write all of them.  0 or
+ * STARTRD_ERR_MEMORY. */
+static int host_copy(startrd_desc_t *A, const char *name, int64_t j1, size_t *offset)
+{
+    A->mat_bytes = group_bytes(A, -1, 0, j1, offset);
+    if (A->mat_bytes > 0 && starpu_malloc_flags(&A->mat, A->mat_bytes, pinned(A) ? STARPU_MALLOC_PINNED : 0) != 0) {
+        startrd_error("cannot allocate %zu bytes of host memory for %s", A->mat_bytes, name);
+        A->mat_bytes = 0;
+        return STARTRD_ERR_MEMORY;
+    }
+    A->owns_mat = A->mat_bytes > 0;
+    for (int64_t j = 0; j < j1; j++)
+        register_column(A, j, name, STARPU_MAIN_RAM, (uintptr_t)A->mat + offset[j]);
+    return 0;
+}
+
+/* Whether every owner GPU takes its block columns from @p j0 on, in
+ * groups, beside the workspaces and, with j0 > 0, @p visit bytes for the
+ * host copy's columns to visit; their sizes in @p bytes. */
+static int gpus_take_columns_from(startrd_desc_t *A, int64_t j0, size_t visit, size_t *bytes, size_t *offset)
+{
+    A->host_columns = j0;
+    for (int p = 0; p < A->nowners; p++) {
+        unsigned node = starpu_worker_get_memory_node((unsigned)A->owner_worker[p]);
+        starpu_ssize_t room = startrd_device_memory_room(node),
+                       available = room < 0 ? -1 : room - (starpu_ssize_t)starpu_memory_get_used(node);
+
+        bytes[p] = group_bytes(A, p, j0, A->nt, offset);
+        if (bytes[p] > 0 && room >= 0 &&
+            (available < 0 || (size_t)available < bytes[p] + workspace_margin(A) + (j0 > 0 ? visit : 0)))
+            return 0;
+    }
+    return 1;
+}
+
 /* Block columns whose home is their owner GPU: no host copy of the matrix
  * at all.  A host copy of an n x n matrix, pinned or pageable, costs more
  * than the whole reduction on the GPUs (docs/architecture.md, "The matrix
@@ -145,11 +187,19 @@ static void register_column(startrd_desc_t *A, int64_t j, const char *name, int 
  * nb columns after column j - 1, so that neighbouring block columns form
  * pieces that tasks update with a few large calls (column_pieces.h), and
  * the lower layout takes about half of the square's memory.
- * Returns 0 when some GPU lacks the room (StarPU's limit included); the
- * caller then uses a host copy, which StarPU can evict to. */
+ * Where they do not all fit, the fewest leading block columns (whole
+ * groups) go to a pinned host copy, from which they visit the GPUs, and the
+ * rest stay on the GPUs for good: stage 1 reads the whole trailing matrix
+ * at every step, so only what does not fit should cross the link
+ * (docs/architecture.md, "The block columns in groups").
+ * Returns 0 when some GPU lacks the room for even the last group (StarPU's
+ * limit included), and the caller then puts every block column in a host
+ * copy, which StarPU can evict to; else 1, or a negative status when the
+ * host copy cannot be allocated. */
 static int home_columns_on_gpus(startrd_desc_t *A, const char *name)
 {
-    size_t *offset;
+    size_t bytes[STARPU_NMAXWORKERS], visit = SIZE_MAX, *offset;
+    int64_t step = STARTRD_DESC_GROUP_COLS / A->nb > 0 ? STARTRD_DESC_GROUP_COLS / A->nb : 1, j0 = 0;
 
     if (A->nowners == 0 || A->nt * A->nb != A->m)
         return 0;
@@ -159,64 +209,45 @@ static int home_columns_on_gpus(startrd_desc_t *A, const char *name)
      * must be one trapezoid.  In host copies StarPU moves each block column
      * to its own buffer on a GPU, so no such group would pay there. */
     A->group_tail = startrd_tuning()->whole_hemm_max_rows;
+    /* The host copy's columns visit in tasks of at most half of this
+     * (startrd_desc_t's host_task_bytes). */
     for (int p = 0; p < A->nowners; p++) {
         unsigned node = starpu_worker_get_memory_node((unsigned)A->owner_worker[p]);
-        starpu_ssize_t room = startrd_device_memory_room(node),
-                       available = room < 0 ? -1 : room - (starpu_ssize_t)starpu_memory_get_used(node);
-        size_t bytes = group_bytes(A, p, offset);
+        starpu_ssize_t room = startrd_device_memory_room(node);
 
         if (starpu_node_get_kind(node) != STARPU_CUDA_RAM)
             goto fail;
-        if (bytes == 0)
-            continue;
-        if ((room >= 0 && (available < 0 || (size_t)available < bytes + workspace_margin(A))) ||
-            startrd_device_memory_alloc(node, bytes, &A->gpu_mem[p]) != 0)
-            goto fail;
+        if (room >= 0 && (size_t)room / 4 < visit)
+            visit = (size_t)room / 4;
     }
-    for (int64_t j = 0; j < A->nt; j++) {
+    while (j0 < A->nt && !gpus_take_columns_from(A, j0, visit, bytes, offset))
+        j0 = (j0 / step + 1) * step;
+    if (j0 >= A->nt)
+        goto fail;
+    for (int p = 0; p < A->nowners; p++)
+        if (bytes[p] > 0 &&
+            startrd_device_memory_alloc(starpu_worker_get_memory_node((unsigned)A->owner_worker[p]), bytes[p],
+                                        &A->gpu_mem[p]) != 0)
+            goto fail;
+    for (int64_t j = j0; j < A->nt; j++) {
         int p = startrd_desc_owner_index(A, j);
 
         register_column(A, j, name, (int)starpu_worker_get_memory_node((unsigned)A->owner_worker[p]),
                         A->gpu_mem[p].ptr + offset[j]);
     }
+    A->gpu_home = j0 == 0;
+    A->host_task_bytes = j0 > 0 ? visit / 2 : 0;
+    if (j0 > 0 && host_copy(A, name, j0, offset) != 0) {
+        free(offset);
+        return -STARTRD_ERR_MEMORY;
+    }
     free(offset);
-    A->gpu_home = 1;
     return 1;
 fail:
     A->group_tail = 0;
+    A->host_columns = 0;
     free(offset);
     free_gpu_columns(A);
-    return 0;
-}
-
-/* Block columns in a host copy allocated here, in the groups the GPUs use:
- * about the triangle's memory for the lower layout.  Pinned when CUDA
- * workers own them, so that host<->GPU copies run asynchronously at full
- * speed; block columns without GPU owners stay on the CPU workers, and
- * pinning them would only cost time (docs/experiments.md, "Figures moved
- * from the code").  Not cleared: single-threaded writes of gigabytes; the
- * tasks that fill the columns write all of them. */
-static int host_columns(startrd_desc_t *A, const char *name)
-{
-    size_t *offset = calloc((size_t)(A->nt > 0 ? A->nt : 1), sizeof *offset);
-
-    if (offset == NULL) {
-        startrd_desc_finish(A);
-        startrd_error("cannot allocate the layout of %s", name);
-        return STARTRD_ERR_MEMORY;
-    }
-    A->mat_bytes = group_bytes(A, -1, offset);
-    if (A->mat_bytes > 0 && starpu_malloc_flags(&A->mat, A->mat_bytes, pinned(A) ? STARPU_MALLOC_PINNED : 0) != 0) {
-        free(offset);
-        startrd_error("cannot allocate %zu bytes of host memory for %s", A->mat_bytes, name);
-        A->mat_bytes = 0;
-        startrd_desc_finish(A);
-        return STARTRD_ERR_MEMORY;
-    }
-    A->owns_mat = A->mat_bytes > 0;
-    for (int64_t j = 0; j < A->nt; j++)
-        register_column(A, j, name, STARPU_MAIN_RAM, (uintptr_t)A->mat + offset[j]);
-    free(offset);
     return 0;
 }
 
@@ -254,8 +285,15 @@ int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t
         startrd_error("cannot allocate the handles of %s", name);
         return STARTRD_ERR_MEMORY;
     }
-    if (mat == NULL && layout != STARTRD_DESC_TILES && home_columns_on_gpus(A, name))
-        return 0;
+    if (mat == NULL && layout != STARTRD_DESC_TILES) {
+        int home = home_columns_on_gpus(A, name);
+
+        if (home != 0) {
+            if (home < 0)
+                startrd_desc_finish(A);
+            return home < 0 ? -home : 0;
+        }
+    }
     if (!gpus_hold_working_set(A, name)) {
         startrd_desc_finish(A);
         return STARTRD_ERR_MEMORY;
@@ -263,10 +301,19 @@ int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t
 
     A->mat = mat;
     A->mat_bytes = (size_t)ld * (size_t)n * eltsize;
-    if (mat == NULL && layout != STARTRD_DESC_TILES && A->nt * nb == m && n == m)
-        return host_columns(A, name);
+    if (mat == NULL && layout != STARTRD_DESC_TILES && A->nt * nb == m && n == m) {
+        size_t *offset = calloc((size_t)(A->nt > 0 ? A->nt : 1), sizeof *offset);
+        int ret = offset == NULL ? STARTRD_ERR_MEMORY : host_copy(A, name, A->nt, offset);
+
+        free(offset);
+        if (ret != 0) {
+            startrd_error("cannot lay out the block columns of %s in host memory", name);
+            startrd_desc_finish(A);
+        }
+        return ret;
+    }
     if (mat == NULL && ld * n > 0) {
-        /* Pinned: these tiles may go to a GPU (see host_columns()). */
+        /* Pinned: these tiles may go to a GPU (see host_copy()). */
         if (starpu_malloc_flags((void **)&A->mat, A->mat_bytes, pinned(A) ? STARPU_MALLOC_PINNED : 0) != 0) {
             startrd_desc_finish(A);
             startrd_error("cannot allocate %zu bytes of host memory for %s", A->mat_bytes, name);

@@ -73,8 +73,13 @@ typedef struct startrd_desc {
     /* Block columns (either layout) with GPU owners and room on them: each
      * owner's block columns live on its GPU only, in groups of consecutive
      * block columns side by side (STARTRD_DESC_GROUP_COLS), and mat is NULL
-     * (see descriptor.c). */
+     * (see descriptor.c).  0 where some or all live in a host copy. */
     int gpu_home;
+    /* Where the GPUs hold only the last block columns: the first
+     * host_columns live in a host copy (mat) and visit the GPUs in tasks
+     * that take at most host_task_bytes of them; else 0. */
+    int64_t host_columns;
+    size_t host_task_bytes;
     int64_t group_tail;       /* the last columns that stay one group: 0 in host copies */
     startrd_device_memory_t gpu_mem[STARPU_NMAXWORKERS];
     int workspace;            /* tiles with no home (startrd_desc_init_workspace) */
@@ -82,10 +87,11 @@ typedef struct startrd_desc {
 
 /**
  * Describe an m x n matrix of @p eltsize-byte elements stored at @p mat (or, if @p mat is NULL, in
- * uninitialised memory allocated here: for block columns owned
- * by GPUs with room for it, on those GPUs only; otherwise a host buffer
- * with leading dimension @p ld, pinned unless it holds block columns without
- * GPU owners) and register its tiles under @p name.
+ * uninitialised memory allocated here: for block columns owned by GPUs,
+ * on those GPUs as far as they have room for them and the first ones in a
+ * host buffer; for tiles, a host buffer with leading dimension @p ld;
+ * host buffers pinned unless they hold block columns without GPU owners)
+ * and register its tiles under @p name.
  * Block column j belongs to owner_worker[(j*nb / dist_nb) % nowners]; with
  * nowners = 0 no tile has an owner.  @return 0, or a positive startrd_status.
  */

@@ -390,14 +390,22 @@ static int columns_of_part(struct startrd_zhe2hb *s, int p, int64_t j0, int64_t 
     return count;
 }
 
+/* The room block column @p h takes on its task's worker: none where it
+ * lives on its owner GPU for good, its size where it visits from the host
+ * (or lives on a CPU worker's limited memory). */
+static size_t visiting_bytes(const struct startrd_zhe2hb *s, starpu_data_handle_t h)
+{
+    return s->A.nowners > 0 && starpu_data_get_home_node(h) != STARPU_MAIN_RAM ? 0 : starpu_data_get_size(h);
+}
+
 /* How many of the @p count block columns from cols[0] one task takes. */
 static int chunk(const struct startrd_zhe2hb *s, const starpu_data_handle_t *cols, int count)
 {
-    size_t bytes = starpu_data_get_size(cols[0]);
+    size_t bytes = visiting_bytes(s, cols[0]);
     int c = 1;
 
-    while (c < count && bytes + starpu_data_get_size(cols[c]) <= s->task_bytes)
-        bytes += starpu_data_get_size(cols[c++]);
+    while (c < count && bytes + visiting_bytes(s, cols[c]) <= s->task_bytes)
+        bytes += visiting_bytes(s, cols[c++]);
     return c;
 }
 
@@ -631,14 +639,19 @@ static void update(struct startrd_zhe2hb *s, int64_t k, starpu_data_handle_t *co
  * Where StarPU manages a limited memory the block columns only visit (a GPU
  * whose columns are copies of the host's, when the matrix did not fit
  * there; or a limit set with STARPU_LIMIT_*_MEM), a task takes columns of at
- * most a quarter of what this call may use of it, leaving room for the workspaces and for the next
- * task's columns to arrive; a task over more could never start. */
+ * most a quarter of what this call may use of it, leaving room for the
+ * workspaces and for the next task's columns to arrive; a task over more
+ * could never start.  Where the GPUs hold the last block columns for good
+ * and the first visit from the host, only the visitors count, against the
+ * room the descriptor left them (descriptor.h). */
 static size_t task_budget(const startrd_desc_t *A)
 {
     size_t budget = SIZE_MAX;
 
     if (A->gpu_home)
         return budget;
+    if (A->host_task_bytes > 0)
+        return A->host_task_bytes;
     for (int p = 0; p < (A->nowners > 0 ? A->nowners : 1); p++) {
         unsigned node = A->nowners > 0 ? starpu_worker_get_memory_node((unsigned)A->owner_worker[p])
                                        : STARPU_MAIN_RAM;
