@@ -159,10 +159,14 @@ static int host_copy(startrd_desc_t *A, const char *name, int64_t j1, size_t *of
 
 /* Whether every owner GPU takes its block columns from @p j0 on, in
  * groups, beside the workspaces and, with j0 > 0, @p visit bytes for the
- * host copy's columns to visit; their sizes in @p bytes. */
+ * host copy's columns to visit; their sizes in @p bytes.  The trailing
+ * matrices that one ZHEMM takes (codelet_zhemm_columns.c) must be one
+ * trapezoid, so the last columns stay one group; not beside visitors,
+ * where the GPUs had better hold more of the triangle. */
 static int gpus_take_columns_from(startrd_desc_t *A, int64_t j0, size_t visit, size_t *bytes, size_t *offset)
 {
     A->host_columns = j0;
+    A->group_tail = j0 > 0 ? 0 : startrd_tuning()->whole_hemm_max_rows;
     for (int p = 0; p < A->nowners; p++) {
         unsigned node = starpu_worker_get_memory_node((unsigned)A->owner_worker[p]);
         starpu_ssize_t room = startrd_device_memory_room(node),
@@ -205,20 +209,19 @@ static int home_columns_on_gpus(startrd_desc_t *A, const char *name)
         return 0;
     if ((offset = calloc((size_t)A->nt, sizeof *offset)) == NULL)
         return 0;
-    /* The trailing matrices that one ZHEMM takes (codelet_zhemm_columns.c)
-     * must be one trapezoid.  In host copies StarPU moves each block column
-     * to its own buffer on a GPU, so no such group would pay there. */
-    A->group_tail = startrd_tuning()->whole_hemm_max_rows;
     /* The host copy's columns visit in tasks of at most half of this
-     * (startrd_desc_t's host_task_bytes). */
+     * (startrd_desc_t's host_task_bytes).  Every step moves all of them,
+     * whatever the room they have, unless it holds them all: StarPU evicts
+     * the least recently used, and the steps walk the columns in the same
+     * order.  So they get little room, and the GPUs keep the more. */
     for (int p = 0; p < A->nowners; p++) {
         unsigned node = starpu_worker_get_memory_node((unsigned)A->owner_worker[p]);
         starpu_ssize_t room = startrd_device_memory_room(node);
 
         if (starpu_node_get_kind(node) != STARPU_CUDA_RAM)
             goto fail;
-        if (room >= 0 && (size_t)room / 4 < visit)
-            visit = (size_t)room / 4;
+        if (room >= 0 && (size_t)room / 8 < visit)
+            visit = (size_t)room / 8;
     }
     while (j0 < A->nt && !gpus_take_columns_from(A, j0, visit, bytes, offset))
         j0 = (j0 / step + 1) * step;
