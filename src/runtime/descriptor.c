@@ -112,11 +112,13 @@ static size_t group_bytes(const startrd_desc_t *A, int p, int64_t j0, int64_t j1
     size_t bytes = 0, first = 0;
 
     for (int64_t j = j0; j < j1; j++) {
-        int64_t g = group_first(A, j);
-        size_t ld = (size_t)group_ld(A, j);
+        int64_t g;
+        size_t ld;
 
         if (p >= 0 && startrd_desc_owner_index(A, j) != p)
             continue;
+        g = group_first(A, j);
+        ld = (size_t)(A->m - startrd_desc_column_row0(A, g));
         if (g == j)
             first = bytes;
         offset[j] = first + ((size_t)((j - g) * A->nb) * ld +
@@ -306,13 +308,15 @@ int startrd_desc_init(startrd_desc_t *A, const char *name, startrd_desc_layout_t
     A->mat_bytes = (size_t)ld * (size_t)n * eltsize;
     if (mat == NULL && layout != STARTRD_DESC_TILES && A->nt * nb == m && n == m) {
         size_t *offset = calloc((size_t)(A->nt > 0 ? A->nt : 1), sizeof *offset);
-        int ret = offset == NULL ? STARTRD_ERR_MEMORY : host_copy(A, name, A->nt, offset);
+        int ret = STARTRD_ERR_MEMORY;
 
+        if (offset == NULL)
+            startrd_error("cannot allocate the layout of %s", name);
+        else
+            ret = host_copy(A, name, A->nt, offset);
         free(offset);
-        if (ret != 0) {
-            startrd_error("cannot lay out the block columns of %s in host memory", name);
+        if (ret != 0)
             startrd_desc_finish(A);
-        }
         return ret;
     }
     if (mat == NULL && ld * n > 0) {
