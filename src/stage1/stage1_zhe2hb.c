@@ -113,6 +113,8 @@ struct startrd_zhe2hb {
     starpu_data_handle_t *tau;             /* each panel's part of the caller's TAU */
     starpu_data_handle_t *cols;            /* scratch list of block columns for one task */
     size_t task_bytes;                     /* most bytes of block columns one task may take */
+    int zigzag;                            /* block columns visit the GPUs: passes alternate */
+    int descending;                        /* the next pass walks the block columns backwards */
     atomic_int nonfinite;                  /* a NaN or Inf was read from A */
     starpu_data_handle_t scanned;          /* orders copies out after all copies in */
     double complex *tau_work;              /* TAU until the reduction succeeded */
@@ -390,6 +392,20 @@ static int columns_of_part(struct startrd_zhe2hb *s, int p, int64_t j0, int64_t 
     return count;
 }
 
+/* Where block columns visit the GPUs, StarPU evicts them least recently
+ * used first, and a pass over the trailing matrix in the order of the one
+ * before is the worst case for that: each visitor leaves just before it is
+ * needed again, so every pass moves all of them.  A pass that walks back
+ * finds the last ones of the pass before still there, and moves only those
+ * that do not fit (docs/experiments.md, "Visitors walked back and forth").
+ * Every HEMM is a pass, and so is an update that reaches the last block
+ * column; the update of a step that defers the rest covers only the first
+ * few, which stay in either order. */
+static void turn(struct startrd_zhe2hb *s)
+{
+    s->descending = s->zigzag && !s->descending;
+}
+
 /* The room block column @p h takes on its task's worker: none where it
  * lives on its owner GPU for good, its size where it visits from the host
  * (or lives on a CPU worker's limited memory). */
@@ -398,14 +414,19 @@ static size_t visiting_bytes(const struct startrd_zhe2hb *s, starpu_data_handle_
     return s->A.nowners > 0 && starpu_data_get_home_node(h) != STARPU_MAIN_RAM ? 0 : starpu_data_get_size(h);
 }
 
-/* How many of the @p count block columns from cols[0] one task takes. */
-static int chunk(const struct startrd_zhe2hb *s, const starpu_data_handle_t *cols, int count)
+/* The next task of a pass over the @p count block columns in cols, of
+ * which @p done are taken: how many it takes, from cols[*first] on.  A
+ * task's block columns are consecutive and ascending, as its pieces are
+ * (codelets/column_pieces.h); a pass that walks back takes its tasks from
+ * the end. */
+static int chunk(const struct startrd_zhe2hb *s, const starpu_data_handle_t *cols, int count, int done, int *first)
 {
-    size_t bytes = visiting_bytes(s, cols[0]);
-    int c = 1;
+    int step = s->descending ? -1 : 1, at = s->descending ? count - 1 - done : done, c = 1;
+    size_t bytes = visiting_bytes(s, cols[at]);
 
-    while (c < count && bytes + visiting_bytes(s, cols[c]) <= s->task_bytes)
-        bytes += visiting_bytes(s, cols[c++]);
+    while (c < count - done && bytes + visiting_bytes(s, cols[at + c * step]) <= s->task_bytes)
+        bytes += visiting_bytes(s, cols[at + step * c++]);
+    *first = s->descending ? at - (c - 1) : at;
     return c;
 }
 
@@ -467,8 +488,8 @@ static void hemm(struct startrd_zhe2hb *s, int64_t k, starpu_data_handle_t *cols
                                        i, meet ? s->chain.y[b][other] : 0};
         starpu_data_handle_t V = chained ? s->chain.V[b][p] : s->V[b], T = chained ? s->chain.T[b][p] : s->T[b];
 
-        for (int done = 0, c; done < count; done += c) {
-            c = chunk(s, cols + done, count - done);
+        for (int done = 0, c, first; done < count; done += c) {
+            c = chunk(s, cols, count, done, &first);
             int copy = copy_of_part(s, p);
             startrd_wvw_handles_t form = {(k + 1) * s->A.nb, T, s->ZM, step_p(s, k, copy),
                                           deferred_update(s, k, copy), meet ? &peer : NULL, t_done};
@@ -479,11 +500,12 @@ static void hemm(struct startrd_zhe2hb *s, int64_t k, starpu_data_handle_t *cols
                 y.handle[0] = Y[p];
                 place.forward = &y;
             }
-            *ret |= startrd_task_zhemm_columns(place, V, Y[p], done == 0, c, cols + done, forms ? &form : NULL,
+            *ret |= startrd_task_zhemm_columns(place, V, Y[p], done == 0, c, cols + first, forms ? &form : NULL,
                                                after);
             s->w_formed |= forms;
         }
     }
+    turn(s);
     s->ypair = -1;
     if (meet)
         return;
@@ -537,10 +559,10 @@ static void hemm_rows(struct startrd_zhe2hb *s, int64_t k, const char *needed, s
 
         if (count == 0)
             continue;
-        for (int done = 0, c; done < count; done += c) {
-            c = chunk(s, cols + done, count - done);
-            *ret |= startrd_task_zhemm_rows(on_part(s, p, PRIO_PRODUCT), s->V[b], X, done * nb, row0, c,
-                                            cols + done, s->jcols + done);
+        for (int done = 0, c, first; done < count; done += c) {
+            c = chunk(s, cols, count, done, &first);
+            *ret |= startrd_task_zhemm_rows(on_part(s, p, PRIO_PRODUCT), s->V[b], X, first * nb, row0, c,
+                                            cols + first, s->jcols + first);
         }
         for (int i = 0; i < count; i++) {
             if (i > 0 && s->jcols[i] == s->jcols[i - 1] + 1) {
@@ -551,6 +573,7 @@ static void hemm_rows(struct startrd_zhe2hb *s, int64_t k, const char *needed, s
         }
         sources[nsources++] = X;
     }
+    turn(s);
     for (int c = 0; c < s->ncopies; c++) {
         if (!needed[c])
             continue;
@@ -601,10 +624,10 @@ static void update_range(struct startrd_zhe2hb *s, int64_t k, int64_t j0, int64_
         int count = columns_of_part(s, p, j0, j1, cols), copy = copy_of_part(s, p);
         int narrow = beside_panel && p == part_of(s, k + 1);
 
-        for (int done = 0, c; done < count; done += c) {
-            c = chunk(s, cols + done, count - done);
+        for (int done = 0, c, first; done < count; done += c) {
+            c = chunk(s, cols, count, done, &first);
             *ret |= update_columns(s, on_part(s, p, PRIO_UPDATE), k, paired ? s->pair[copy] : step_p(s, k, copy),
-                                   c, cols + done, s->jcols + done, narrow);
+                                   c, cols + first, s->jcols + first, narrow);
         }
     }
 }
@@ -630,8 +653,15 @@ static void update(struct startrd_zhe2hb *s, int64_t k, starpu_data_handle_t *co
         if (k + 2 < nt)
             *ret |= panel(s, k + 1, NULL);
     }
-    update_range(s, k, k + 2, from < defer_from ? from : defer_from, 0, cols, ret);
-    update_range(s, k, from, nt, 1, cols, ret);
+    if (s->descending) {
+        update_range(s, k, from, nt, 1, cols, ret);
+        update_range(s, k, k + 2, from < defer_from ? from : defer_from, 0, cols, ret);
+    } else {
+        update_range(s, k, k + 2, from < defer_from ? from : defer_from, 0, cols, ret);
+        update_range(s, k, from, nt, 1, cols, ret);
+    }
+    if (defer_from >= nt)
+        turn(s);
     s->deferred_from = defer_from;
 }
 
@@ -792,6 +822,7 @@ int startrd_stage1_zhe2hb_submit(char uplo, int64_t n, int64_t nb, int64_t dist_
     register_workspaces(s, s->tau_work);
     s->registered = 1;
     s->task_bytes = task_budget(&s->A);
+    s->zigzag = startrd_stage1_zhe2hb_out_of_core(s);
     atomic_init(&s->nonfinite, 0);
     starpu_void_data_register(&s->scanned);
     if (insert_tasks(s, uplo, A, lda, check_finite) != 0) {
