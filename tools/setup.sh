@@ -23,8 +23,10 @@ lapack_source=3.12.1-6
 openblas_prefix=$prefix/openblas-$openblas_version
 cuda_dir=${CUDA_HOME:-/usr/local/cuda}
 # cmake: make check builds the README's example with find_package(StarTRD).
+# OpenMPI: StarPU-MPI, which the distributed entry points build on.
 packages=(build-essential gfortran autoconf automake libtool pkgconf dpkg-dev
-          libhwloc-dev hwloc libfxt-dev libnuma-dev xz-utils python3 cmake)
+          libhwloc-dev hwloc libfxt-dev libnuma-dev xz-utils python3 cmake
+          libopenmpi-dev openmpi-bin)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -55,16 +57,18 @@ install_packages() {
 patches_file=$starpu_prefix/startrd-patches
 patches_wanted=(fxt-tool-bounds blas-none)
 
-# A StarPU is suitable when it is 1.4, built with FxT and the fixes below,
-# and with CUDA whenever this machine can compile CUDA code.
+# A StarPU is suitable when it is 1.4, built with FxT, StarPU-MPI and the
+# fixes below, and with CUDA whenever this machine can compile CUDA code.
 starpu_ok() {
     local cfg=$starpu_prefix/include/starpu/1.4/starpu_config.h
     [ -f "$cfg" ] && [ -f "$starpu_prefix/lib/pkgconfig/starpu-1.4.pc" ] || return 1
+    [ -f "$starpu_prefix/lib/pkgconfig/starpumpi-1.4.pc" ] || return 1
     local patch
     for patch in "${patches_wanted[@]}"; do
         grep -qx "$patch" "$patches_file" 2>/dev/null || return 1
     done
     grep -q '#define STARPU_USE_FXT 1' "$cfg" || return 1
+    grep -q '#define STARPU_USE_MPI 1' "$cfg" || return 1
     if have_cuda; then grep -q '#define STARPU_USE_CUDA 1' "$cfg" || return 1; fi
     return 0
 }
@@ -131,7 +135,7 @@ build_starpu() {
     say "building StarPU $starpu_version into $starpu_prefix (a few minutes)"
     (cd "$src" &&
      ./configure -q --prefix="$starpu_prefix" "${cuda_flags[@]}" --with-fxt \
-        --enable-maxcpus=256 --enable-maxcudadev=16 --disable-opencl --disable-mpi \
+        --enable-maxcpus=256 --enable-maxcudadev=16 --disable-opencl --enable-mpi --with-mpicc=mpicc \
         --disable-socl --disable-starpupy --disable-build-doc --disable-build-examples \
         --disable-build-tests --disable-starpufft --disable-hip --disable-mlr \
         --disable-fortran --enable-blas-lib=none > "$work/configure.log" 2>&1 ||
