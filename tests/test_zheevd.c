@@ -92,49 +92,6 @@ out:
     free(hous2);
 }
 
-/* ||A0 Z - Z diag(w)||_F / (n ||A0||_F eps) for the n x m Z, and
- * ||I - Z^H Z||_F / (n eps). */
-static void vector_ratios(char uplo, int n, int m, const double complex *A0, int lda, const double complex *Z,
-                          int ldz, const double *w, double *resid, double *orth)
-{
-    double complex *R = malloc((size_t)(n * (m > 0 ? m : 1)) * sizeof *R);
-    double complex *G = malloc((size_t)(m > 0 ? m * m : 1) * sizeof *G);
-    const double complex one = 1.0, zero = 0.0, mone = -1.0;
-    double norm_a = 0.0, big = 0.0;
-
-    *resid = *orth = NAN;
-    if (R == NULL || G == NULL)
-        goto out;
-    /* ||A||_F of the referenced triangle's Hermitian matrix, scaled by its
-     * largest part: the matrices scaled towards underflow and overflow
-     * would square to 0 or Inf. */
-    for (int j = 0; j < n; j++)
-        for (int i = uplo == 'L' ? j : 0; i < (uplo == 'L' ? n : j + 1); i++)
-            big = tst_max_nan(big, tst_max_nan(fabs(creal(AT(A0, lda, i, j))), fabs(cimag(AT(A0, lda, i, j)))));
-    for (int j = 0; j < n && big > 0.0; j++)
-        for (int i = uplo == 'L' ? j : 0; i < (uplo == 'L' ? n : j + 1); i++) {
-            double complex a = AT(A0, lda, i, j) / big;
-
-            norm_a += (i == j ? 1.0 : 2.0) * creal(a * conj(a));
-        }
-    norm_a = tst_max_nan(big * sqrt(norm_a), DBL_MIN);
-    for (int j = 0; j < m; j++)
-        for (int i = 0; i < n; i++)
-            AT(R, n, i, j) = -w[j] * AT(Z, ldz, i, j);
-    cblas_zhemm(CblasColMajor, CblasLeft, uplo == 'L' ? CblasLower : CblasUpper, n, m, STARTRD_Z_CBLAS(one), A0,
-                lda, Z, ldz, STARTRD_Z_CBLAS(one), R, n);
-    /* n eps first: n ||A|| alone overflows for the matrices scaled up. */
-    *resid = tst_zfrobenius(n, m, R, n) / (norm_a * (n * tst_zeps()));
-    cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, m, m, n, STARTRD_Z_CBLAS(mone), Z, ldz, Z, ldz,
-                STARTRD_Z_CBLAS(zero), G, m);
-    for (int i = 0; i < m; i++)
-        G[i + i * m] += 1.0;
-    *orth = tst_zfrobenius(m, m, G, m) / (n * tst_zeps());
-out:
-    free(R);
-    free(G);
-}
-
 static void driver_case(char uplo, int n, tst_kind kind, uint64_t seed)
 {
     int lda = n + (int)(seed % 2), info = -1, infon = -1;
@@ -153,7 +110,7 @@ static void driver_case(char uplo, int n, tst_kind kind, uint64_t seed)
             eign = tst_zeig_ratio(n, wn, wref);
             /* With vectors, the same eigenvalues as the reduction's alone. */
             eigvn = tst_zeig_ratio(n, w, wn);
-            vector_ratios(uplo, n, n, A0, lda, A, lda, w, &resid, &orth);
+            tst_zeigvec_ratios(uplo, n, n, A0, lda, A, lda, w, &resid, &orth);
         }
     }
     tst_check(info == 0 && infon == 0 && eig <= 10.0 && eign <= 10.0 && eigvn <= 10.0 && resid < 30.0 &&
@@ -196,7 +153,7 @@ static void subset_case(char range, char jobz, char uplo, int n, int il, int iu,
                 diff = tst_max_nan(diff, fabs(w[k] - wref[il - 1 + k]));
             diff /= n * tst_zeps() * scale;
             if (jobz == 'V')
-                vector_ratios(uplo, n, m, A0, lda, Z, n, w, &resid, &orth);
+                tst_zeigvec_ratios(uplo, n, m, A0, lda, Z, n, w, &resid, &orth);
         }
     }
     tst_check(info == 0 && m == want && diff <= 10.0 && resid < 30.0 && orth < 30.0,

@@ -821,3 +821,44 @@ int tst_z2stage_ratios(char uplo, int64_t n, int64_t kd,
     free(T);
     return info;
 }
+
+void tst_zeigvec_ratios(char uplo, int64_t n, int64_t m, const double complex *A0, int64_t lda,
+                        const double complex *Z, int64_t ldz, const double *w, double *resid, double *orth)
+{
+    double complex *R = malloc((size_t)(n * (m > 0 ? m : 1)) * sizeof *R);
+    double complex *G = malloc((size_t)(m > 0 ? m * m : 1) * sizeof *G);
+    const double complex one = 1.0, zero = 0.0, mone = -1.0;
+    double norm_a = 0.0, big = 0.0;
+
+    *resid = *orth = NAN;
+    if (R == NULL || G == NULL)
+        goto out;
+    /* ||A||_F of the referenced triangle's Hermitian matrix, scaled by its
+     * largest part: the matrices scaled towards underflow and overflow
+     * would square to 0 or Inf. */
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = uplo == 'L' ? j : 0; i < (uplo == 'L' ? n : j + 1); i++)
+            big = tst_max_nan(big, tst_max_nan(fabs(creal(AT(A0, lda, i, j))), fabs(cimag(AT(A0, lda, i, j)))));
+    for (int64_t j = 0; j < n && big > 0.0; j++)
+        for (int64_t i = uplo == 'L' ? j : 0; i < (uplo == 'L' ? n : j + 1); i++) {
+            double complex a = AT(A0, lda, i, j) / big;
+
+            norm_a += (i == j ? 1.0 : 2.0) * RE(a * CONJ(a));
+        }
+    norm_a = tst_max_nan(big * sqrt(norm_a), DBL_MIN);
+    for (int64_t j = 0; j < m; j++)
+        for (int64_t i = 0; i < n; i++)
+            AT(R, n, i, j) = -w[j] * AT(Z, ldz, i, j);
+    cblas_zhemm(CblasColMajor, CblasLeft, uplo == 'L' ? CblasLower : CblasUpper, (int)n, (int)m, SCALAR_ARG(one),
+                A0, (int)lda, Z, (int)ldz, SCALAR_ARG(one), R, (int)n);
+    /* n eps first: n ||A|| alone overflows for the matrices scaled up. */
+    *resid = tst_zfrobenius(n, m, R, n) / (norm_a * (n * tst_zeps()));
+    cblas_zgemm(CblasColMajor, CblasConjTrans, CblasNoTrans, (int)m, (int)m, (int)n, SCALAR_ARG(mone), Z, (int)ldz, Z,
+                (int)ldz, SCALAR_ARG(zero), G, (int)m);
+    for (int64_t i = 0; i < m; i++)
+        G[i + i * m] += 1.0;
+    *orth = tst_zfrobenius(m, m, G, m) / (n * tst_zeps());
+out:
+    free(R);
+    free(G);
+}

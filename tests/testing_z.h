@@ -191,6 +191,15 @@ int tst_zform_q(char uplo, int64_t n, int64_t kd, const double complex *A,
                 const double complex *hous2, double complex *Q, int64_t ldq,
                 bool *layout_ok);
 
+/**
+ * The ratios of m eigenpairs (w, the n x m Z) of the Hermitian matrix in
+ * the @p uplo triangle of A0: resid = ||A0 Z - Z diag(w)||_F / (n ||A0||_F
+ * eps) and orth = ||I - Z^H Z||_F / (n eps); both NaN when scratch cannot
+ * be allocated.  A correct result is O(1); the tests accept below 30.
+ */
+void tst_zeigvec_ratios(char uplo, int64_t n, int64_t m, const double complex *A0, int64_t lda,
+                        const double complex *Z, int64_t ldz, const double *w, double *resid, double *orth);
+
 /** ratio = ||I - Q^H*Q||_F / (n * eps); 0 for n = 0. */
 int tst_zresid_unitary(int64_t n, const double complex *Q, int64_t ldq,
                        double *ratio);

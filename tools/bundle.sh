@@ -21,8 +21,10 @@ if [ ! -x "$top/configure" ] || [ "$top/configure.ac" -nt "$top/configure" ]; th
 fi
 mkdir -p "$build"
 # Static libstartrd: the programs are then plain binaries, not libtool wrappers.
+# No MPI entry points: the bundle does not carry MPI's runtime and mpirun.
 [ -f "$build/Makefile" ] ||
-    (cd "$build" && "$top/configure" -q --with-starpu="$starpu_prefix" --with-openblas="$openblas_prefix" --disable-shared --enable-static)
+    (cd "$build" && "$top/configure" -q --with-starpu="$starpu_prefix" --with-openblas="$openblas_prefix" --disable-shared --enable-static \
+        --without-mpi)
 make -C "$build" -j"$(nproc)" >/dev/null
 make -C "$build" -j"$(nproc)" check TESTS= >/dev/null
 make -C "$build" install DESTDIR="$stage/root" prefix=/ >/dev/null

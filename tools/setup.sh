@@ -24,9 +24,12 @@ openblas_prefix=$prefix/openblas-$openblas_version
 cuda_dir=${CUDA_HOME:-/usr/local/cuda}
 # cmake: make check builds the README's example with find_package(StarTRD).
 # OpenMPI: StarPU-MPI, which the distributed entry points build on.
+# ScaLAPACK: its BLACS tells those entry points the caller's process grid,
+# and its PZHEEVD is their peer in the tests; its BLAS calls resolve to the
+# OpenBLAS built here, which the programs link first.
 packages=(build-essential gfortran autoconf automake libtool pkgconf dpkg-dev
           libhwloc-dev hwloc libfxt-dev libnuma-dev xz-utils python3 cmake
-          libopenmpi-dev openmpi-bin)
+          libopenmpi-dev openmpi-bin libscalapack-openmpi-dev)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }

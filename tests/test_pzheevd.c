@@ -1,0 +1,309 @@
+/* pzheevd_2stage_mgpu() on every BLACS grid the processes allow (one
+ * process alone; tests/test_mpi.sh runs 2 and 4): eigenvalues against
+ * LAPACK's ZHEEVD, the eigenvectors' residual and orthogonality, A and what
+ * lies outside Z's submatrix untouched, block sizes that differ between A
+ * and Z and do not divide n, submatrices off the origin, and the exact
+ * error codes, the same on every process, including one that only some
+ * processes can see.  Only process 0 prints. */
+#include "startrd_mpi.h"
+#include "testing.h"
+#include "testing_z.h"
+
+#include <math.h>
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void Cblacs_pinfo(int *me, int *nprocs);
+void Cblacs_get(int context, int what, int *value);
+void Cblacs_gridinit(int *context, const char *order, int nprow, int npcol);
+void Cblacs_gridinfo(int context, int *nprow, int *npcol, int *myrow, int *mycol);
+void Cblacs_gridexit(int context);
+int numroc_(const int *n, const int *nb, const int *iproc, const int *isrcproc, const int *nprocs);
+
+#define SENTINEL (-7.0 + 3.0 * I)
+
+static int me;
+
+/* A process's share of an m x m matrix in a block-cyclic layout. */
+typedef struct local_matrix {
+    int desc[9];
+    int myrow, mycol, nprow, npcol, rows, cols;
+    double complex *a;
+} local_matrix_t;
+
+static int owns(const local_matrix_t *L, int i, int j, int64_t *at)
+{
+    int mb = L->desc[4], nb = L->desc[5];
+
+    if ((i / mb + L->desc[6]) % L->nprow != L->myrow || (j / nb + L->desc[7]) % L->npcol != L->mycol)
+        return 0;
+    *at = (int64_t)(i / (mb * L->nprow) * mb + i % mb) + (int64_t)(j / (nb * L->npcol) * nb + j % nb) * L->desc[8];
+    return 1;
+}
+
+/* The m x m matrix G (leading dimension m) in blocks of mb x nb from
+ * process (rsrc, csrc); G NULL: every entry SENTINEL. */
+static int local_init(local_matrix_t *L, int context, int m, int mb, int nb, int rsrc, int csrc,
+                      const double complex *G)
+{
+    Cblacs_gridinfo(context, &L->nprow, &L->npcol, &L->myrow, &L->mycol);
+    L->rows = numroc_(&m, &mb, &L->myrow, &rsrc, &L->nprow);
+    L->cols = numroc_(&m, &nb, &L->mycol, &csrc, &L->npcol);
+    int lld = L->rows > 1 ? L->rows : 1;
+    int desc[9] = {1, context, m, m, mb, nb, rsrc, csrc, lld};
+
+    memcpy(L->desc, desc, sizeof desc);
+    L->a = malloc((size_t)lld * (size_t)(L->cols > 1 ? L->cols : 1) * sizeof *L->a);
+    if (L->a == NULL)
+        return -1;
+    for (int64_t k = 0; k < (int64_t)lld * (L->cols > 1 ? L->cols : 1); k++)
+        L->a[k] = SENTINEL;
+    for (int j = 0; j < m && G != NULL; j++)
+        for (int i = 0; i < m; i++) {
+            int64_t at;
+
+            if (owns(L, i, j, &at))
+                L->a[at] = G[i + (int64_t)j * m];
+        }
+    return 0;
+}
+
+/* The n x n submatrix from global (i0, j0) (1-based), summed over the
+ * processes into every process's S. */
+static void gather(const local_matrix_t *L, int n, int i0, int j0, double complex *S)
+{
+    memset(S, 0, (size_t)n * (size_t)n * sizeof *S);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            int64_t at;
+
+            if (owns(L, i0 - 1 + i, j0 - 1 + j, &at))
+                S[i + (int64_t)j * n] = L->a[at];
+        }
+    MPI_Allreduce(MPI_IN_PLACE, S, n * n, MPI_C_DOUBLE_COMPLEX, MPI_SUM, MPI_COMM_WORLD);
+}
+
+/* Whether every entry of L outside the submatrix is still SENTINEL, on
+ * every process. */
+static int untouched_outside(const local_matrix_t *L, int n, int i0, int j0)
+{
+    int ok = 1, m = L->desc[2];
+
+    for (int j = 0; j < m; j++)
+        for (int i = 0; i < m; i++) {
+            int64_t at;
+            int inside = i >= i0 - 1 && i < i0 - 1 + n && j >= j0 - 1 && j < j0 - 1 + n;
+
+            if (!inside && owns(L, i, j, &at) && L->a[at] != SENTINEL)
+                ok = 0;
+        }
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return ok;
+}
+
+static int all_true(int ok)
+{
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return ok;
+}
+
+static void report(int ok, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    ok = all_true(ok);
+    if (me == 0)
+        tst_check(ok, "%s", line);
+}
+
+struct solve_case {
+    int n, m, off_i, off_j;        /* order, A's global order, the submatrix's offset */
+    int mb, nb, zmb, znb;          /* A's blocks, Z's blocks */
+    int rsrc, csrc;                /* A's first process row and column */
+};
+
+static void solve(int context, const struct solve_case *c, char jobz, char uplo, int p, int q)
+{
+    int n = c->n, m = c->m, ia = 1 + c->off_i, ja = 1 + c->off_j, zm = n + 2, iz = 3, jz = 1, status;
+    int rsrc = c->rsrc % p, csrc = c->csrc % q;
+    double complex *G = malloc((size_t)m * (size_t)m * sizeof *G), *S = malloc((size_t)n * n * sizeof *S);
+    double complex *A1 = malloc((size_t)n * n * sizeof *A1), *Zs = malloc((size_t)n * n * sizeof *Zs);
+    double *w = malloc((size_t)n * sizeof *w), *wref = malloc((size_t)n * sizeof *wref);
+    double eig = NAN, resid = 0.0, orth = 0.0;
+    local_matrix_t A, Z;
+    int ok = G != NULL && S != NULL && A1 != NULL && Zs != NULL && w != NULL && wref != NULL &&
+             tst_zgen(TST_KIND_RANDOM, m, G, m, 1000u + (unsigned)(n + m)) == 0 &&
+             local_init(&A, context, m, c->mb, c->nb, rsrc, csrc, G) == 0 &&
+             local_init(&Z, context, zm, c->zmb, c->znb, 0, 0, NULL) == 0;
+
+    if (!all_true(ok)) {
+        report(0, "setup of n=%d", n);
+        goto out;
+    }
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            S[i + (int64_t)j * n] = G[(ia - 1 + i) + (int64_t)(ja - 1 + j) * m];
+    status = pzheevd_2stage_mgpu(jobz, uplo, n, A.a, ia, ja, A.desc, w, Z.a, iz, jz, Z.desc, tst_env_ngpu());
+    if (status == 0 && tst_zeig_hermitian(uplo, n, S, n, wref) == 0)
+        eig = tst_zeig_ratio(n, w, wref);
+    gather(&A, n, ia, ja, A1);
+    int a_same = memcmp(A1, S, (size_t)n * n * sizeof *S) == 0;
+    if (jobz == 'V') {
+        gather(&Z, n, iz, jz, Zs);
+        tst_zeigvec_ratios(uplo, n, n, S, n, Zs, n, w, &resid, &orth);
+    }
+    report(status == 0 && eig <= 10.0 && resid < 30.0 && orth < 30.0 && a_same && untouched_outside(&Z, jobz == 'V' ? n : 0, iz, jz),
+           "grid %dx%d jobz %c uplo %c n %d in %d (from %d,%d) A blocks %dx%d from (%d,%d), Z blocks %dx%d: "
+           "status %d eig %.2f resid %.2f orth %.2f, A %s",
+           p, q, jobz, uplo, n, m, ia, ja, c->mb, c->nb, rsrc, csrc, c->zmb, c->znb, status, eig, resid, orth,
+           a_same ? "unchanged" : "CHANGED");
+    free(A.a);
+    free(Z.a);
+out:
+    free(G);
+    free(S);
+    free(A1);
+    free(Zs);
+    free(w);
+    free(wref);
+}
+
+/* Each bad argument's exact code on every process, w and Z untouched. */
+static void errors(int context, int p, int q)
+{
+    enum { N = 20 };
+    double complex G[N * N];
+    double w[N];
+    local_matrix_t A, Z;
+    struct {
+        const char *what;
+        int arg, entry, value, expect;   /* arg: 0 none, 7 desca, 12 descz; 5/6/10/11/13 scalars */
+        char jobz, uplo;
+        int n;
+    } cases[] = {
+        {"jobz", 0, 0, 0, -1, 'X', 'L', N},
+        {"uplo", 0, 0, 0, -2, 'V', 'X', N},
+        {"n < 0", 0, 0, 0, -3, 'V', 'L', -1},
+        {"desca dtype", 7, 0, 2, -701, 'V', 'L', N},
+        {"desca mb", 7, 4, 0, -705, 'V', 'L', N},
+        {"desca nb", 7, 5, -1, -706, 'V', 'L', N},
+        {"desca rsrc", 7, 6, p, -707, 'V', 'L', N},
+        {"desca csrc", 7, 7, q, -708, 'V', 'L', N},
+        {"ia", 5, 0, 0, -5, 'V', 'L', N},
+        {"ja", 6, 0, 2, -6, 'V', 'L', N},
+        {"descz context", 12, 1, -12345, -1202, 'V', 'L', N},
+        {"descz m", 12, 2, -1, -1203, 'V', 'L', N},
+        {"iz", 10, 0, 2, -10, 'V', 'L', N},
+        {"jz", 11, 0, 0, -11, 'V', 'L', N},
+        {"ngpu", 13, 0, 1000, -13, 'V', 'L', N},
+    };
+
+    tst_zgen(TST_KIND_RANDOM, N, G, N, 7);
+    if (!all_true(local_init(&A, context, N, 4, 4, 0, 0, G) == 0 && local_init(&Z, context, N, 4, 4, 0, 0, NULL) == 0)) {
+        report(0, "setup of the error cases");
+        return;
+    }
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int desca[9], descz[9], ia = 1, ja = 1, iz = 1, jz = 1, ngpu = tst_env_ngpu();
+
+        memcpy(desca, A.desc, sizeof desca);
+        memcpy(descz, Z.desc, sizeof descz);
+        if (cases[k].arg == 7)
+            desca[cases[k].entry] = cases[k].value;
+        if (cases[k].arg == 12)
+            descz[cases[k].entry] = cases[k].value;
+        ia = cases[k].arg == 5 ? cases[k].value : ia;
+        ja = cases[k].arg == 6 ? cases[k].value : ja;
+        iz = cases[k].arg == 10 ? cases[k].value : iz;
+        jz = cases[k].arg == 11 ? cases[k].value : jz;
+        ngpu = cases[k].arg == 13 ? cases[k].value : ngpu;
+        for (int i = 0; i < N; i++)
+            w[i] = -1.0;
+        int status = pzheevd_2stage_mgpu(cases[k].jobz, cases[k].uplo, cases[k].n, A.a, ia, ja, desca, w, Z.a, iz,
+                                         jz, descz, ngpu);
+        int w_same = 1;
+        for (int i = 0; i < N; i++)
+            w_same &= w[i] == -1.0;
+        report(status == cases[k].expect && w_same && untouched_outside(&Z, 0, 1, 1),
+               "grid %dx%d: %s gives %d (want %d)%s", p, q, cases[k].what, status, cases[k].expect,
+               w_same ? "" : ", w written");
+    }
+    free(A.a);
+    free(Z.a);
+    /* Order 5 in blocks of 4 with a leading dimension of 1: too small on
+     * the first process row (4 rows), enough on the second (1 row); every
+     * process must still return the same. */
+    if (!all_true(local_init(&A, context, 5, 4, 4, 0, 0, G) == 0 && local_init(&Z, context, 5, 4, 4, 0, 0, NULL) == 0)) {
+        report(0, "setup of the leading dimension case");
+        return;
+    }
+    A.desc[8] = 1;
+    int status = pzheevd_2stage_mgpu('V', 'L', 5, A.a, 1, 1, A.desc, w, Z.a, 1, 1, Z.desc, tst_env_ngpu());
+    report(status == -709, "grid %dx%d: desca lld 1 for 5 rows in blocks of 4 gives %d on every process (want -709)",
+           p, q, status);
+    free(A.a);
+    free(Z.a);
+}
+
+int main(int argc, char **argv)
+{
+    int np, context;
+    const struct solve_case cases[] = {
+        {1, 1, 0, 0, 2, 2, 1, 1, 0, 0},
+        {37, 37, 0, 0, 3, 5, 4, 4, 1, 1},
+        {64, 64, 0, 0, 16, 16, 16, 16, 0, 0},
+        {100, 110, 3, 5, 8, 8, 7, 3, 1, 0},
+        {90, 97, 7, 7, 32, 32, 5, 5, 0, 1},
+    };
+
+    MPI_Init(&argc, &argv);
+    Cblacs_pinfo(&me, &np);
+    for (int p = 1; p <= np; p++) {
+        if (np % p != 0)
+            continue;
+        int q = np / p;
+
+        Cblacs_get(-1, 0, &context);
+        Cblacs_gridinit(&context, "Row", p, q);
+        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+            for (int v = 0; v < 2; v++)
+                solve(context, &cases[k], v ? 'V' : 'N', (k + (size_t)v) % 2 ? 'U' : 'L', p, q);
+        errors(context, p, q);
+        Cblacs_gridexit(context);
+    }
+    /* A grid of process 0 alone: the others are outside it. */
+    if (np > 1) {
+        double complex G[16 * 16];
+        double w[16];
+        local_matrix_t A;
+        int status;
+
+        Cblacs_get(-1, 0, &context);
+        Cblacs_gridinit(&context, "Row", 1, 1);
+        tst_zgen(TST_KIND_RANDOM, 16, G, 16, 11);
+        if (me == 0) {
+            local_init(&A, context, 16, 4, 4, 0, 0, G);
+            status = pzheevd_2stage_mgpu('N', 'L', 16, A.a, 1, 1, A.desc, w, NULL, 1, 1, A.desc, tst_env_ngpu());
+            free(A.a);
+            Cblacs_gridexit(context);
+        } else {
+            int desc[9] = {1, context, 16, 16, 4, 4, 0, 0, 1};
+
+            status = pzheevd_2stage_mgpu('N', 'L', 16, NULL, 1, 1, desc, w, NULL, 1, 1, desc, tst_env_ngpu());
+        }
+        report(status == (me == 0 ? 0 : -702), "grid 1x1 of %d processes: process %d gives %d", np, me, status);
+    }
+    int failed = 0;
+    if (me == 0)
+        failed = tst_summary();
+    MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return failed;
+}
