@@ -7,121 +7,13 @@
  * processes can see.  Only process 0 prints. */
 #include "startrd_mpi.h"
 #include "testing.h"
+#include "testing_mpi.h"
 #include "testing_z.h"
 
 #include <math.h>
 #include <mpi.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void Cblacs_pinfo(int *me, int *nprocs);
-void Cblacs_get(int context, int what, int *value);
-void Cblacs_gridinit(int *context, const char *order, int nprow, int npcol);
-void Cblacs_gridinfo(int context, int *nprow, int *npcol, int *myrow, int *mycol);
-void Cblacs_gridexit(int context);
-int numroc_(const int *n, const int *nb, const int *iproc, const int *isrcproc, const int *nprocs);
-
-#define SENTINEL (-7.0 + 3.0 * I)
-
-static int me;
-
-/* A process's share of an m x m matrix in a block-cyclic layout. */
-typedef struct local_matrix {
-    int desc[9];
-    int myrow, mycol, nprow, npcol, rows, cols;
-    double complex *a;
-} local_matrix_t;
-
-static int owns(const local_matrix_t *L, int i, int j, int64_t *at)
-{
-    int mb = L->desc[4], nb = L->desc[5];
-
-    if ((i / mb + L->desc[6]) % L->nprow != L->myrow || (j / nb + L->desc[7]) % L->npcol != L->mycol)
-        return 0;
-    *at = (int64_t)(i / (mb * L->nprow) * mb + i % mb) + (int64_t)(j / (nb * L->npcol) * nb + j % nb) * L->desc[8];
-    return 1;
-}
-
-/* The m x m matrix G (leading dimension m) in blocks of mb x nb from
- * process (rsrc, csrc); G NULL: every entry SENTINEL. */
-static int local_init(local_matrix_t *L, int context, int m, int mb, int nb, int rsrc, int csrc,
-                      const double complex *G)
-{
-    Cblacs_gridinfo(context, &L->nprow, &L->npcol, &L->myrow, &L->mycol);
-    L->rows = numroc_(&m, &mb, &L->myrow, &rsrc, &L->nprow);
-    L->cols = numroc_(&m, &nb, &L->mycol, &csrc, &L->npcol);
-    int lld = L->rows > 1 ? L->rows : 1;
-    int desc[9] = {1, context, m, m, mb, nb, rsrc, csrc, lld};
-
-    memcpy(L->desc, desc, sizeof desc);
-    L->a = malloc((size_t)lld * (size_t)(L->cols > 1 ? L->cols : 1) * sizeof *L->a);
-    if (L->a == NULL)
-        return -1;
-    for (int64_t k = 0; k < (int64_t)lld * (L->cols > 1 ? L->cols : 1); k++)
-        L->a[k] = SENTINEL;
-    for (int j = 0; j < m && G != NULL; j++)
-        for (int i = 0; i < m; i++) {
-            int64_t at;
-
-            if (owns(L, i, j, &at))
-                L->a[at] = G[i + (int64_t)j * m];
-        }
-    return 0;
-}
-
-/* The n x n submatrix from global (i0, j0) (1-based), summed over the
- * processes into every process's S. */
-static void gather(const local_matrix_t *L, int n, int i0, int j0, double complex *S)
-{
-    memset(S, 0, (size_t)n * (size_t)n * sizeof *S);
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < n; i++) {
-            int64_t at;
-
-            if (owns(L, i0 - 1 + i, j0 - 1 + j, &at))
-                S[i + (int64_t)j * n] = L->a[at];
-        }
-    MPI_Allreduce(MPI_IN_PLACE, S, n * n, MPI_C_DOUBLE_COMPLEX, MPI_SUM, MPI_COMM_WORLD);
-}
-
-/* Whether every entry of L outside the submatrix is still SENTINEL, on
- * every process. */
-static int untouched_outside(const local_matrix_t *L, int n, int i0, int j0)
-{
-    int ok = 1, m = L->desc[2];
-
-    for (int j = 0; j < m; j++)
-        for (int i = 0; i < m; i++) {
-            int64_t at;
-            int inside = i >= i0 - 1 && i < i0 - 1 + n && j >= j0 - 1 && j < j0 - 1 + n;
-
-            if (!inside && owns(L, i, j, &at) && L->a[at] != SENTINEL)
-                ok = 0;
-        }
-    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    return ok;
-}
-
-static int all_true(int ok)
-{
-    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    return ok;
-}
-
-static void report(int ok, const char *fmt, ...)
-{
-    char line[512];
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    ok = all_true(ok);
-    if (me == 0)
-        tst_check(ok, "%s", line);
-}
 
 struct solve_case {
     int n, m, off_i, off_j;        /* order, A's global order, the submatrix's offset */
@@ -137,14 +29,14 @@ static void solve(int context, const struct solve_case *c, char jobz, char uplo,
     double complex *A1 = malloc((size_t)n * n * sizeof *A1), *Zs = malloc((size_t)n * n * sizeof *Zs);
     double *w = malloc((size_t)n * sizeof *w), *wref = malloc((size_t)n * sizeof *wref);
     double eig = NAN, resid = 0.0, orth = 0.0;
-    local_matrix_t A, Z;
+    tst_local_matrix_t A, Z;
     int ok = G != NULL && S != NULL && A1 != NULL && Zs != NULL && w != NULL && wref != NULL &&
              tst_zgen(TST_KIND_RANDOM, m, G, m, 1000u + (unsigned)(n + m)) == 0 &&
-             local_init(&A, context, m, c->mb, c->nb, rsrc, csrc, G) == 0 &&
-             local_init(&Z, context, zm, c->zmb, c->znb, 0, 0, NULL) == 0;
+             tst_local_init(&A, context, m, c->mb, c->nb, rsrc, csrc, G) == 0 &&
+             tst_local_init(&Z, context, zm, c->zmb, c->znb, 0, 0, NULL) == 0;
 
-    if (!all_true(ok)) {
-        report(0, "setup of n=%d", n);
+    if (!tst_mpi_all(ok)) {
+        tst_mpi_check(0, "setup of n=%d", n);
         goto out;
     }
     for (int j = 0; j < n; j++)
@@ -153,13 +45,13 @@ static void solve(int context, const struct solve_case *c, char jobz, char uplo,
     status = pzheevd_2stage_mgpu(jobz, uplo, n, A.a, ia, ja, A.desc, w, Z.a, iz, jz, Z.desc, tst_env_ngpu());
     if (status == 0 && tst_zeig_hermitian(uplo, n, S, n, wref) == 0)
         eig = tst_zeig_ratio(n, w, wref);
-    gather(&A, n, ia, ja, A1);
+    tst_local_gather(&A, n, ia, ja, A1);
     int a_same = memcmp(A1, S, (size_t)n * n * sizeof *S) == 0;
     if (jobz == 'V') {
-        gather(&Z, n, iz, jz, Zs);
+        tst_local_gather(&Z, n, iz, jz, Zs);
         tst_zeigvec_ratios(uplo, n, n, S, n, Zs, n, w, &resid, &orth);
     }
-    report(status == 0 && eig <= 10.0 && resid < 30.0 && orth < 30.0 && a_same && untouched_outside(&Z, jobz == 'V' ? n : 0, iz, jz),
+    tst_mpi_check(status == 0 && eig <= 10.0 && resid < 30.0 && orth < 30.0 && a_same && tst_local_unchanged_outside(&Z, jobz == 'V' ? n : 0, iz, jz, NULL),
            "grid %dx%d jobz %c uplo %c n %d in %d (from %d,%d) A blocks %dx%d from (%d,%d), Z blocks %dx%d: "
            "status %d eig %.2f resid %.2f orth %.2f, A %s",
            p, q, jobz, uplo, n, m, ia, ja, c->mb, c->nb, rsrc, csrc, c->zmb, c->znb, status, eig, resid, orth,
@@ -181,7 +73,7 @@ static void errors(int context, int p, int q)
     enum { N = 20 };
     double complex G[N * N];
     double w[N];
-    local_matrix_t A, Z;
+    tst_local_matrix_t A, Z;
     struct {
         const char *what;
         int arg, entry, value, expect;   /* arg: 0 none, 7 desca, 12 descz; 5/6/10/11/13 scalars */
@@ -206,8 +98,8 @@ static void errors(int context, int p, int q)
     };
 
     tst_zgen(TST_KIND_RANDOM, N, G, N, 7);
-    if (!all_true(local_init(&A, context, N, 4, 4, 0, 0, G) == 0 && local_init(&Z, context, N, 4, 4, 0, 0, NULL) == 0)) {
-        report(0, "setup of the error cases");
+    if (!tst_mpi_all(tst_local_init(&A, context, N, 4, 4, 0, 0, G) == 0 && tst_local_init(&Z, context, N, 4, 4, 0, 0, NULL) == 0)) {
+        tst_mpi_check(0, "setup of the error cases");
         return;
     }
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
@@ -231,7 +123,7 @@ static void errors(int context, int p, int q)
         int w_same = 1;
         for (int i = 0; i < N; i++)
             w_same &= w[i] == -1.0;
-        report(status == cases[k].expect && w_same && untouched_outside(&Z, 0, 1, 1),
+        tst_mpi_check(status == cases[k].expect && w_same && tst_local_unchanged_outside(&Z, 0, 1, 1, NULL),
                "grid %dx%d: %s gives %d (want %d)%s", p, q, cases[k].what, status, cases[k].expect,
                w_same ? "" : ", w written");
     }
@@ -240,13 +132,13 @@ static void errors(int context, int p, int q)
     /* Order 5 in blocks of 4 with a leading dimension of 1: too small on
      * the first process row (4 rows), enough on the second (1 row); every
      * process must still return the same. */
-    if (!all_true(local_init(&A, context, 5, 4, 4, 0, 0, G) == 0 && local_init(&Z, context, 5, 4, 4, 0, 0, NULL) == 0)) {
-        report(0, "setup of the leading dimension case");
+    if (!tst_mpi_all(tst_local_init(&A, context, 5, 4, 4, 0, 0, G) == 0 && tst_local_init(&Z, context, 5, 4, 4, 0, 0, NULL) == 0)) {
+        tst_mpi_check(0, "setup of the leading dimension case");
         return;
     }
     A.desc[8] = 1;
     int status = pzheevd_2stage_mgpu('V', 'L', 5, A.a, 1, 1, A.desc, w, Z.a, 1, 1, Z.desc, tst_env_ngpu());
-    report(status == -709, "grid %dx%d: desca lld 1 for 5 rows in blocks of 4 gives %d on every process (want -709)",
+    tst_mpi_check(status == -709, "grid %dx%d: desca lld 1 for 5 rows in blocks of 4 gives %d on every process (want -709)",
            p, q, status);
     free(A.a);
     free(Z.a);
@@ -254,7 +146,7 @@ static void errors(int context, int p, int q)
 
 int main(int argc, char **argv)
 {
-    int np, context;
+    int me, np, context;
     const struct solve_case cases[] = {
         {1, 1, 0, 0, 2, 2, 1, 1, 0, 0},
         {37, 37, 0, 0, 3, 5, 4, 4, 1, 1},
@@ -282,14 +174,14 @@ int main(int argc, char **argv)
     if (np > 1) {
         double complex G[16 * 16];
         double w[16];
-        local_matrix_t A;
+        tst_local_matrix_t A;
         int status;
 
         Cblacs_get(-1, 0, &context);
         Cblacs_gridinit(&context, "Row", 1, 1);
         tst_zgen(TST_KIND_RANDOM, 16, G, 16, 11);
         if (me == 0) {
-            local_init(&A, context, 16, 4, 4, 0, 0, G);
+            tst_local_init(&A, context, 16, 4, 4, 0, 0, G);
             status = pzheevd_2stage_mgpu('N', 'L', 16, A.a, 1, 1, A.desc, w, NULL, 1, 1, A.desc, tst_env_ngpu());
             free(A.a);
             Cblacs_gridexit(context);
@@ -298,7 +190,7 @@ int main(int argc, char **argv)
 
             status = pzheevd_2stage_mgpu('N', 'L', 16, NULL, 1, 1, desc, w, NULL, 1, 1, desc, tst_env_ngpu());
         }
-        report(status == (me == 0 ? 0 : -702), "grid 1x1 of %d processes: process %d gives %d", np, me, status);
+        tst_mpi_check(status == (me == 0 ? 0 : -702), "grid 1x1 of %d processes: process %d gives %d", np, me, status);
     }
     int failed = 0;
     if (me == 0)
