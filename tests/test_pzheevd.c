@@ -15,13 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct solve_case {
-    int n, m, off_i, off_j;        /* order, A's global order, the submatrix's offset */
-    int mb, nb, zmb, znb;          /* A's blocks, Z's blocks */
-    int rsrc, csrc;                /* A's first process row and column */
-};
-
-static void solve(int context, const struct solve_case *c, char jobz, char uplo, int p, int q)
+static void solve(int context, const tst_mpi_case_t *c, char jobz, char uplo, int p, int q)
 {
     int n = c->n, m = c->m, ia = 1 + c->off_i, ja = 1 + c->off_j, zm = n + 2, iz = 3, jz = 1, status;
     int rsrc = c->rsrc % p, csrc = c->csrc % q;
@@ -30,18 +24,14 @@ static void solve(int context, const struct solve_case *c, char jobz, char uplo,
     double *w = malloc((size_t)n * sizeof *w), *wref = malloc((size_t)n * sizeof *wref);
     double eig = NAN, resid = 0.0, orth = 0.0;
     tst_local_matrix_t A, Z;
-    int ok = G != NULL && S != NULL && A1 != NULL && Zs != NULL && w != NULL && wref != NULL &&
-             tst_zgen(TST_KIND_RANDOM, m, G, m, 1000u + (unsigned)(n + m)) == 0 &&
-             tst_local_init(&A, context, m, c->mb, c->nb, rsrc, csrc, G) == 0 &&
+    int ok = A1 != NULL && Zs != NULL && w != NULL && wref != NULL &&
+             tst_mpi_problem(context, c, p, q, 1000u + (unsigned)(n + m), G, S, &A) == 0 &&
              tst_local_init(&Z, context, zm, c->zmb, c->znb, 0, 0, NULL) == 0;
 
     if (!tst_mpi_all(ok)) {
         tst_mpi_check(0, "setup of n=%d", n);
         goto out;
     }
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < n; i++)
-            S[i + (int64_t)j * n] = G[(ia - 1 + i) + (int64_t)(ja - 1 + j) * m];
     status = pzheevd_2stage_mgpu(jobz, uplo, n, A.a, ia, ja, A.desc, w, Z.a, iz, jz, Z.desc, tst_env_ngpu());
     if (status == 0 && tst_zeig_hermitian(uplo, n, S, n, wref) == 0)
         eig = tst_zeig_ratio(n, w, wref);
@@ -116,13 +106,10 @@ static void errors(int context, int p, int q)
         iz = cases[k].arg == 10 ? cases[k].value : iz;
         jz = cases[k].arg == 11 ? cases[k].value : jz;
         ngpu = cases[k].arg == 13 ? cases[k].value : ngpu;
-        for (int i = 0; i < N; i++)
-            w[i] = -1.0;
+        tst_fill_doubles(w, N, -1.0);
         int status = pzheevd_2stage_mgpu(cases[k].jobz, cases[k].uplo, cases[k].n, A.a, ia, ja, desca, w, Z.a, iz,
                                          jz, descz, ngpu);
-        int w_same = 1;
-        for (int i = 0; i < N; i++)
-            w_same &= w[i] == -1.0;
+        int w_same = tst_all_doubles(w, N, -1.0);
         tst_mpi_check(status == cases[k].expect && w_same && tst_local_unchanged_outside(&Z, 0, 1, 1, NULL),
                "grid %dx%d: %s gives %d (want %d)%s", p, q, cases[k].what, status, cases[k].expect,
                w_same ? "" : ", w written");
@@ -144,32 +131,18 @@ static void errors(int context, int p, int q)
     free(Z.a);
 }
 
+static void on_grid(int context, int p, int q)
+{
+    tst_mpi_each_case(context, p, q, solve);
+    errors(context, p, q);
+}
+
 int main(int argc, char **argv)
 {
     int me, np, context;
-    const struct solve_case cases[] = {
-        {1, 1, 0, 0, 2, 2, 1, 1, 0, 0},
-        {37, 37, 0, 0, 3, 5, 4, 4, 1, 1},
-        {64, 64, 0, 0, 16, 16, 16, 16, 0, 0},
-        {100, 110, 3, 5, 8, 8, 7, 3, 1, 0},
-        {90, 97, 7, 7, 32, 32, 5, 5, 0, 1},
-    };
 
-    MPI_Init(&argc, &argv);
+    tst_mpi_each_grid(&argc, &argv, on_grid);
     Cblacs_pinfo(&me, &np);
-    for (int p = 1; p <= np; p++) {
-        if (np % p != 0)
-            continue;
-        int q = np / p;
-
-        Cblacs_get(-1, 0, &context);
-        Cblacs_gridinit(&context, "Row", p, q);
-        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
-            for (int v = 0; v < 2; v++)
-                solve(context, &cases[k], v ? 'V' : 'N', (k + (size_t)v) % 2 ? 'U' : 'L', p, q);
-        errors(context, p, q);
-        Cblacs_gridexit(context);
-    }
     /* A grid of process 0 alone: the others are outside it. */
     if (np > 1) {
         double complex G[16 * 16];
@@ -192,10 +165,5 @@ int main(int argc, char **argv)
         }
         tst_mpi_check(status == (me == 0 ? 0 : -702), "grid 1x1 of %d processes: process %d gives %d", np, me, status);
     }
-    int failed = 0;
-    if (me == 0)
-        failed = tst_summary();
-    MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    MPI_Finalize();
-    return failed;
+    return tst_mpi_finish();
 }

@@ -14,12 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct reduce_case {
-    int n, m, off_i, off_j;   /* order, A's global order, the submatrix's offset */
-    int mb, nb;               /* A's blocks */
-    int rsrc, csrc;           /* A's first process row and column */
-};
-
 /* The node solver's outputs on the submatrix, from process 0. */
 struct reference {
     double complex *a, *tau, *hous2;
@@ -114,24 +108,19 @@ static int tied_matches(const tst_local_matrix_t *A, int ja0, int shift, int cou
     return ok;
 }
 
-static void reduce(int context, const struct reduce_case *c, char vect, char uplo, int p, int q)
+static void reduce(int context, const tst_mpi_case_t *c, char vect, char uplo, int p, int q)
 {
     int n = c->n, m = c->m, ia = 1 + c->off_i, ja = 1 + c->off_j, status;
     double complex *G = malloc((size_t)m * m * sizeof *G), *S = malloc((size_t)n * n * sizeof *S);
     double complex *A1 = malloc((size_t)n * n * sizeof *A1), query = 0;
     tst_local_matrix_t A;
     struct reference r;
-    int ok = G != NULL && S != NULL && A1 != NULL &&
-             tst_zgen(TST_KIND_RANDOM, m, G, m, 2000u + (unsigned)(n + m)) == 0 &&
-             tst_local_init(&A, context, m, c->mb, c->nb, c->rsrc % p, c->csrc % q, G) == 0;
+    int ok = A1 != NULL && tst_mpi_problem(context, c, p, q, 2000u + (unsigned)(n + m), G, S, &A) == 0;
 
     if (!tst_mpi_all(ok)) {
         tst_mpi_check(0, "setup of n=%d", n);
         goto out;
     }
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < n; i++)
-            S[i + (int64_t)j * n] = G[(ia - 1 + i) + (int64_t)(ja - 1 + j) * m];
     if (reference_of(vect, uplo, n, S, &r) != 0) {
         tst_mpi_check(0, "reference of n=%d: status %d", n, r.status);
         reference_free(&r);
@@ -210,13 +199,10 @@ static void errors(int context, int p, int q)
         memcpy(desca, A.desc, sizeof desca);
         if (cases[k].arg == 6)
             desca[5] = cases[k].value;
-        for (int i = 0; i < N; i++)
-            d[i] = -1.0;
+        tst_fill_doubles(d, N, -1.0);
         int status = pzhetrd_2stage_mgpu(cases[k].vect, cases[k].uplo, cases[k].n, A.a, ia, 1, desca, d, e, tau,
                                          cases[k].arg == 11 ? NULL : hous2, lhous2, ngpu);
-        int d_same = 1;
-        for (int i = 0; i < N; i++)
-            d_same &= d[i] == -1.0;
+        int d_same = tst_all_doubles(d, N, -1.0);
         tst_mpi_check(status == cases[k].expect && d_same && tst_local_unchanged_outside(&A, 0, 1, 1, G),
                       "grid %dx%d: %s gives %d (want %d)%s", p, q, cases[k].what, status, cases[k].expect,
                       d_same ? "" : ", d written");
@@ -224,35 +210,14 @@ static void errors(int context, int p, int q)
     free(A.a);
 }
 
+static void on_grid(int context, int p, int q)
+{
+    tst_mpi_each_case(context, p, q, reduce);
+    errors(context, p, q);
+}
+
 int main(int argc, char **argv)
 {
-    int me, np, context;
-    const struct reduce_case cases[] = {
-        {1, 1, 0, 0, 2, 2, 0, 0},
-        {37, 37, 0, 0, 3, 5, 1, 1},
-        {100, 110, 3, 5, 8, 8, 1, 0},
-        {90, 97, 7, 7, 32, 32, 0, 1},
-    };
-
-    MPI_Init(&argc, &argv);
-    Cblacs_pinfo(&me, &np);
-    for (int p = 1; p <= np; p++) {
-        if (np % p != 0)
-            continue;
-        int q = np / p;
-
-        Cblacs_get(-1, 0, &context);
-        Cblacs_gridinit(&context, "Row", p, q);
-        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
-            for (int v = 0; v < 2; v++)
-                reduce(context, &cases[k], v ? 'V' : 'N', (k + (size_t)v) % 2 ? 'U' : 'L', p, q);
-        errors(context, p, q);
-        Cblacs_gridexit(context);
-    }
-    int failed = 0;
-    if (me == 0)
-        failed = tst_summary();
-    MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    MPI_Finalize();
-    return failed;
+    tst_mpi_each_grid(&argc, &argv, on_grid);
+    return tst_mpi_finish();
 }

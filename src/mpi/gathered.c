@@ -54,6 +54,21 @@ int startrd_check_submatrix(int n, int i0, int j0, const int *desc, int arg_i)
     return 0;
 }
 
+int startrd_check_leading(const startrd_grid_t *grid, char job, char uplo, int n, int ia, int ja, const int *desca)
+{
+    int info;
+
+    if (job != 'N' && job != 'V')
+        return -1;
+    if (uplo != 'U' && uplo != 'L')
+        return -2;
+    if (n < 0)
+        return -3;
+    if ((info = startrd_check_descriptor(grid, desca, 7)) != 0)
+        return info;
+    return startrd_check_submatrix(n, ia, ja, desca, 5);
+}
+
 int startrd_first_error(const startrd_grid_t *grid, int info)
 {
     int key = info == 0 ? INT_MAX : -info;

@@ -25,6 +25,11 @@ int startrd_check_descriptor(const startrd_grid_t *grid, const int *desc, int ar
  * (i0, j0), arguments arg_i and arg_i + 1, lies outside @p desc's matrix. */
 int startrd_check_submatrix(int n, int i0, int j0, const int *desc, int arg_i);
 
+/* 0, or the code of the first bad one of the arguments the distributed
+ * entry points share: 1 job ('N' or 'V'), 2 uplo, 3 n, 7 the descriptor,
+ * 5 and 6 the submatrix's first row and column. */
+int startrd_check_leading(const startrd_grid_t *grid, char job, char uplo, int n, int ia, int ja, const int *desca);
+
 /* The first error any process found (the one of the lowest argument
  * number), on every process of the grid. */
 int startrd_first_error(const startrd_grid_t *grid, int info);

@@ -11,15 +11,9 @@ enum { NODE_ARG_NGPU = 7, ARG_NGPU = 13 };
 static int check_arguments(const startrd_grid_t *grid, char jobz, char uplo, int n, int ia, int ja,
                            const int *desca, int iz, int jz, const int *descz)
 {
-    int info;
+    int info = startrd_check_leading(grid, jobz, uplo, n, ia, ja, desca);
 
-    if (jobz != 'N' && jobz != 'V')
-        return -1;
-    if (uplo != 'U' && uplo != 'L')
-        return -2;
-    if (n < 0)
-        return -3;
-    if ((info = startrd_check_descriptor(grid, desca, 7)) != 0 || (info = startrd_check_submatrix(n, ia, ja, desca, 5)) != 0)
+    if (info != 0)
         return info;
     if (jobz == 'V' && ((info = startrd_check_descriptor(grid, descz, 12)) != 0 ||
                         (info = startrd_check_submatrix(n, iz, jz, descz, 10)) != 0))

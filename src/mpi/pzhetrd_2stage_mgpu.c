@@ -18,15 +18,9 @@ enum { NODE_ARG_LHOUS2 = 10, ARG_LHOUS2 = 12 };
 static int check_arguments(const startrd_grid_t *grid, char vect, char uplo, int n, int ia, int ja,
                            const int *desca, const double _Complex *hous2, int lhous2)
 {
-    int info;
+    int info = startrd_check_leading(grid, vect, uplo, n, ia, ja, desca);
 
-    if (vect != 'N' && vect != 'V')
-        return -1;
-    if (uplo != 'U' && uplo != 'L')
-        return -2;
-    if (n < 0)
-        return -3;
-    if ((info = startrd_check_descriptor(grid, desca, 7)) != 0 || (info = startrd_check_submatrix(n, ia, ja, desca, 5)) != 0)
+    if (info != 0)
         return info;
     if (hous2 == NULL && lhous2 != 0)
         return -11;
