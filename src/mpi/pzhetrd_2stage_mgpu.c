@@ -40,8 +40,8 @@ static void deal(const startrd_grid_t *grid, const int *desca, int ja, int shift
         int col = ja + j + shift;
 
         if (startrd_owner(col, nb, csrc, grid->npcol) == grid->mycol)
-            memcpy((char *)local + (size_t)startrd_local_index(col, nb, grid->npcol) * size, (const char *)x + (size_t)j * size,
-                   size);
+            memcpy((char *)local + (size_t)startrd_local_index(col, nb, grid->npcol) * size,
+                   (const char *)x + (size_t)j * size, size);
     }
 }
 
