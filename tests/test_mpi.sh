@@ -8,7 +8,7 @@ mpirun=("$MPIRUN" --oversubscribe --mca mpi_yield_when_idle 1 --mca btl self,vad
 # OpenMPI refuses to start as root unless told.
 [ "$(id -u)" -eq 0 ] && mpirun+=(--allow-run-as-root)
 status=0
-for program in tests/test_pzhetrd tests/test_pzheevd tests/readme_mpi_example; do
+for program in tests/test_pzhetrd tests/test_pzheevd tests/test_pfortran tests/readme_mpi_example; do
     for np in 2 4; do
         echo "== $program on $np processes"
         "${mpirun[@]}" -np "$np" "$program" || { echo "FAIL $program on $np processes"; status=1; }
