@@ -91,6 +91,25 @@ uses_installed() {
 [ -f "$prefix/lib/libstartrd.so" ] && uses_installed pkg-config "$tmp/example-pkgconfig"
 run pkg-config "$tmp/example-pkgconfig"
 
+# The README's MPI example and its build line, where the distributed entry
+# points are installed, on two processes.
+if [ -f "$prefix/include/startrd_mpi.h" ]; then
+    mpi_example=tests/readme_mpi_example.c
+    [ -f "$mpi_example" ] || die "$mpi_example missing: make check extracts it from README.md"
+    command -v mpicc > /dev/null || die "startrd_mpi.h is installed, but there is no mpicc to build against it"
+    # shellcheck disable=SC2046,SC2086
+    mpicc $cflags "$mpi_example" -lstartrd_mpi $("$pkg_config" --cflags --libs startrd) -lscalapack-openmpi $ldflags \
+        -lm -o "$tmp/mpi-example" 2> "$tmp/mpi.err" ||
+        { cat "$tmp/mpi.err" >&2; die "the README's MPI line does not build"; }
+    ldd "$tmp/mpi-example" | grep "=> $prefix/lib/libstartrd_mpi\.so" > /dev/null ||
+        { ldd "$tmp/mpi-example" >&2; die "the MPI example does not load $prefix/lib/libstartrd_mpi.so"; }
+    mpirun=("${MPIRUN:-mpirun}" --oversubscribe --mca btl self,vader -np 2)
+    [ "$(id -u)" -eq 0 ] && mpirun+=(--allow-run-as-root)
+    "${mpirun[@]}" "$tmp/mpi-example" > "$tmp/mpi.log" 2>&1 && grep -q '^info 0,' "$tmp/mpi.log" ||
+        { cat "$tmp/mpi.log" >&2; die "the MPI example failed on two processes"; }
+    say "mpi: $(tail -n 1 "$tmp/mpi.log")"
+fi
+
 # Static: libstartrd.a alone in libdir, so -lstartrd cannot take the .so.
 if [ -f "$prefix/lib/libstartrd.a" ]; then
     mkdir "$tmp/static-lib"
