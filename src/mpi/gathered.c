@@ -1,12 +1,13 @@
 #include "gathered.h"
 
 #include "blacs.h"
+#include "error.h"
 #include "startrd.h"
 
 #include <limits.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int startrd_grid_of(const int *desc, int arg, startrd_grid_t *grid)
 {
@@ -110,10 +111,9 @@ int startrd_gather(const startrd_grid_t *grid, int n, const double _Complex *A, 
     const int desc[DESC_LEN] = {1, grid->context, n, n, n, n, 0, 0, grid->myrow == 0 ? n : 1};
 
     *g = (startrd_gathered_t){.grid = *grid, .n = n};
-    for (int k = 0; k < DESC_LEN; k++)
-        g->desc[k] = desc[k];
+    memcpy(g->desc, desc, sizeof desc);
     if (startrd_grid_root(grid) && (g->a = malloc((size_t)n * (size_t)n * sizeof *g->a)) == NULL) {
-        fprintf(stderr, "startrd: cannot allocate the gathered %d x %d matrix\n", n, n);
+        startrd_error("cannot allocate the gathered %d x %d matrix", n, n);
         status = STARTRD_ERR_MEMORY;
     }
     if ((status = startrd_from_root(grid, status)) != 0)
